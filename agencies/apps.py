@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class AgenciesConfig(AppConfig):
+    name = "agencies"
+    verbose_name = "Agencies"
+
+    def connect_signals(self):
+        from agencies.permissions import sync_agency_group
+
+        post_migrate.connect(sync_agency_group, dispatch_uid="agencies.sync_agency_group")
+
+    def ready(self):
+        self.connect_signals()

@@ -1,0 +1,159 @@
+import hashlib
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from djmoney.models.fields import MoneyField
+from djmoney.models.validators import MinMoneyValidator
+from encrypted_fields.fields import EncryptedTextField
+
+from core.ids import PrefixedIdField
+
+
+class Team(models.Model):
+    """A travel agency: the tenant that owns wallets, bookings, keys and webhooks."""
+
+    id = PrefixedIdField(prefix="team")
+    name = models.CharField(max_length=200)
+    markup_percent = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        help_text="Percentage added to the BRL base cost of every offer.",
+    )
+    fee = MoneyField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        default_currency="BRL",
+        currency_choices=[("BRL", "BRL")],
+        validators=[MinMoneyValidator(0)],
+        help_text="Fixed fee in BRL added to every offer.",
+    )
+    notification_email = models.EmailField(
+        blank=True, help_text="Receives booking and webhook alert e-mails."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(markup_percent__gte=0) & models.Q(markup_percent__lte=100),
+                name="team_markup_percent_range",
+            ),
+            models.CheckConstraint(condition=models.Q(fee__gte=0), name="team_fee_not_negative"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class User(AbstractUser):
+    """A panel user. With a team: an agency user who sees only that team. Without one, a staff
+    member is support staff and sees every team."""
+
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="users"
+    )
+
+    @property
+    def is_support(self) -> bool:
+        return self.is_superuser or (self.is_staff and self.team_id is None)
+
+
+class ApiKeyQuerySet(models.QuerySet):
+    def find_by_secret(self, secret: str):
+        return self.select_related("team").filter(secret_hash=hash_secret(secret)).first()
+
+
+def hash_secret(secret: str) -> str:
+    # Keys carry ~238 random bits, so a fast hash is enough: nothing to brute-force.
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class ApiKey(models.Model):
+    id = PrefixedIdField(prefix="key")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100, default="Default")
+    live_mode = models.BooleanField()
+    secret_hash = models.CharField(max_length=64, unique=True, editable=False)
+    display_prefix = models.CharField(
+        max_length=24, editable=False, help_text="The start of the key, to recognise it."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ApiKeyQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "API key"
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.name} ({self.display_prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class Client(models.Model):
+    """The agency's customer a booking is made for (the lead passenger by default)."""
+
+    id = PrefixedIdField(prefix="cli")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="clients")
+    live_mode = models.BooleanField()
+    full_name = models.CharField(max_length=200)
+    email = models.EmailField()
+    phone_number = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["full_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "live_mode", "email"], name="client_email_unique_per_team_mode"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.full_name} <{self.email}>"
+
+
+class Integration(models.Model):
+    """A connection to an outside supplier (Duffel) holding the team's own credentials."""
+
+    class Provider(models.TextChoices):
+        DUFFEL = "duffel", "Duffel"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        DISCONNECTED = "disconnected", "Disconnected"
+
+    id = PrefixedIdField(prefix="itg")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="integrations")
+    live_mode = models.BooleanField()
+    provider = models.CharField(max_length=20, choices=Provider.choices)
+    access_token = EncryptedTextField(help_text="Stored encrypted; never shown again.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    connected_at = models.DateTimeField(auto_now_add=True)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "live_mode", "provider"],
+                condition=models.Q(status="active"),
+                name="one_active_integration_per_provider",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_provider_display()} ({self.status})"

@@ -1,0 +1,40 @@
+"""The permissions of agency panel users, kept in one group that is synced after `migrate`.
+
+Which rows an agency user sees is decided by `core.admin.TeamScopedAdmin`; these permissions
+decide only which models and actions they have at all. Later apps add their codenames here."""
+
+from django.contrib.auth.models import Group, Permission
+
+AGENCY_GROUP_NAME = "Agency users"
+
+AGENCY_PERMISSIONS = {
+    "agencies": [
+        "view_team",
+        "change_team",
+        "view_apikey",
+        "add_apikey",
+        "change_apikey",
+        "view_client",
+        "add_client",
+        "change_client",
+        "view_integration",
+    ],
+    "wallet": ["view_wallet"],
+    "webhooks": ["view_event"],
+}
+
+
+def agency_group() -> Group:
+    group, _ = Group.objects.get_or_create(name=AGENCY_GROUP_NAME)
+    wanted = Permission.objects.none()
+    for app_label, codenames in AGENCY_PERMISSIONS.items():
+        wanted |= Permission.objects.filter(
+            content_type__app_label=app_label, codename__in=codenames
+        )
+    group.permissions.set(wanted)
+    return group
+
+
+def sync_agency_group(sender, **kwargs):
+    if sender.name == "agencies":
+        agency_group()

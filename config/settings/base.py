@@ -1,0 +1,294 @@
+"""Settings shared by every environment; everything that varies comes from the environment.
+
+Variables are read from the process environment and, if present, from a `.env` file at the
+project root (the README's start command writes one with a random secret key).
+"""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded default (SQLite, broker folders)
+
+env = environ.Env()
+env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# --- Core ------------------------------------------------------------------------------------
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+INSECURE_DEFAULT_SECRET_KEY = "insecure-development-key-change-me"  # noqa: S105
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=INSECURE_DEFAULT_SECRET_KEY)
+if not DEBUG and SECRET_KEY in ("", INSECURE_DEFAULT_SECRET_KEY):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is missing or is the insecure default; set it (DJANGO_DEBUG is off)."
+    )
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# Public base address used in links we hand out (QR images, boleto pages, e-mails).
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://localhost:8000").rstrip("/")
+
+TIME_ZONE = "UTC"
+USE_TZ = True
+LANGUAGE_CODE = "en-us"
+USE_I18N = True
+# Calendar days (date filters, daily limits, boleto due dates) are counted in this zone.
+BUSINESS_TIME_ZONE = "America/Sao_Paulo"
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "agencies.User"
+APPEND_SLASH = False  # the spec's URLs have no trailing slash
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "djmoney",
+    "django_celery_beat",
+    "django_guid",
+    "core",
+    "agencies",
+    "wallet",
+    "flights",
+    "bookings",
+    "webhooks",
+]
+
+MIDDLEWARE = [
+    "django_guid.middleware.guid_middleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+# --- Database --------------------------------------------------------------------------------
+
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several processes (web, worker, beat) share the file: wait for locks instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+# --- Redis: Celery broker, cache, rate limits ------------------------------------------------
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    # Embedded default: a cache every local process shares, with nothing to install.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+
+# --- Celery ----------------------------------------------------------------------------------
+# With REDIS_URL, Redis is the broker. Without it, the embedded default uses kombu's filesystem
+# transport: messages are files under var/celery, so `celery -A config worker -B` runs with no
+# broker server at all. Results are not stored; tasks record their outcome in the database.
+
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    _celery_dir = VAR_DIR / "celery"
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_celery_dir / "queue"),
+        "data_folder_out": str(_celery_dir / "queue"),
+        "processed_folder": str(_celery_dir / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True  # a killed worker's task is redelivered, not lost
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULE = {
+    "purge-idempotency-keys": {
+        "task": "core.tasks.purge_idempotency_keys",
+        "schedule": crontab(minute=17),
+    },
+}
+
+# --- REST framework and OpenAPI --------------------------------------------------------------
+
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per API key
+IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
+# A claim older than this is from a request that died mid-flight; a retry may take it over.
+IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(seconds=120)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["core.authentication.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["core.renderers.ApiJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.exceptions.api_exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "COERCE_DECIMAL_TO_STRING": True,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Agency back office API",
+    "DESCRIPTION": (
+        "Prepaid BRL wallet, flight search, bookings and signed webhooks for travel agencies. "
+        "Authenticate with `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    # The schema and the docs are public; every API operation requires a key.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+}
+
+# --- Request ids (django-guid) ---------------------------------------------------------------
+
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-Id",
+    "RETURN_HEADER": True,
+    "EXPOSE_HEADER": True,
+    "VALIDATE_GUID": True,
+    "UUID_LENGTH": 32,
+    "INTEGRATIONS": [],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
+    "formatters": {
+        "default": {
+            "format": "%(asctime)s %(levelname)s [%(correlation_id)s] %(name)s: %(message)s",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "default",
+            "filters": ["request_id"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "django_guid": {"level": "WARNING"},
+        "django.server": {"level": "INFO"},
+    },
+}
+
+# --- E-mail ----------------------------------------------------------------------------------
+
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str(
+    "DEFAULT_FROM_EMAIL", default="Agency back office <no-reply@localhost>"
+)
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Money -----------------------------------------------------------------------------------
+
+CURRENCIES = (
+    "BRL",
+    "USD",
+    "EUR",
+    "ARS",
+    "CLP",
+    "COP",
+    "PEN",
+    "UYU",
+    "PYG",
+    "BOB",
+    "MXN",
+    "CAD",
+    "GBP",
+    "CHF",
+)
+DEFAULT_CURRENCY = "BRL"
+
+# --- Security (switched on by the environment, same code everywhere) -------------------------
+
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
+if env.bool("DJANGO_BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+# --- Encryption at rest (integration tokens, webhook secrets) -------------------------------
+# Fernet keys are derived from SECRET_KEY (and SECRET_KEY_FALLBACKS while rotating) and this salt.
+SALT_KEY = env.list("FIELD_ENCRYPTION_SALT", default=["agency-backoffice-fields"])
+SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
+
+# --- Webhooks ---------------------------------------------------------------------------------
+WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
+
+MESSAGE_STORAGE = (
+    "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side
+)

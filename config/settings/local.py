@@ -1,0 +1,3 @@
+"""Local development: the embedded default (SQLite, filesystem broker) unless told otherwise."""
+
+from .base import *

@@ -1,0 +1,21 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from core.apis import api_not_found, health
+
+api_v1 = [
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("health", health, name="health"),
+    path("api/v1/", include(api_v1)),
+    # Any other /api/ path: our 404 in the error shape (also when DEBUG is on).
+    re_path(r"^api/", api_not_found),
+]
+
+handler404 = "core.apis.handler404"
+handler500 = "core.apis.handler500"

@@ -1,0 +1,143 @@
+"""The base class of every API view, and the plain-Django views of core (health, errors)."""
+
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.http import JsonResponse
+from django.views import defaults
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.authentication import test_mode_meta
+from core.exceptions import error_body
+from core.idempotency import (
+    HEADER,
+    METHODS,
+    StoredResponse,
+    idempotency_claim,
+    idempotency_complete,
+    idempotency_release,
+    request_fingerprint,
+    validate_key,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class _Replay(Exception):
+    def __init__(self, stored: StoredResponse):
+        self.stored = stored
+
+
+class ApiView(APIView):
+    """Authentication, throttling and `Idempotency-Key` handling for every API endpoint."""
+
+    _idempotency_claim = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # authenticates and throttles first
+        key = request.headers.get(HEADER)
+        if key is None or request.method not in METHODS:
+            return
+        outcome = idempotency_claim(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            key=validate_key(key),
+            fingerprint=request_fingerprint(
+                method=request.method, path=request.get_full_path(), body=request._request.body
+            ),
+        )
+        if isinstance(outcome, StoredResponse):
+            raise _Replay(outcome)
+        self._idempotency_claim = outcome
+
+    def handle_exception(self, exc):
+        if isinstance(exc, _Replay):
+            return Response(
+                exc.stored.body, status=exc.stored.status, headers={"Idempotent-Replayed": "true"}
+            )
+        return super().handle_exception(exc)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        claim, self._idempotency_claim = self._idempotency_claim, None
+        if claim is not None:
+            if response.status_code >= 500:
+                idempotency_release(claim=claim)
+            else:
+                idempotency_complete(claim=claim, status=response.status_code, body=response.data)
+        return response
+
+
+def envelope(data, *, status: int = 200, **extra) -> Response:
+    """The spec's `{success, data}` wrapper (list endpoints add `pagination` via `extra`)."""
+    return Response({"success": True, "data": data, **extra}, status=status)
+
+
+# --- Plain Django views ----------------------------------------------------------------------
+
+
+def json_error(request, *, status: int, code: str, message: str) -> JsonResponse:
+    body = error_body(code=code, message=message)
+    meta = test_mode_meta(request)
+    if meta is not None:
+        body["_meta"] = meta
+    return JsonResponse(body, status=status)
+
+
+def api_not_found(request, *args, **kwargs):
+    return json_error(request, status=404, code="not_found", message="Not found")
+
+
+def handler404(request, exception=None):
+    if request.path.startswith("/admin/"):
+        return defaults.page_not_found(request, exception)
+    return api_not_found(request)
+
+
+def handler500(request):
+    if request.path.startswith("/admin/"):
+        return defaults.server_error(request)
+    return json_error(request, status=500, code="internal_error", message="Internal server error")
+
+
+def health(request):
+    """Liveness and readiness: the database always; the cache and broker when configured."""
+    probes = {"database": _probe_database, "cache": _probe_cache}
+    if settings.REDIS_URL:
+        probes["broker"] = _probe_broker
+    checks = {name: _run_probe(probe) for name, probe in probes.items()}
+    healthy = all(result == "ok" for result in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "checks": checks},
+        status=200 if healthy else 503,
+    )
+
+
+def _probe_database():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+
+def _probe_cache():
+    cache.set("health-probe", "ok", 5)
+    if cache.get("health-probe") != "ok":
+        raise RuntimeError("the cache did not return what was written")
+
+
+def _probe_broker():
+    from config.celery_app import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1)
+
+
+def _run_probe(probe) -> str:
+    try:
+        probe()
+    except Exception as exc:  # a health check reports failures, it does not raise them
+        logger.warning("Health check %s failed: %s", probe.__name__, exc)
+        return "unavailable"
+    return "ok"

@@ -1,0 +1,78 @@
+"""`Authorization: Bearer sk_test_…|sk_live_…` authentication.
+
+The key is looked up once per request (by its SHA-256 hash) and cached on the Django request, so
+that the renderer and the error handlers outside DRF can tell test mode from live mode too.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+
+from agencies.models import ApiKey, Team
+
+BEARER_PATTERN = re.compile(r"^Bearer (sk_(?:test|live)_[A-Za-z0-9]{40})$")
+LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per key per minute
+TEST_MODE_MESSAGE = (
+    "Test mode: sandbox data. The wallet balance is a fictitious 5000.00 BRL, no real payment "
+    "is charged and no real ticket is issued."
+)
+_UNSET = object()
+
+
+@dataclass(frozen=True)
+class ApiClient:
+    """What `request.user` is for API requests: the team and mode of the key used."""
+
+    api_key: ApiKey
+    is_authenticated = True
+
+    @property
+    def team(self) -> Team:
+        return self.api_key.team
+
+    @property
+    def live_mode(self) -> bool:
+        return self.api_key.live_mode
+
+
+def resolve_api_key(django_request) -> ApiKey | None:
+    """The key named by the Authorization header (revoked or not), or None."""
+    cached = getattr(django_request, "_api_key", _UNSET)
+    if cached is not _UNSET:
+        return cached
+    match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
+    key = ApiKey.objects.find_by_secret(match.group(1)) if match else None
+    django_request._api_key = key
+    return key
+
+
+def test_mode_meta(django_request) -> dict | None:
+    key = resolve_api_key(django_request)
+    if key is None or key.live_mode:
+        return None
+    return {"test_mode": True, "message": TEST_MODE_MESSAGE}
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        if not get_authorization_header(request):
+            return None  # DRF answers 401 Unauthorized with our WWW-Authenticate header
+        key = resolve_api_key(request._request)
+        if key is None or key.revoked_at is not None:
+            raise exceptions.AuthenticationFailed()
+        _touch_last_used(key)
+        return ApiClient(api_key=key), key
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'
+
+
+def _touch_last_used(key: ApiKey) -> None:
+    now = timezone.now()
+    if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
+        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        key.last_used_at = now

@@ -1,0 +1,58 @@
+"""Small API views that exercise core's plumbing (pagination, idempotency, errors) through
+the real stack: the project's URLs plus these, mounted under /api/v1/_plumbing/."""
+
+from django.urls import include, path
+from rest_framework import serializers
+
+from agencies.models import Client
+from config.urls import urlpatterns as project_urlpatterns
+from core.apis import ApiView, envelope
+from core.exceptions import Conflict
+from core.pagination import PaginationParams, paginate
+
+
+class ClientOut(serializers.ModelSerializer):
+    class Meta:
+        model = Client
+        fields = ["id", "full_name", "email"]
+
+
+class ClientListApi(ApiView):
+    def get(self, request):
+        params = PaginationParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        queryset = Client.objects.filter(team=request.user.team, live_mode=request.user.live_mode)
+        items, pagination = paginate(queryset.order_by("email"), **params.validated_data)
+        return envelope(ClientOut(items, many=True).data, pagination=pagination)
+
+    def post(self, request):
+        data = ClientOut(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data["email"].startswith("conflict"):
+            raise Conflict("Already there")
+        client = Client.objects.create(
+            team=request.user.team, live_mode=request.user.live_mode, **data.validated_data
+        )
+        return envelope(ClientOut(client).data, status=201)
+
+
+class BoomApi(ApiView):
+    def get(self, request):
+        raise RuntimeError("secret internals: password=hunter2")
+
+    def post(self, request):
+        Client.objects.create(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            full_name="Half written",
+            email="half@example.com",
+        )
+        raise RuntimeError("crashed after a write")
+
+
+plumbing = [
+    path("clients", ClientListApi.as_view()),
+    path("boom", BoomApi.as_view()),
+]
+
+urlpatterns = [path("api/v1/_plumbing/", include(plumbing)), *project_urlpatterns]
