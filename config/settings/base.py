@@ -15,7 +15,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded default (SQLite, broker folders)
 
 env = environ.Env()
-env.read_env(BASE_DIR / ".env", overwrite=False)
+env.read_env(env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env")), overwrite=False)
 
 # --- Core ------------------------------------------------------------------------------------
 

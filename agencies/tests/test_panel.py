@@ -1,0 +1,140 @@
+"""The admin is a multi-tenant panel: an agency user sees and opens only their own team's rows;
+support staff see all."""
+
+import re
+
+import pytest
+from django.test import Client as BrowserClient
+from django.urls import reverse
+
+from agencies.models import ApiKey, Client, Integration, hash_secret
+from agencies.services import integration_connect
+from agencies.tests.factories import ClientFactory, SupportUserFactory
+from webhooks.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_teams(team, other_team):
+    for created in (team, other_team):
+        ClientFactory(team=created.team, full_name=f"Client of {created.team.name}")
+        integration_connect(
+            team=created.team,
+            live_mode=True,
+            provider="duffel",
+            access_token=f"duffel_live_{created.team.name}",
+        )
+    return team, other_team
+
+
+def browser_for(user):
+    browser = BrowserClient()
+    browser.force_login(user)
+    return browser
+
+
+def changelist(model) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+def change_url(obj) -> str:
+    return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+@pytest.mark.parametrize("model", [ApiKey, Client, Integration, Event])
+def test_agency_user_lists_only_their_team(two_teams, model):
+    mine, _ = two_teams
+    page = browser_for(mine.owner).get(changelist(model))
+    assert page.status_code == 200
+    visible = set(page.context["cl"].queryset.values_list("team", flat=True))
+    assert visible == {mine.team.pk}
+
+
+def test_agency_user_team_list_shows_only_their_team(two_teams):
+    mine, theirs = two_teams
+    page = browser_for(mine.owner).get(reverse("admin:agencies_team_changelist"))
+    assert list(page.context["cl"].queryset) == [mine.team]
+    assert theirs.team.name not in page.content.decode()
+
+
+@pytest.mark.parametrize("model", [ApiKey, Client, Integration])
+def test_agency_user_cannot_open_another_teams_object(two_teams, model):
+    mine, theirs = two_teams
+    other_object = model.objects.filter(team=theirs.team).first()
+    response = browser_for(mine.owner).get(change_url(other_object))
+    # The admin answers "doesn't exist" (a redirect to the index) rather than showing it.
+    assert response.status_code in (302, 404)
+    assert other_object.pk not in response.content.decode()
+
+
+def test_agency_user_cannot_open_another_team(two_teams):
+    mine, theirs = two_teams
+    response = browser_for(mine.owner).get(change_url(theirs.team))
+    assert response.status_code in (302, 404)
+
+
+def test_support_staff_see_every_team(two_teams):
+    support = SupportUserFactory()
+    page = browser_for(support).get(changelist(ApiKey))
+    teams = set(page.context["cl"].queryset.values_list("team", flat=True))
+    assert teams == {t.team.pk for t in two_teams}
+
+
+def test_agency_user_creates_a_key_shown_once_for_their_team(two_teams):
+    mine, _ = two_teams
+    browser = browser_for(mine.owner)
+    form = browser.get(reverse("admin:agencies_apikey_add"))
+    assert "team" not in form.context["adminform"].form.fields  # cannot pick another team
+    response = browser.post(
+        reverse("admin:agencies_apikey_add"),
+        {"name": "Checkout server", "live_mode": "on"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    shown = re.findall(r"sk_live_[A-Za-z0-9]{40}", response.content.decode())
+    assert len(shown) == 1
+    key = ApiKey.objects.get(name="Checkout server")
+    assert key.team == mine.team and key.live_mode and key.secret_hash == hash_secret(shown[0])
+    # Shown once: the key's page afterwards shows only its display prefix.
+    again = browser.get(change_url(key)).content.decode()
+    assert shown[0] not in again and key.display_prefix in again
+
+
+def test_agency_user_revokes_their_key_with_the_admin_action(two_teams):
+    mine, _ = two_teams
+    key = ApiKey.objects.get(team=mine.team, live_mode=True)
+    response = browser_for(mine.owner).post(
+        changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    key.refresh_from_db()
+    assert key.revoked_at is not None
+    assert Event.objects.filter(type="api_key.revoked", data_object__id=key.pk).count() == 1
+
+
+def test_agency_user_cannot_revoke_another_teams_key(two_teams):
+    mine, theirs = two_teams
+    key = ApiKey.objects.get(team=theirs.team, live_mode=True)
+    browser_for(mine.owner).post(
+        changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk]}
+    )
+    key.refresh_from_db()
+    assert key.revoked_at is None
+
+
+def test_agency_user_changes_their_pricing(two_teams):
+    mine, _ = two_teams
+    response = browser_for(mine.owner).post(
+        change_url(mine.team),
+        {
+            "name": mine.team.name,
+            "markup_percent": "8.5",
+            "fee_0": "12.00",
+            "fee_1": "BRL",
+            "notification_email": "ops@alpha.example",
+        },
+    )
+    assert response.status_code == 302, response.content
+    mine.team.refresh_from_db()
+    assert str(mine.team.markup_percent) == "8.50" and str(mine.team.fee.amount) == "12.00"
