@@ -12,7 +12,7 @@ class TeamAdmin(TeamScopedAdmin):
     list_display = ["name", "id", "markup_percent", "fee", "notification_email", "created_at"]
     search_fields = ["name", "id", "notification_email"]
     readonly_fields = ["id", "created_at"]
-    fields = ["id", "name", "markup_percent", "fee", "notification_email", "created_at"]
+    fields = ["id", "name", "tax_id", "markup_percent", "fee", "notification_email", "created_at"]
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.

@@ -32,6 +32,9 @@ class Team(models.Model):
         validators=[MinMoneyValidator(0)],
         help_text="Fixed fee in BRL added to every offer.",
     )
+    tax_id = models.CharField(
+        max_length=18, blank=True, help_text="CNPJ or CPF, printed as the payer on boletos."
+    )
     notification_email = models.EmailField(
         blank=True, help_text="Receives booking and webhook alert e-mails."
     )

@@ -19,7 +19,7 @@ AGENCY_PERMISSIONS = {
         "change_client",
         "view_integration",
     ],
-    "wallet": ["view_wallet"],
+    "wallet": ["view_wallet", "view_transaction", "view_recharge"],
     "webhooks": ["view_event"],
 }
 

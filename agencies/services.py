@@ -10,6 +10,7 @@ from djmoney.money import Money
 from agencies.models import ApiKey, Integration, Team, User, hash_secret
 from agencies.permissions import agency_group
 from core.exceptions import Conflict
+from core.timestamps import iso_utc
 from wallet.services import wallet_create
 from webhooks.models import EventType
 from webhooks.services import event_record
@@ -116,9 +117,9 @@ def api_key_event_object(key: ApiKey) -> dict:
         "name": key.name,
         "live_mode": key.live_mode,
         "display_prefix": key.display_prefix,
-        "created_at": key.created_at,
-        "last_used_at": key.last_used_at,
-        "revoked_at": key.revoked_at,
+        "created_at": iso_utc(key.created_at),
+        "last_used_at": iso_utc(key.last_used_at),
+        "revoked_at": iso_utc(key.revoked_at),
     }
 
 
@@ -172,6 +173,6 @@ def integration_event_object(integration: Integration) -> dict:
         "provider": integration.provider,
         "status": integration.status,
         "live_mode": integration.live_mode,
-        "connected_at": integration.connected_at,
-        "disconnected_at": integration.disconnected_at,
+        "connected_at": iso_utc(integration.connected_at),
+        "disconnected_at": iso_utc(integration.disconnected_at),
     }

@@ -42,11 +42,9 @@ IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
 )
 
 
-def enveloped(serializer_class, *, name: str, **extra_fields):
-    """A `{success, data: <serializer>}` component named `name` (plus any extra fields)."""
-    fields = {
-        "success": serializers.BooleanField(default=True),
-        "data": serializer_class(),
-        **extra_fields,
-    }
+def enveloped(serializer, *, name: str, **extra_fields):
+    """A `{success, data: <serializer>}` component named `name` (plus any extra fields).
+    `serializer` is a serializer class or instance (e.g. an `inline_serializer`)."""
+    data = serializer if isinstance(serializer, serializers.BaseSerializer) else serializer()
+    fields = {"success": serializers.BooleanField(default=True), "data": data, **extra_fields}
     return type(name, (serializers.Serializer,), fields)

@@ -1,10 +1,136 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdmin, TeamScopedAdmin
-from wallet.models import Wallet
+from core.exceptions import ApplicationError
+from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
+from wallet.services import recharge_cancel, recharge_complete
 
 
 @admin.register(Wallet)
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    list_display = ["team", "balance", "currency", "last_transaction_at"]
+    list_display = ["team", "balance", "currency", "last_transaction_at", "movement_count"]
     search_fields = ["team__name", "team__id"]
+
+
+@admin.register(Transaction)
+class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    """The ledger: read-only for everyone, support staff included."""
+
+    list_display = [
+        "id",
+        "team",
+        "live_mode",
+        "type",
+        "amount",
+        "balance_after",
+        "reference_type",
+        "reference_id",
+        "payment_method",
+        "created_at",
+    ]
+    list_filter = ["type", "reference_type", "live_mode", "payment_method", "team"]
+    search_fields = ["id", "reference_id", "description"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Recharge)
+class RechargeAdmin(TeamScopedAdmin):
+    list_display = [
+        "id",
+        "team",
+        "live_mode",
+        "amount",
+        "payment_method",
+        "status",
+        "provider",
+        "created_at",
+        "expires_at",
+        "paid_at",
+        "transaction_link",
+    ]
+    list_filter = [
+        "status",
+        "payment_method",
+        "live_mode",
+        "provider",
+        "team",
+        ("created_at", admin.DateFieldListFilter),
+    ]
+    search_fields = ["id", "provider_charge_id", "team__name"]
+    date_hierarchy = "created_at"
+    readonly_fields = [
+        "id",
+        "team",
+        "live_mode",
+        "amount",
+        "currency",
+        "payment_method",
+        "status",
+        "provider",
+        "provider_charge_id",
+        "pix_copy_paste",
+        "boleto_barcode",
+        "boleto_linha_digitavel",
+        "boleto_due_date",
+        "expires_at",
+        "paid_at",
+        "paid_amount",
+        "transaction_link",
+        "failure_reason",
+        "created_at",
+        "updated_at",
+    ]
+    fields = readonly_fields
+    actions = ["mark_paid", "cancel"]
+
+    @admin.display(description="Transaction")
+    def transaction_link(self, obj):
+        if not obj.transaction_id:
+            return "—"
+        url = reverse("admin:wallet_transaction_change", args=[obj.transaction_id])
+        return format_html('<a href="{}">{}</a>', url, obj.transaction_id)
+
+    def has_add_permission(self, request):
+        return False  # recharges are requested through the API
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Mark paid (sandbox recharges only)", permissions=["change"])
+    def mark_paid(self, request, queryset):
+        for recharge in queryset:
+            if recharge.provider != "sandbox":
+                self.message_user(
+                    request,
+                    f"{recharge.id} is a real {recharge.provider} charge: "
+                    "it is paid by its payer, not here.",
+                    messages.ERROR,
+                )
+                continue
+            recharge_complete(recharge=recharge)
+            self.message_user(request, f"{recharge.id} paid.", messages.SUCCESS)
+
+    @admin.action(description="Cancel pending recharges", permissions=["change"])
+    def cancel(self, request, queryset):
+        for recharge in queryset:
+            try:
+                recharge_cancel(recharge=recharge)
+            except ApplicationError as exc:
+                self.message_user(request, f"{recharge.id}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{recharge.id} cancelled.", messages.SUCCESS)
+
+
+@admin.register(ProviderNotification)
+class ProviderNotificationAdmin(ReadOnlyAdmin):
+    list_display = ["provider", "event_type", "event_id", "recharge", "received_at"]
+    list_filter = ["provider", "event_type"]
+    search_fields = ["event_id", "recharge__id"]
+
+    def has_module_permission(self, request):
+        return request.user.is_support
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_support

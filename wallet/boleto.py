@@ -15,7 +15,7 @@ import io
 import re
 from collections.abc import Iterable
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import holidays
 from reportlab.graphics.barcode.common import I2of5
@@ -189,7 +189,7 @@ def business_calendar() -> holidays.HolidayBase:
 
 def format_brl(amount: Decimal) -> str:
     """Brazilian money formatting: R$ 1.234,56."""
-    us_style = f"{amount.quantize(_CENT):,.2f}"
+    us_style = f"{amount.quantize(_CENT, rounding=ROUND_HALF_UP):,.2f}"
     return "R$ " + us_style.replace(",", "_").replace(".", ",").replace("_", ".")
 
 

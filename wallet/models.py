@@ -1,15 +1,31 @@
 from decimal import Decimal
 
 from django.db import models
+from django.utils import timezone
+
+from core.ids import PrefixedIdField
+
+# The sandbox wallet of test mode: a constant, whatever test transactions happen.
+TEST_MODE_BALANCE = Decimal("5000.00")
+LOW_BALANCE_THRESHOLD = Decimal("500.00")
+
+
+class PaymentMethod(models.TextChoices):
+    PIX = "pix", "PIX"
+    BOLETO = "boleto", "Boleto"
 
 
 class Wallet(models.Model):
-    """A team's live BRL wallet. (Test mode has no wallet row: its balance is a constant.)"""
+    """A team's live BRL wallet. Test mode has no wallet row: its balance is a constant.
+    `balance` only ever changes together with a ledger row (wallet.services)."""
 
     team = models.OneToOneField("agencies.Team", on_delete=models.PROTECT, related_name="wallet")
     balance = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
     currency = models.CharField(max_length=3, default="BRL", editable=False)
     last_transaction_at = models.DateTimeField(null=True, blank=True)
+    # How many ledger rows moved this balance; each live transaction keeps its number, which
+    # orders the balance_after chain exactly as the row lock serialised the movements.
+    movement_count = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -21,3 +37,139 @@ class Wallet(models.Model):
 
     def __str__(self):
         return f"Wallet of {self.team}"
+
+
+class Transaction(models.Model):
+    """One ledger movement. Append-only: never updated or deleted (enforced by the model and,
+    on PostgreSQL, by a trigger)."""
+
+    class Type(models.TextChoices):
+        CREDIT = "credit"
+        DEBIT = "debit"
+
+    class ReferenceType(models.TextChoices):
+        BOOKING = "booking"
+        RECHARGE = "recharge"
+        REFUND = "refund"
+
+    id = PrefixedIdField(prefix="txn")
+    team = models.ForeignKey("agencies.Team", on_delete=models.PROTECT, related_name="+")
+    live_mode = models.BooleanField()
+    type = models.CharField(max_length=6, choices=Type.choices)
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    currency = models.CharField(max_length=3, default="BRL")
+    description = models.CharField(max_length=255)
+    reference_type = models.CharField(max_length=8, choices=ReferenceType.choices)
+    reference_id = models.CharField(max_length=40)
+    balance_after = models.DecimalField(max_digits=14, decimal_places=2)
+    sequence = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Position in the live wallet's chain of movements."
+    )
+    payment_method = models.CharField(
+        max_length=6, choices=PaymentMethod.choices, blank=True, help_text="Recharge credits only."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # The same reference is never debited, credited or refunded twice.
+            models.UniqueConstraint(
+                fields=["team", "live_mode", "type", "reference_type", "reference_id"],
+                name="transaction_once_per_reference",
+            ),
+            models.UniqueConstraint(
+                fields=["team", "sequence"],
+                condition=models.Q(live_mode=True),
+                name="transaction_sequence_unique",
+            ),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="transaction_positive"),
+            models.CheckConstraint(
+                condition=models.Q(balance_after__gte=0), name="transaction_balance_after_positive"
+            ),
+        ]
+        indexes = [models.Index(fields=["team", "live_mode", "-created_at"])]
+
+    def __str__(self):
+        return f"{self.type} {self.amount} {self.currency} ({self.id})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise RuntimeError("Ledger transactions are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise RuntimeError("Ledger transactions are append-only")
+
+
+class Recharge(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        COMPLETED = "completed"
+        EXPIRED = "expired"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    id = PrefixedIdField(prefix="rch")
+    team = models.ForeignKey("agencies.Team", on_delete=models.PROTECT, related_name="recharges")
+    live_mode = models.BooleanField()
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    currency = models.CharField(max_length=3, default="BRL")
+    payment_method = models.CharField(max_length=6, choices=PaymentMethod.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    provider = models.CharField(max_length=20)
+    provider_charge_id = models.CharField(max_length=100, blank=True, db_index=True)
+    # Payment instructions.
+    pix_copy_paste = models.TextField(blank=True)
+    boleto_barcode = models.CharField(max_length=44, blank=True)
+    boleto_linha_digitavel = models.CharField(max_length=54, blank=True)
+    boleto_due_date = models.DateField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # Outcome.
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_amount = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    transaction = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="recharge"
+    )
+    failure_reason = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["team", "live_mode", "created_at"]),
+            models.Index(fields=["status", "expires_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="recharge_positive"),
+            models.CheckConstraint(
+                condition=~models.Q(status="completed") | models.Q(transaction__isnull=False),
+                name="completed_recharge_has_transaction",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.id} {self.amount} {self.payment_method} {self.status}"
+
+
+class ProviderNotification(models.Model):
+    """An inbound payment notification, kept once per provider event id: a notification the
+    provider sends again is recognised and changes nothing."""
+
+    provider = models.CharField(max_length=20)
+    event_id = models.CharField(max_length=100)
+    event_type = models.CharField(max_length=60)
+    recharge = models.ForeignKey(Recharge, null=True, on_delete=models.PROTECT)
+    payload = models.JSONField()
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["provider", "event_id"], name="provider_notification_once"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.provider} {self.event_type} {self.event_id}"

@@ -121,7 +121,7 @@ def format_amount(amount: Decimal) -> str:
         raise ValueError(f"amount must be a Decimal, not {type(amount).__name__}")
     if not amount.is_finite() or amount <= 0:
         raise ValueError("amount must be greater than zero")
-    if len(f"{amount.to_integral_value():f}") > AMOUNT_MAX_CHARS - 3:
+    if amount.adjusted() >= AMOUNT_MAX_CHARS - 3:  # more than 10 digits before ".00"
         raise ValueError(f"amount must fit in {AMOUNT_MAX_CHARS} characters")
     if amount != amount.quantize(_CENT):
         raise ValueError("amount must have at most 2 decimal places")

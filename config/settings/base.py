@@ -164,6 +164,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
+    "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
     "purge-idempotency-keys": {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
@@ -292,3 +293,15 @@ WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
 MESSAGE_STORAGE = (
     "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side
 )
+
+# --- Payments (wallet recharges) -----------------------------------------------------------------
+PAYMENT_PROVIDER = env.str("PAYMENT_PROVIDER", default="sandbox")  # live mode: sandbox | asaas
+ASAAS_API_KEY = env.str("ASAAS_API_KEY", default="")
+ASAAS_BASE_URL = env.str("ASAAS_BASE_URL", default="https://api-sandbox.asaas.com/v3")
+ASAAS_WEBHOOK_TOKEN = env.str("ASAAS_WEBHOOK_TOKEN", default="")
+# The receiver of sandbox PIX charges (a random EVP key: no real account behind it).
+PIX_RECEIVER_KEY = env.str("PIX_RECEIVER_KEY", default="7d9f0335-8dcc-4054-9bf9-0dbd61d36906")
+PIX_RECEIVER_NAME = env.str("PIX_RECEIVER_NAME", default="AGENCY BACKOFFICE")
+PIX_RECEIVER_CITY = env.str("PIX_RECEIVER_CITY", default="SAO PAULO")
+BOLETO_BENEFICIARY_NAME = env.str("BOLETO_BENEFICIARY_NAME", default="Agency Back Office Ltda")
+BOLETO_BENEFICIARY_DOCUMENT = env.str("BOLETO_BENEFICIARY_DOCUMENT", default="00.000.000/0001-91")

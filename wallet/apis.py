@@ -1,0 +1,242 @@
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+
+from core.apis import ApiView, envelope
+from core.exceptions import ApplicationError, InvalidRequest
+from core.fields import StrictCharField
+from core.money import parse_amount
+from core.pagination import PaginationParams, PaginationSerializer, paginate
+from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
+from wallet.models import PaymentMethod
+from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance
+from wallet.services import (
+    recharge_cancel,
+    recharge_complete,
+    recharge_create,
+    recharge_object,
+    transaction_object,
+)
+
+
+class BalanceSerializer(serializers.Serializer):
+    balance = serializers.CharField(help_text="Balance in BRL (5000.00, constant, in test mode).")
+    currency = serializers.CharField()
+    available_credit = serializers.CharField(help_text="balance - pending_amount, at least 0.")
+    pending_amount = serializers.CharField(help_text="BRL cost of pending hold bookings.")
+    last_transaction_at = serializers.DateTimeField(allow_null=True)
+
+
+class TransactionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    type = serializers.ChoiceField(choices=["credit", "debit"])
+    amount = serializers.CharField()
+    currency = serializers.CharField()
+    description = serializers.CharField()
+    reference_type = serializers.ChoiceField(choices=["booking", "recharge", "refund"])
+    reference_id = serializers.CharField()
+    balance_after = serializers.CharField()
+    payment_method = serializers.ChoiceField(
+        choices=PaymentMethod.values, required=False, help_text="Only on recharge credits."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class PaymentInstructionsSerializer(serializers.Serializer):
+    pix_copy_paste = serializers.CharField(required=False)
+    pix_qrcode_url = serializers.URLField(required=False)
+    boleto_barcode = serializers.CharField(required=False)
+    boleto_linha_digitavel = serializers.CharField(required=False)
+    boleto_url = serializers.URLField(required=False)
+    boleto_pdf_url = serializers.URLField(required=False)
+    due_date = serializers.DateField(required=False, allow_null=True)
+    expires_at = serializers.DateTimeField()
+
+
+class RechargeSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    amount = serializers.CharField()
+    currency = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=["pending", "completed", "expired", "failed", "cancelled"]
+    )
+    payment_method = serializers.ChoiceField(choices=PaymentMethod.values)
+    payment = PaymentInstructionsSerializer(
+        required=False, help_text="Payment instructions, while pending."
+    )
+    created_at = serializers.DateTimeField()
+    paid_at = serializers.DateTimeField(allow_null=True)
+    transaction_id = serializers.CharField(allow_null=True)
+
+
+class WalletBalanceApi(ApiView):
+    @extend_schema(
+        operation_id="wallet_balance",
+        tags=["Wallet"],
+        responses={200: enveloped(BalanceSerializer, name="BalanceEnvelope")},
+    )
+    def get(self, request):
+        return envelope(wallet_balance(team=request.user.team, live_mode=request.user.live_mode))
+
+
+class WalletTransactionsApi(ApiView):
+    class Params(PaginationParams):
+        type = serializers.ChoiceField(choices=["credit", "debit"], required=False)
+        start_date = serializers.DateField(
+            required=False, input_formats=["%Y-%m-%d"], help_text="First day, America/Sao_Paulo."
+        )
+        end_date = serializers.DateField(
+            required=False,
+            input_formats=["%Y-%m-%d"],
+            help_text="Last day (inclusive), America/Sao_Paulo.",
+        )
+
+        def validate(self, attrs):
+            start, end = attrs.get("start_date"), attrs.get("end_date")
+            if start and end and start > end:
+                raise serializers.ValidationError({"end_date": "Must not be before start_date."})
+            return attrs
+
+    @extend_schema(
+        operation_id="wallet_transactions",
+        tags=["Wallet"],
+        parameters=[Params],
+        responses={
+            200: enveloped(
+                inline_serializer(
+                    "TransactionPage",
+                    {
+                        "transactions": TransactionSerializer(many=True),
+                        "pagination": PaginationSerializer(),
+                        "summary": inline_serializer(
+                            "TransactionSummary",
+                            {
+                                "total_credits": serializers.CharField(),
+                                "total_debits": serializers.CharField(),
+                                "period_start": serializers.DateField(allow_null=True),
+                                "period_end": serializers.DateField(allow_null=True),
+                            },
+                        ),
+                    },
+                ),
+                name="TransactionPageEnvelope",
+            ),
+            400: error_response("Invalid request parameters"),
+        },
+    )
+    def get(self, request):
+        params = self.Params(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        filters = {k: params.validated_data.get(k) for k in ("type", "start_date", "end_date")}
+        queryset = transaction_list(
+            team=request.user.team, live_mode=request.user.live_mode, **filters
+        )
+        items, pagination = paginate(
+            queryset, page=params.validated_data["page"], limit=params.validated_data["limit"]
+        )
+        summary = transaction_summary(
+            queryset, start_date=filters["start_date"], end_date=filters["end_date"]
+        )
+        return envelope(
+            {
+                "transactions": [transaction_object(t) for t in items],
+                "pagination": pagination,
+                "summary": summary,
+            }
+        )
+
+
+class RechargeCreateApi(ApiView):
+    class Input(serializers.Serializer):
+        amount = StrictCharField(help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.')
+        currency = StrictCharField(help_text="Always BRL.")
+        payment_method = StrictCharField(help_text="pix or boleto")
+
+    @extend_schema(
+        operation_id="wallet_recharge_create",
+        tags=["Wallet"],
+        request=Input,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={
+            201: enveloped(RechargeSerializer, name="RechargeCreatedEnvelope"),
+            400: error_response("Invalid amount, currency or payment method"),
+            422: error_response("Daily limit exceeded"),
+        },
+    )
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        amount = parse_amount(data.validated_data["amount"])
+        if amount is None:
+            raise InvalidRequest(
+                details={
+                    "amount": "Must be a decimal string with at most two "
+                    'fractional digits, e.g. "250.00".'
+                }
+            )
+        if data.validated_data["currency"] != "BRL":
+            raise InvalidRequest(details={"currency": "Must be BRL."})
+        recharge = recharge_create(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            amount=amount,
+            payment_method=data.validated_data["payment_method"],
+        )
+        return envelope(recharge_object(recharge, with_payment=True), status=201)
+
+
+class RechargeDetailApi(ApiView):
+    @extend_schema(
+        operation_id="wallet_recharge_get",
+        tags=["Wallet"],
+        responses={
+            200: enveloped(RechargeSerializer, name="RechargeEnvelope"),
+            404: error_response("Recharge not found"),
+        },
+    )
+    def get(self, request, recharge_id):
+        recharge = recharge_get(
+            team=request.user.team, live_mode=request.user.live_mode, recharge_id=recharge_id
+        )
+        return envelope(recharge_object(recharge, with_payment=recharge.status == "pending"))
+
+    @extend_schema(
+        operation_id="wallet_recharge_cancel",
+        tags=["Wallet"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={
+            200: enveloped(RechargeSerializer, name="RechargeCancelEnvelope"),
+            404: error_response("Recharge not found"),
+            409: error_response("Only a pending recharge can be cancelled"),
+        },
+    )
+    def delete(self, request, recharge_id):
+        recharge = recharge_get(
+            team=request.user.team, live_mode=request.user.live_mode, recharge_id=recharge_id
+        )
+        return envelope(recharge_object(recharge_cancel(recharge=recharge)))
+
+
+class TestModeOnly(ApplicationError):
+    status_code = 403
+    code = "test_mode_only"
+    message = "Payments can be simulated only with a test key"
+
+
+class RechargeSimulatePaymentApi(ApiView):
+    @extend_schema(
+        operation_id="wallet_recharge_simulate_payment",
+        tags=["Wallet"],
+        request=None,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        description="Test mode only: pays a sandbox recharge as if the payer had paid it.",
+        responses={
+            200: enveloped(RechargeSerializer, name="RechargeSimulatedEnvelope"),
+            403: error_response("Live key"),
+            404: error_response("Recharge not found"),
+        },
+    )
+    def post(self, request, recharge_id):
+        if request.user.live_mode:
+            raise TestModeOnly()
+        recharge = recharge_get(team=request.user.team, live_mode=False, recharge_id=recharge_id)
+        return envelope(recharge_object(recharge_complete(recharge=recharge)))

@@ -1,0 +1,53 @@
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Literal
+
+from core.exceptions import ApplicationError
+
+
+class ProviderError(ApplicationError):
+    status_code = 502
+    code = "payment_provider_error"
+    message = "The payment provider is unavailable; try again later"
+
+
+class NotificationRejected(Exception):
+    """An inbound notification that is not authentic or not understood."""
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What a provider returns for a new charge: its id and the payment instructions."""
+
+    provider_charge_id: str
+    pix_copy_paste: str = ""
+    boleto_barcode: str = ""
+    boleto_linha_digitavel: str = ""
+
+
+@dataclass(frozen=True)
+class Notification:
+    event_id: str
+    event_type: str
+    provider_charge_id: str
+    outcome: Literal["paid", "failed", "ignored"]
+    amount: Decimal | None = None
+    paid_at: datetime | None = None
+
+
+class PaymentProvider(ABC):
+    name: str
+
+    @abstractmethod
+    def create_charge(self, recharge, *, due_date: date | None) -> Charge:
+        """Create the PIX or boleto charge for a pending recharge (its amount, method, expiry)."""
+
+    @abstractmethod
+    def cancel_charge(self, recharge) -> None:
+        """Withdraw the charge so that it can no longer be paid (best effort)."""
+
+    @abstractmethod
+    def parse_notification(self, *, headers, body: bytes) -> Notification:
+        """Authenticate and read an inbound notification; raise NotificationRejected."""

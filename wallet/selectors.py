@@ -1,0 +1,101 @@
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import DecimalField, Max, Min, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from core.money import fmt
+from core.timestamps import iso_utc
+from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
+from wallet.services import RechargeNotFound
+
+ZERO = Decimal("0.00")
+
+
+def pending_holds_amount(*, team, live_mode: bool) -> Decimal:
+    """BRL cost of the team's `pending` hold bookings (DESIGN.md "Money")."""
+    from bookings.selectors import pending_holds_total  # bookings build on the wallet
+
+    return pending_holds_total(team=team, live_mode=live_mode)
+
+
+def wallet_balance(*, team, live_mode: bool) -> dict:
+    if live_mode:
+        wallet = Wallet.objects.get(team=team)
+        balance, last_movement = wallet.balance, wallet.last_transaction_at
+    else:
+        balance = TEST_MODE_BALANCE
+        last_movement = Transaction.objects.filter(team=team, live_mode=False).aggregate(
+            last=Max("created_at")
+        )["last"]
+    pending = pending_holds_amount(team=team, live_mode=live_mode)
+    return {
+        "balance": fmt(balance),
+        "currency": "BRL",
+        "available_credit": fmt(max(balance - pending, ZERO)),
+        "pending_amount": fmt(pending),
+        "last_transaction_at": iso_utc(last_movement),
+    }
+
+
+def _day_bounds(day: date) -> tuple[datetime, datetime]:
+    """[start, end) of a calendar day in America/Sao_Paulo."""
+    zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
+    start = datetime.combine(day, time.min, tzinfo=zone)
+    return start, datetime.combine(day + timedelta(days=1), time.min, tzinfo=zone)
+
+
+def transaction_list(
+    *,
+    team,
+    live_mode: bool,
+    type: str | None = None,
+    start_date: date | None = None,
+    end_date: date | None = None,
+) -> QuerySet:
+    """Newest first. Dates are calendar days in America/Sao_Paulo, both inclusive."""
+    queryset = Transaction.objects.filter(team=team, live_mode=live_mode)
+    if type:
+        queryset = queryset.filter(type=type)
+    if start_date:
+        queryset = queryset.filter(created_at__gte=_day_bounds(start_date)[0])
+    if end_date:
+        queryset = queryset.filter(created_at__lt=_day_bounds(end_date)[1])
+    return queryset.order_by("-created_at", "-id")
+
+
+def transaction_summary(
+    queryset: QuerySet, *, start_date: date | None, end_date: date | None
+) -> dict:
+    """Totals over the whole filtered set (not one page). The period is the requested one, or,
+    where a bound was not given, the day of the first or last transaction in the set."""
+    zero = Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
+    totals = queryset.order_by().aggregate(
+        credits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.CREDIT)), zero),
+        debits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.DEBIT)), zero),
+        first=Min("created_at"),
+        last=Max("created_at"),
+    )
+    zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
+
+    def local_day(moment):
+        return moment.astimezone(zone).date() if moment else None
+
+    period_start = start_date or local_day(totals["first"])
+    period_end = end_date or local_day(totals["last"])
+    return {
+        "total_credits": fmt(totals["credits"]),
+        "total_debits": fmt(totals["debits"]),
+        "period_start": period_start.isoformat() if period_start else None,
+        "period_end": period_end.isoformat() if period_end else None,
+    }
+
+
+def recharge_get(*, team, live_mode: bool, recharge_id: str) -> Recharge:
+    """A recharge of this team and mode; any other id (another team's too) is not found."""
+    recharge = Recharge.objects.filter(team=team, live_mode=live_mode, pk=recharge_id).first()
+    if recharge is None:
+        raise RechargeNotFound()
+    return recharge

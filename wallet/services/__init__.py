@@ -1,0 +1,35 @@
+from wallet.services.ledger import (
+    DuplicateTransaction,
+    InsufficientBalance,
+    transaction_object,
+    wallet_create,
+    wallet_credit,
+    wallet_debit,
+)
+from wallet.services.recharges import (
+    DailyLimitExceeded,
+    RechargeNotFound,
+    recharge_cancel,
+    recharge_complete,
+    recharge_create,
+    recharge_expire,
+    recharge_fail,
+    recharge_object,
+)
+
+__all__ = [
+    "DailyLimitExceeded",
+    "DuplicateTransaction",
+    "InsufficientBalance",
+    "RechargeNotFound",
+    "recharge_cancel",
+    "recharge_complete",
+    "recharge_create",
+    "recharge_expire",
+    "recharge_fail",
+    "recharge_object",
+    "transaction_object",
+    "wallet_create",
+    "wallet_credit",
+    "wallet_debit",
+]

@@ -1,0 +1,265 @@
+"""Recharges: create a PIX or boleto charge, then complete, cancel, fail or expire it.
+
+Lock order everywhere: the recharge row, then the wallet row (inside wallet_credit). No lock is
+held across a call to a payment provider."""
+
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from agencies.models import Team
+from core.exceptions import Conflict, InvalidRequest, NotFound, UnprocessableEntity
+from core.money import fmt
+from core.timestamps import iso_utc
+from wallet import boleto
+from wallet.models import PaymentMethod, Recharge, Transaction
+from wallet.providers import ProviderError, provider_for
+from wallet.services.ledger import wallet_credit
+from webhooks.models import EventType
+from webhooks.services import event_record
+
+MIN_AMOUNT = Decimal("100.00")
+MAX_AMOUNT = Decimal("50000.00")
+DAILY_LIMIT = Decimal("100000.00")
+PIX_VALIDITY = timedelta(minutes=30)
+BOLETO_VALIDITY_BUSINESS_DAYS = 3
+COUNTS_TOWARDS_DAILY_LIMIT = (Recharge.Status.PENDING, Recharge.Status.COMPLETED)
+
+
+class AmountBelowMinimum(InvalidRequest):
+    code = "amount_below_minimum"
+    message = "Minimum amount is R$ 100.00"
+
+
+class AmountAboveMaximum(InvalidRequest):
+    code = "amount_above_maximum"
+    message = "Maximum amount is R$ 50,000.00 per recharge"
+
+
+class InvalidPaymentMethod(InvalidRequest):
+    code = "invalid_payment_method"
+    message = "Invalid payment method"
+
+
+class DailyLimitExceeded(UnprocessableEntity):
+    code = "daily_limit_exceeded"
+    message = "Daily limit exceeded"
+
+
+class RechargeNotFound(NotFound):
+    code = "recharge_not_found"
+    message = "Recharge not found"
+
+
+class RechargeNotPending(Conflict):
+    code = "recharge_not_pending"
+    message = "Only a pending recharge can be cancelled"
+
+
+def business_day_start(moment: datetime) -> datetime:
+    """Midnight, in America/Sao_Paulo, of the calendar day `moment` falls on."""
+    zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
+    return datetime.combine(moment.astimezone(zone).date(), time.min, tzinfo=zone)
+
+
+def recharge_create(
+    *, team: Team, live_mode: bool, amount: Decimal, payment_method: str
+) -> Recharge:
+    if payment_method not in PaymentMethod.values:
+        raise InvalidPaymentMethod()
+    if amount < MIN_AMOUNT:
+        raise AmountBelowMinimum()
+    if amount > MAX_AMOUNT:
+        raise AmountAboveMaximum()
+    now = timezone.now()
+    due_date, expires_at = _deadline(payment_method, now)
+    provider = provider_for(live_mode=live_mode)
+
+    with transaction.atomic():
+        # One recharge at a time per team, so that two concurrent ones cannot both fit the limit.
+        Team.objects.select_for_update().get(pk=team.pk)
+        used = Recharge.objects.filter(
+            team=team,
+            live_mode=live_mode,
+            status__in=COUNTS_TOWARDS_DAILY_LIMIT,
+            created_at__gte=business_day_start(now),
+        ).aggregate(total=Sum("amount"))["total"] or Decimal("0")
+        if used + amount > DAILY_LIMIT:
+            raise DailyLimitExceeded(
+                details={"used_today": fmt(used), "daily_limit": fmt(DAILY_LIMIT)}
+            )
+        recharge = Recharge.objects.create(
+            team=team,
+            live_mode=live_mode,
+            amount=amount,
+            payment_method=payment_method,
+            provider=provider.name,
+            boleto_due_date=due_date,
+            expires_at=expires_at,
+        )
+
+    try:
+        charge = provider.create_charge(recharge, due_date=due_date)
+    except ProviderError as exc:
+        recharge_fail(recharge=recharge, reason=exc.message)
+        raise
+
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        recharge.provider_charge_id = charge.provider_charge_id
+        recharge.pix_copy_paste = charge.pix_copy_paste
+        recharge.boleto_barcode = charge.boleto_barcode
+        recharge.boleto_linha_digitavel = charge.boleto_linha_digitavel
+        recharge.save()
+        event_record(
+            team=team,
+            live_mode=live_mode,
+            type=EventType.WALLET_RECHARGE_PENDING,
+            data_object=recharge_object(recharge, with_payment=True),
+        )
+    return recharge
+
+
+def _deadline(payment_method: str, now: datetime) -> tuple:
+    """(boleto due date, expiry): PIX 30 minutes; boleto the end of its due date, 3 business
+    days ahead, in America/Sao_Paulo."""
+    if payment_method == PaymentMethod.PIX:
+        return None, now + PIX_VALIDITY
+    today = business_day_start(now)
+    due = boleto.business_days_after(today.date(), BOLETO_VALIDITY_BUSINESS_DAYS)
+    return due, datetime.combine(due + timedelta(days=1), time.min, tzinfo=today.tzinfo)
+
+
+def recharge_complete(
+    *, recharge: Recharge, amount: Decimal | None = None, paid_at: datetime | None = None
+) -> Recharge:
+    """Credit a paid recharge exactly once. A payment is real money: it is credited whatever
+    state the recharge is in (pending, and also expired, cancelled or failed)."""
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        if recharge.status == Recharge.Status.COMPLETED:
+            return recharge  # a repeated notification, a retry, the loser of a race
+        previous_status = recharge.status
+        paid_amount = amount if amount is not None else recharge.amount
+        txn = wallet_credit(
+            team=recharge.team,
+            live_mode=recharge.live_mode,
+            amount=paid_amount,
+            reference_type=Transaction.ReferenceType.RECHARGE,
+            reference_id=recharge.id,
+            description=f"Recharge {recharge.id} by {recharge.get_payment_method_display()}",
+            payment_method=recharge.payment_method,
+        )
+        recharge.status = Recharge.Status.COMPLETED
+        recharge.paid_at = paid_at or timezone.now()
+        recharge.paid_amount = paid_amount
+        recharge.transaction = txn
+        recharge.save()
+        event_record(
+            team=recharge.team,
+            live_mode=recharge.live_mode,
+            type=EventType.WALLET_RECHARGE_COMPLETED,
+            data_object=recharge_object(recharge),
+            previous_attributes={
+                "status": previous_status,
+                "paid_at": None,
+                "transaction_id": None,
+            },
+        )
+    return recharge
+
+
+def recharge_cancel(*, recharge: Recharge) -> Recharge:
+    if recharge.status != Recharge.Status.PENDING:
+        raise RechargeNotPending(details={"status": recharge.status})
+    provider_for(live_mode=recharge.live_mode).cancel_charge(recharge)  # outside any lock
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        if recharge.status != Recharge.Status.PENDING:  # paid or expired meanwhile
+            raise RechargeNotPending(details={"status": recharge.status})
+        recharge.status = Recharge.Status.CANCELLED
+        recharge.save()
+    return recharge
+
+
+def recharge_fail(*, recharge: Recharge, reason: str) -> Recharge:
+    """A failure reported by the provider (or its refusal to create the charge)."""
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        if recharge.status == Recharge.Status.PENDING:
+            recharge.status = Recharge.Status.FAILED
+            recharge.failure_reason = reason[:255]
+            recharge.save()
+    return recharge
+
+
+def recharge_expire(*, recharge: Recharge, now: datetime | None = None) -> bool:
+    now = now or timezone.now()
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        if recharge.status != Recharge.Status.PENDING or recharge.expires_at > now:
+            return False
+        recharge.status = Recharge.Status.EXPIRED
+        recharge.save()
+        event_record(
+            team=recharge.team,
+            live_mode=recharge.live_mode,
+            type=EventType.WALLET_RECHARGE_EXPIRED,
+            data_object=recharge_object(recharge),
+            previous_attributes={"status": Recharge.Status.PENDING},
+        )
+    return True
+
+
+# --- Wire shapes and links -------------------------------------------------------------------
+
+
+def payment_page_token(recharge_id: str) -> str:
+    """The token that opens a recharge's QR image and boleto pages without an API key (links
+    in e-mails and <img> tags). An HMAC of the id: it opens that recharge and nothing else."""
+    return salted_hmac("wallet.payment-page", recharge_id).hexdigest()[:32]
+
+
+def payment_page_token_valid(recharge_id: str, token: str) -> bool:
+    return constant_time_compare(payment_page_token(recharge_id), token or "")
+
+
+def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
+    data = {
+        "id": recharge.id,
+        "amount": fmt(recharge.amount),
+        "currency": recharge.currency,
+        "status": recharge.status,
+        "payment_method": recharge.payment_method,
+        "created_at": iso_utc(recharge.created_at),
+        "paid_at": iso_utc(recharge.paid_at),
+        "transaction_id": recharge.transaction_id,
+    }
+    if with_payment:
+        data["payment"] = payment_instructions(recharge)
+    return data
+
+
+def payment_instructions(recharge: Recharge) -> dict:
+    base = settings.PUBLIC_BASE_URL
+    token = payment_page_token(recharge.id)
+    if recharge.payment_method == PaymentMethod.PIX:
+        return {
+            "pix_copy_paste": recharge.pix_copy_paste,
+            "pix_qrcode_url": f"{base}/api/v1/pix/qr/{recharge.id}?token={token}",
+            "expires_at": iso_utc(recharge.expires_at),
+        }
+    return {
+        "boleto_barcode": recharge.boleto_barcode,
+        "boleto_linha_digitavel": recharge.boleto_linha_digitavel,
+        "boleto_url": f"{base}/api/v1/boleto/{recharge.id}?token={token}",
+        "boleto_pdf_url": f"{base}/api/v1/boleto/{recharge.id}/pdf?token={token}",
+        "due_date": recharge.boleto_due_date.isoformat() if recharge.boleto_due_date else None,
+        "expires_at": iso_utc(recharge.expires_at),
+    }
