@@ -8,11 +8,10 @@ import logging
 from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
 from core.apis import json_error
 from wallet.models import ProviderNotification, Recharge
-from wallet.providers import NotificationRejected, get_provider
+from wallet.providers import NotificationRejected, ProviderError, get_provider
 from wallet.services import recharge_complete, recharge_fail
 
 logger = logging.getLogger(__name__)
@@ -47,12 +46,25 @@ def notification_apply(*, provider_name: str, notification, payload: dict) -> st
 
 
 @csrf_exempt
-@require_POST
 def provider_notification(request, provider_name: str):
     if provider_name not in INBOUND_PROVIDERS:
         return json_error(request, status=404, code="not_found", message="Not found")
+    if request.method != "POST":
+        response = json_error(
+            request, status=405, code="method_not_allowed", message="Method not allowed"
+        )
+        response["Allow"] = "POST"
+        return response
     try:
         provider = get_provider(provider_name)
+    except ProviderError as exc:
+        # Not configured here: nothing can be authenticated. A 5xx makes the provider keep the
+        # notification and send it again, so no payment is lost while the settings are fixed.
+        logger.error("Cannot receive %s notifications: %s", provider_name, exc)
+        return json_error(
+            request, status=503, code=ProviderError.code, message=ProviderError.message
+        )
+    try:
         notification = provider.parse_notification(headers=request.headers, body=request.body)
     except NotificationRejected as exc:
         logger.warning("Rejected %s notification: %s", provider_name, exc)

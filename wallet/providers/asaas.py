@@ -8,13 +8,15 @@ copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 `asaas-access-token` header and a unique event `id`."""
 
 import json
-from decimal import Decimal
+import logging
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
 
 import requests
 from django.conf import settings
 from django.utils.crypto import constant_time_compare
 
-from wallet import boleto
+from wallet import boleto, pix
 from wallet.providers.base import (
     Charge,
     Notification,
@@ -26,6 +28,11 @@ from wallet.providers.base import (
 TIMEOUT_SECONDS = 10
 PAID_EVENTS = {"PAYMENT_RECEIVED", "PAYMENT_CONFIRMED"}
 FAILED_EVENTS = {"PAYMENT_DELETED", "PAYMENT_REFUSED", "PAYMENT_CREDIT_CARD_CAPTURE_REFUSED"}
+# Column sizes: ProviderNotification.event_id and .event_type, Recharge.provider_charge_id.
+MAX_ID_LENGTH = 100
+MAX_EVENT_TYPE_LENGTH = 60
+
+logger = logging.getLogger(__name__)
 
 
 class AsaasProvider(PaymentProvider):
@@ -79,12 +86,22 @@ class AsaasProvider(PaymentProvider):
                     "errors": _error_descriptions(response),
                 }
             )
-        return response.json()
+        try:
+            body = response.json()
+        except ValueError:  # a proxy's HTML page, a truncated body
+            body = None
+        if not isinstance(body, dict):
+            raise ProviderError(
+                details={"provider": "asaas", "status": response.status_code, "reason": "not JSON"}
+            )
+        return body
 
     def _customer_id(self, team) -> str:
         found = self._call("GET", "/customers", params={"externalReference": team.id})
-        if found.get("data"):
-            return found["data"][0]["id"]
+        customers = found.get("data") if isinstance(found.get("data"), list) else []
+        active = [c for c in customers if isinstance(c, dict) and not c.get("deleted")]
+        if active:  # a removed customer cannot be charged any more
+            return _id_of(active[0], "customer")
         created = self._call(
             "POST",
             "/customers",
@@ -96,10 +113,14 @@ class AsaasProvider(PaymentProvider):
                 "notificationDisabled": True,
             },
         )
-        return created["id"]
+        return _id_of(created, "customer")
 
     def create_charge(self, recharge, *, due_date) -> Charge:
         is_pix = recharge.payment_method == "pix"
+        if due_date is None:
+            # Asaas reads dueDate as a Brazilian calendar day, not a UTC one.
+            zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
+            due_date = recharge.expires_at.astimezone(zone).date()
         payment = self._call(
             "POST",
             "/payments",
@@ -109,21 +130,57 @@ class AsaasProvider(PaymentProvider):
                 # A JSON number, as Asaas expects. Amounts here have at most 7 significant digits,
                 # so the float's shortest repr is exactly the decimal amount.
                 "value": float(recharge.amount),
-                "dueDate": (due_date or recharge.expires_at.date()).isoformat(),
+                "dueDate": due_date.isoformat(),
                 "externalReference": recharge.id,
                 "description": f"Wallet recharge {recharge.id}",
             },
         )
-        if is_pix:
-            qr = self._call("GET", f"/payments/{payment['id']}/pixQrCode")
-            return Charge(provider_charge_id=payment["id"], pix_copy_paste=qr["payload"])
-        line = self._call("GET", f"/payments/{payment['id']}/identificationField")
-        code = line.get("barCode") or boleto.barcode_from_linha(line["identificationField"])
-        return Charge(
-            provider_charge_id=payment["id"],
-            boleto_barcode=code,
-            boleto_linha_digitavel=boleto.linha_digitavel(code),
-        )
+        payment_id = _id_of(payment, "payment")
+        # From here on the payment exists at Asaas: if we cannot hand out its instructions,
+        # withdraw it, so that no charge we do not track stays payable.
+        try:
+            if is_pix:
+                return Charge(
+                    provider_charge_id=payment_id, pix_copy_paste=self._pix_payload(payment_id)
+                )
+            code = self._boleto_barcode(payment_id, recharge.amount)
+            return Charge(
+                provider_charge_id=payment_id,
+                boleto_barcode=code,
+                boleto_linha_digitavel=boleto.linha_digitavel(code),
+            )
+        except ProviderError:
+            self._delete_quietly(payment_id)
+            raise
+
+    def _pix_payload(self, payment_id: str) -> str:
+        qr = self._call("GET", f"/payments/{payment_id}/pixQrCode")
+        payload = qr.get("payload")
+        if not isinstance(payload, str) or not pix.crc_valid(payload):
+            raise ProviderError(details={"provider": "asaas", "reason": "invalid PIX payload"})
+        return payload
+
+    def _boleto_barcode(self, payment_id: str, amount: Decimal) -> str:
+        """The 44-digit barcode, checked: the line and the barcode Asaas gives must be the same
+        boleto, with valid check digits, for our amount."""
+        line = self._call("GET", f"/payments/{payment_id}/identificationField")
+        try:
+            code = boleto.barcode_from_linha(line.get("identificationField") or "")
+            if line.get("barCode") and line["barCode"] != code:
+                raise ValueError("barCode and identificationField are different boletos")
+            if int(code[9:19]) != boleto.amount_in_cents(amount):
+                raise ValueError(f"the boleto is for {code[9:19]} cents, not {amount}")
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ProviderError(
+                details={"provider": "asaas", "reason": f"invalid boleto: {exc}"}
+            ) from exc
+        return code
+
+    def _delete_quietly(self, payment_id: str) -> None:
+        try:
+            self._call("DELETE", f"/payments/{payment_id}")
+        except ProviderError:
+            logger.warning("Could not withdraw Asaas payment %s; delete it in Asaas", payment_id)
 
     def cancel_charge(self, recharge) -> None:
         if recharge.provider_charge_id:
@@ -132,15 +189,28 @@ class AsaasProvider(PaymentProvider):
     # --- Inbound ----------------------------------------------------------------------------
 
     def parse_notification(self, *, headers, body: bytes) -> Notification:
-        if not constant_time_compare(headers.get("asaas-access-token", ""), self.webhook_token):
+        if not self.webhook_token or not constant_time_compare(
+            headers.get("asaas-access-token", ""), self.webhook_token
+        ):
             raise NotificationRejected("bad or missing asaas-access-token")
         try:
-            event = json.loads(body)
+            event = json.loads(body, parse_float=Decimal)  # amounts exactly, never via float
             event_id, event_type = event["id"], event["event"]
             payment = event["payment"]
             charge_id = payment["id"]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise NotificationRejected(f"not an Asaas payment event: {exc}") from None
+            value = payment.get("value")
+            amount = None if value is None else Decimal(str(value))
+        except (ValueError, KeyError, TypeError, AttributeError, InvalidOperation) as exc:
+            raise NotificationRejected(f"not an Asaas payment event: {exc!r}") from None
+        for name, text, max_length in (
+            ("id", event_id, MAX_ID_LENGTH),
+            ("event", event_type, MAX_EVENT_TYPE_LENGTH),
+            ("payment.id", charge_id, MAX_ID_LENGTH),
+        ):
+            if not isinstance(text, str) or not text or len(text) > max_length:
+                raise NotificationRejected(f"not an Asaas payment event: bad {name}")
+        if amount is not None and (not amount.is_finite() or amount <= 0):
+            raise NotificationRejected(f"not an Asaas payment event: bad value {value!r}")
         if event_type in PAID_EVENTS:
             outcome = "paid"
         elif event_type in FAILED_EVENTS:
@@ -148,7 +218,6 @@ class AsaasProvider(PaymentProvider):
         else:
             outcome = "ignored"
         # Asaas gives only the payment's date; paid_at is the moment we learn of it.
-        amount = Decimal(str(payment["value"])) if "value" in payment else None
         return Notification(
             event_id=event_id,
             event_type=event_type,
@@ -158,8 +227,16 @@ class AsaasProvider(PaymentProvider):
         )
 
 
+def _id_of(obj: dict, what: str) -> str:
+    object_id = obj.get("id")
+    if not isinstance(object_id, str) or not object_id or len(object_id) > MAX_ID_LENGTH:
+        raise ProviderError(details={"provider": "asaas", "reason": f"no {what} id"})
+    return object_id
+
+
 def _error_descriptions(response) -> list[str]:
     try:
-        return [e.get("description", "") for e in response.json().get("errors", [])]
-    except ValueError:
+        errors = response.json().get("errors") or []
+        return [str(e.get("description", "")) for e in errors]
+    except (ValueError, AttributeError, TypeError):  # not JSON, or not Asaas's error shape
         return []

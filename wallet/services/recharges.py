@@ -3,6 +3,7 @@
 Lock order everywhere: the recharge row, then the wallet row (inside wallet_credit). No lock is
 held across a call to a payment provider."""
 
+import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -29,6 +30,7 @@ MAX_AMOUNT = Decimal("50000.00")
 DAILY_LIMIT = Decimal("100000.00")
 PIX_VALIDITY = timedelta(minutes=30)
 BOLETO_VALIDITY_BUSINESS_DAYS = 3
+logger = logging.getLogger(__name__)
 COUNTS_TOWARDS_DAILY_LIMIT = (Recharge.Status.PENDING, Recharge.Status.COMPLETED)
 
 
@@ -176,15 +178,19 @@ def recharge_complete(
 
 
 def recharge_cancel(*, recharge: Recharge) -> Recharge:
-    if recharge.status != Recharge.Status.PENDING:
-        raise RechargeNotPending(details={"status": recharge.status})
-    provider_for(live_mode=recharge.live_mode).cancel_charge(recharge)  # outside any lock
+    """Cancel a pending recharge, then withdraw its charge at the provider (best effort, outside
+    any lock). Should the payer pay anyway, the payment is still credited (recharge_complete),
+    so a charge the provider refuses to withdraw loses no money."""
     with transaction.atomic():
         recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
-        if recharge.status != Recharge.Status.PENDING:  # paid or expired meanwhile
+        if recharge.status != Recharge.Status.PENDING:
             raise RechargeNotPending(details={"status": recharge.status})
         recharge.status = Recharge.Status.CANCELLED
         recharge.save()
+    try:
+        provider_for(live_mode=recharge.live_mode).cancel_charge(recharge)
+    except ProviderError as exc:
+        logger.warning("Could not withdraw %s at %s: %s", recharge.id, recharge.provider, exc)
     return recharge
 
 
