@@ -272,10 +272,11 @@ def debit_loop(team_id: str, seconds: float, ref_prefix: str, wait_start, cpu_cl
     locked = [0.0]
 
     def mark_lock(execute, sql, params, many, context):
-        # When the conditional UPDATE returns, this transaction holds the wallet's row lock
-        # until COMMIT: every other client waits for the rest of the debit.
+        # When the statement that moves the balance returns (the conditional UPDATE, or on
+        # PostgreSQL the one statement that also writes the ledger and event rows), this
+        # transaction holds the wallet's row lock until COMMIT: every other client waits.
         result = execute(sql, params, many, context)
-        if sql.startswith('UPDATE "wallet_wallet"'):
+        if "UPDATE wallet_wallet" in sql or sql.startswith('UPDATE "wallet_wallet"'):
             locked[0] = time.perf_counter()
         return result
 
