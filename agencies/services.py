@@ -35,6 +35,7 @@ def team_create(
     markup_percent: Decimal = Decimal("0"),
     fee: Decimal = Decimal("0"),
     owner_password: str | None = None,
+    tax_id: str = "",
 ) -> TeamCreated:
     """A team with its live wallet, an owner panel user and one test and one live key."""
     team = Team(
@@ -42,6 +43,7 @@ def team_create(
         markup_percent=markup_percent,
         fee=Money(fee, "BRL"),
         notification_email=owner_email,
+        tax_id=tax_id,
     )
     team.full_clean()
     team.save()

@@ -349,3 +349,35 @@ def test_nobody_adds_changes_or_deletes_ledger_rows_in_the_panel(team):
     )
     assert change.status_code == 403
     assert Transaction.objects.get(pk=txn.pk).amount == Decimal("100.00")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team):
+    import threading
+
+    from django.db import connection
+    from django.test import Client as HttpClient
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
+    barrier = threading.Barrier(6)
+    statuses = []
+
+    def worker():
+        client = HttpClient(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        barrier.wait()
+        response = client.post(
+            RECHARGE,
+            {"amount": "40000.00", "currency": "BRL", "payment_method": "pix"},
+            content_type="application/json",
+        )
+        statuses.append(response.status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201, 201, 422, 422, 422, 422]  # 2 × 40,000 fit in 100,000
+    assert Recharge.objects.filter(status="pending").count() == 2

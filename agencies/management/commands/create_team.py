@@ -35,10 +35,20 @@ class Command(BaseCommand):
             default=None,
             help="Panel password of the owner (default: none; set it later).",
         )
+        parser.add_argument("--tax-id", default="", help="CNPJ or CPF (needed for Asaas).")
         parser.add_argument("--json", action="store_true", dest="as_json")
 
     def handle(
-        self, *args, name, owner_email, markup_percent, fee, owner_password, as_json, **options
+        self,
+        *args,
+        name,
+        owner_email,
+        markup_percent,
+        fee,
+        owner_password,
+        tax_id,
+        as_json,
+        **options,
     ):
         try:
             created = team_create(
@@ -47,6 +57,7 @@ class Command(BaseCommand):
                 markup_percent=markup_percent,
                 fee=fee,
                 owner_password=owner_password,
+                tax_id=tax_id,
             )
         except ValidationError as exc:
             raise CommandError(
