@@ -14,6 +14,7 @@ urlpatterns = [
     path("health", health, name="health"),
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
+    path("api/v1/", include("flights.urls")),
     # Any other /api/ path: our 404 in the error shape (also when DEBUG is on).
     re_path(r"^api/", api_not_found),
 ]

@@ -165,8 +165,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
-    "purge-expired-offers": {"task": "flights.tasks.purge_expired_offers",
-                             "schedule": crontab(minute=41)},
+    "purge-expired-offers": {
+        "task": "flights.tasks.purge_expired_offers",
+        "schedule": crontab(minute=41),
+    },
     "purge-idempotency-keys": {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
@@ -205,6 +207,18 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # Choice sets shared by several fields get one name each in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "TransactionTypeEnum": ["credit", "debit"],
+        "PassengerTypeEnum": ["adult", "child", "infant_without_seat"],
+        "LocationTypeEnum": ["airport", "city"],
+        "BaggageTypeEnum": ["checked", "carry_on"],
+        "TripTypeEnum": ["one_way", "round_trip", "multi_city"],
+        "CabinClassEnum": ["economy", "premium_economy", "business", "first"],
+        "RechargeStatusEnum": ["pending", "completed", "expired", "failed", "cancelled"],
+        "PaymentMethodEnum": ["pix", "boleto"],
+        "ReferenceTypeEnum": ["booking", "recharge", "refund"],
+    },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
@@ -311,9 +325,22 @@ BOLETO_BENEFICIARY_DOCUMENT = env.str("BOLETO_BENEFICIARY_DOCUMENT", default="00
 # --- Flights -------------------------------------------------------------------------------------
 FX_PROVIDER = env.str("FX_PROVIDER", default="static")  # static | ptax (Banco Central PTAX)
 # BRL per unit; the fallback of PTAX too. Override as JSON: FX_STATIC_RATES='{"USD": "5.50"}'.
-FX_STATIC_RATES = env.json("FX_STATIC_RATES", default={
-    "USD": "5.3500", "EUR": "6.2000", "GBP": "7.1000", "CHF": "6.6000", "CAD": "3.8500",
-    "ARS": "0.0055", "CLP": "0.0057", "COP": "0.0013", "PEN": "1.4200", "UYU": "0.1300",
-    "PYG": "0.00071", "BOB": "0.7700", "MXN": "0.2900",
-})
+FX_STATIC_RATES = env.json(
+    "FX_STATIC_RATES",
+    default={
+        "USD": "5.3500",
+        "EUR": "6.2000",
+        "GBP": "7.1000",
+        "CHF": "6.6000",
+        "CAD": "3.8500",
+        "ARS": "0.0055",
+        "CLP": "0.0057",
+        "COP": "0.0013",
+        "PEN": "1.4200",
+        "UYU": "0.1300",
+        "PYG": "0.00071",
+        "BOB": "0.7700",
+        "MXN": "0.2900",
+    },
+)
 DUFFEL_BASE_URL = env.str("DUFFEL_BASE_URL", default="https://api.duffel.com")

@@ -1,0 +1,51 @@
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.response import Response
+
+from core.apis import ApiView
+from core.schema import IDEMPOTENCY_KEY_PARAMETER, error_response
+from flights.schemas import SearchInputSerializer, SearchResultSerializer
+from flights.services import SearchTimings, flight_search
+from flights.validation import parse_search_request
+
+
+class FlightSearchApi(ApiView):
+    @extend_schema(
+        operation_id="flights_search",
+        tags=["Flights"],
+        request=SearchInputSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={
+            200: SearchResultSerializer,
+            400: error_response(
+                "Invalid request parameters, Invalid airport code, Invalid date "
+                "format or Departure date in the past"
+            ),
+            502: error_response("The flight supplier failed"),
+        },
+        examples=[
+            OpenApiExample(
+                "Round trip",
+                request_only=True,
+                value={
+                    "type": "round_trip",
+                    "slices": [
+                        {"origin": "SAO", "destination": "LIS", "departureDate": "2027-03-10"},
+                        {"origin": "LIS", "destination": "SAO", "departureDate": "2027-03-24"},
+                    ],
+                    "passengers": [{"type": "adult", "count": 2}, {"type": "child", "count": 1}],
+                    "cabinClass": "economy",
+                },
+            )
+        ],
+    )
+    def post(self, request):
+        search_request = parse_search_request(request.data)
+        timings = SearchTimings()
+        result = flight_search(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            trip_type=request.data["type"],
+            request=search_request,
+            timings=timings,
+        )
+        return Response(result, headers={"Server-Timing": timings.header()})

@@ -1,0 +1,157 @@
+"""The wire shapes of search results (spec: Offer, Slice, Segment, Conditions), built once per
+offer at search time and stored with it, so that reading an offer later costs no rendering."""
+
+from decimal import Decimal
+
+from core.ids import new_id
+from core.money import fmt
+from core.timestamps import iso_utc
+from flights import airports, reference
+from flights.pricing import Price
+from flights.suppliers.base import Condition, SupplierOffer, SupplierSegment, SupplierSlice
+
+
+def iso_duration(minutes: int) -> str:
+    hours, minutes = divmod(minutes, 60)
+    return "PT" + (f"{hours}H" if hours else "") + (f"{minutes}M" if minutes or not hours else "")
+
+
+def number(value: Decimal) -> float | int:
+    """A JSON number for the fields the spec types as number; the shortest repr of the float
+    is the decimal value for the magnitudes involved (amounts, rates, percentages)."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def place_object(code: str) -> dict:
+    """A searched location: an IATA city (multi-airport) code or an airport."""
+    city = airports.city(code)
+    if city is None:
+        return {**airport_object(code), "type": "airport"}
+    return {
+        "iata_code": code,
+        "name": city.name,
+        "city_name": city.name,
+        "iata_city_code": code,
+        "time_zone": city.time_zone,
+        "type": "city",
+    }
+
+
+def airport_object(code: str) -> dict:
+    airport = airports.airport(code)
+    return {
+        "iata_code": airport.iata_code,
+        "name": airport.name,
+        "city_name": airport.city_name,
+        "iata_city_code": airport.iata_city_code,
+        "time_zone": airport.time_zone,
+    }
+
+
+def carrier(code: str, *, with_logo: bool = False) -> dict:
+    airline = reference.AIRLINES.get(code)
+    data = {"iata_code": code, "name": airline.name if airline else code}
+    if with_logo:
+        data["logo_symbol_url"] = airline.logo_symbol_url if airline else None
+    return data
+
+
+def condition(value: Condition) -> dict:
+    return {
+        "allowed": value.allowed,
+        "penalty_amount": fmt(value.penalty_amount) if value.penalty_amount is not None else None,
+        "penalty_currency": value.penalty_currency,
+    }
+
+
+def segment_object(segment: SupplierSegment, passenger_ids: list[str]) -> dict:
+    origin, destination = airports.airport(segment.origin), airports.airport(segment.destination)
+    return {
+        "id": new_id("seg"),
+        "origin": {
+            "iata_code": origin.iata_code,
+            "name": origin.name,
+            "terminal": segment.origin_terminal,
+        },
+        "destination": {
+            "iata_code": destination.iata_code,
+            "name": destination.name,
+            "terminal": segment.destination_terminal,
+        },
+        "departing_at": segment.departing_at.isoformat(timespec="seconds"),
+        "arriving_at": segment.arriving_at.isoformat(timespec="seconds"),
+        "operating_carrier": carrier(segment.operating_carrier, with_logo=True),
+        "marketing_carrier": carrier(segment.marketing_carrier),
+        "operating_carrier_flight_number": segment.operating_flight_number,
+        "marketing_carrier_flight_number": segment.marketing_flight_number,
+        "aircraft": {
+            "iata_code": segment.aircraft,
+            "name": reference.AIRCRAFT.get(segment.aircraft, segment.aircraft),
+        },
+        "duration": iso_duration(segment.duration_minutes),
+        "distance": f"{segment.distance_km:.1f}",
+        "passengers": [
+            {
+                "passenger_id": passenger_id,
+                "cabin_class": segment.cabin_class,
+                "cabin_class_marketing_name": segment.cabin_class_marketing_name,
+                "fare_basis_code": segment.fare_basis_code,
+                "baggages": [{"type": b.type, "quantity": b.quantity} for b in segment.baggages],
+            }
+            for passenger_id in passenger_ids
+        ],
+    }
+
+
+def slice_object(slice_: SupplierSlice, passenger_ids: list[str]) -> dict:
+    return {
+        "id": new_id("sli"),
+        "origin": airport_object(slice_.origin),
+        "destination": airport_object(slice_.destination),
+        "duration": iso_duration(slice_.duration_minutes),
+        "fare_brand_name": slice_.fare_brand_name,
+        "segments": [segment_object(s, passenger_ids) for s in slice_.segments],
+    }
+
+
+def offer_object(
+    *, offer_id: str, offer: SupplierOffer, price: Price, passengers: list[tuple[str, str]]
+) -> dict:
+    """`passengers` are (pas_ id, type) in order."""
+    passenger_ids = [pid for pid, _ in passengers]
+    brand = offer.slices[0].fare_brand_name if offer.slices else None
+    return {
+        "id": offer_id,
+        "total_amount": fmt(price.total_amount),
+        "total_currency": price.total_currency,
+        "base_amount": fmt(offer.base_amount),
+        "tax_amount": fmt(offer.tax_amount),
+        "client_amount": fmt(price.client_amount),
+        "client_currency": "BRL",
+        "original_amount": number(price.total_amount),
+        "original_currency": price.total_currency,
+        "exchange_rate_used": number(price.exchange_rate),
+        "base_cost_brl": fmt(price.base_cost_brl),
+        "agency_markup_percent": number(price.markup_percent),
+        "agency_markup_amount": fmt(price.markup_amount),
+        "agency_fee_amount": fmt(price.fee_amount),
+        "total_agency_commission": fmt(price.total_agency_commission),
+        "markup_applied": fmt(price.markup_amount),
+        "fee_applied": fmt(price.fee_amount),
+        "expires_at": iso_utc(offer.expires_at),
+        "owner": carrier(offer.owner),
+        "slices": [slice_object(s, passenger_ids) for s in offer.slices],
+        "passengers": [
+            {"id": pid, "type": ptype, "fare_brand_name": brand, "loyalty_programme_accounts": []}
+            for pid, ptype in passengers
+        ],
+        "conditions": {
+            "refund_before_departure": condition(offer.refund_before_departure),
+            "change_before_departure": condition(offer.change_before_departure),
+        },
+        "payment_requirements": {
+            "requires_instant_payment": offer.requires_instant_payment,
+            "price_guarantee_expires_at": iso_utc(offer.price_guarantee_expires_at),
+            "payment_required_by": iso_utc(offer.payment_required_by),
+        },
+    }

@@ -1,0 +1,164 @@
+"""OpenAPI descriptions of the search request and result (the validation itself is in
+flights/validation.py, which gives the spec's exact messages)."""
+
+from rest_framework import serializers
+
+
+class SearchSliceInput(serializers.Serializer):
+    origin = serializers.CharField(help_text="IATA airport (GRU) or city (SAO) code.")
+    destination = serializers.CharField(help_text="IATA airport or city code.")
+    departureDate = serializers.DateField(help_text="YYYY-MM-DD, after today at the origin.")
+
+
+class SearchPassengerInput(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
+    count = serializers.IntegerField(min_value=1)
+
+
+class SearchInputSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(
+        choices=["one_way", "round_trip", "multi_city"],
+        help_text="one_way: 1 slice; round_trip: 2 (the second the "
+        "reverse of the first); multi_city: 2 to 6, dates in order.",
+    )
+    slices = SearchSliceInput(many=True)
+    passengers = SearchPassengerInput(
+        many=True,
+        help_text="At least one adult; adults + children at most 9; at most one infant per adult.",
+    )
+    cabinClass = serializers.ChoiceField(
+        choices=["economy", "premium_economy", "business", "first"],
+        required=False,
+        default="economy",
+    )
+
+
+class PlaceSerializer(serializers.Serializer):
+    iata_code = serializers.CharField()
+    name = serializers.CharField()
+    city_name = serializers.CharField()
+    iata_city_code = serializers.CharField()
+    time_zone = serializers.CharField()
+
+
+class SegmentEndSerializer(serializers.Serializer):
+    iata_code = serializers.CharField()
+    name = serializers.CharField()
+    terminal = serializers.CharField(allow_null=True)
+
+
+class CarrierSerializer(serializers.Serializer):
+    iata_code = serializers.CharField()
+    name = serializers.CharField()
+
+
+class OperatingCarrierSerializer(CarrierSerializer):
+    logo_symbol_url = serializers.URLField(allow_null=True)
+
+
+class AircraftSerializer(serializers.Serializer):
+    iata_code = serializers.CharField()
+    name = serializers.CharField()
+
+
+class BaggageSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["checked", "carry_on"])
+    quantity = serializers.IntegerField()
+
+
+class SegmentPassengerSerializer(serializers.Serializer):
+    passenger_id = serializers.CharField()
+    cabin_class = serializers.CharField()
+    cabin_class_marketing_name = serializers.CharField()
+    fare_basis_code = serializers.CharField()
+    baggages = BaggageSerializer(many=True)
+
+
+class SegmentSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    origin = SegmentEndSerializer()
+    destination = SegmentEndSerializer()
+    departing_at = serializers.CharField(help_text="Local time at the origin, no offset.")
+    arriving_at = serializers.CharField(help_text="Local time at the destination, no offset.")
+    operating_carrier = OperatingCarrierSerializer()
+    marketing_carrier = CarrierSerializer()
+    operating_carrier_flight_number = serializers.CharField()
+    marketing_carrier_flight_number = serializers.CharField()
+    aircraft = AircraftSerializer()
+    duration = serializers.CharField(help_text="ISO 8601 duration, e.g. PT2H35M.")
+    distance = serializers.CharField(help_text="Kilometres, decimal string.")
+    passengers = SegmentPassengerSerializer(many=True)
+
+
+class SliceSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    origin = PlaceSerializer()
+    destination = PlaceSerializer()
+    duration = serializers.CharField()
+    fare_brand_name = serializers.CharField()
+    segments = SegmentSerializer(many=True)
+
+
+class OfferPassengerSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
+    fare_brand_name = serializers.CharField(allow_null=True)
+    loyalty_programme_accounts = serializers.ListField(child=serializers.DictField())
+
+
+class ConditionSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField()
+    penalty_amount = serializers.CharField(allow_null=True)
+    penalty_currency = serializers.CharField(allow_null=True)
+
+
+class ConditionsSerializer(serializers.Serializer):
+    refund_before_departure = ConditionSerializer()
+    change_before_departure = ConditionSerializer()
+
+
+class PaymentRequirementsSerializer(serializers.Serializer):
+    requires_instant_payment = serializers.BooleanField()
+    price_guarantee_expires_at = serializers.DateTimeField(allow_null=True)
+    payment_required_by = serializers.DateTimeField(allow_null=True)
+
+
+class OfferSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    total_amount = serializers.CharField(help_text="Airline currency.")
+    total_currency = serializers.CharField()
+    base_amount = serializers.CharField()
+    tax_amount = serializers.CharField()
+    client_amount = serializers.CharField(help_text="base_cost_brl + markup + fee, in BRL.")
+    client_currency = serializers.CharField()
+    original_amount = serializers.FloatField()
+    original_currency = serializers.CharField()
+    exchange_rate_used = serializers.FloatField(help_text="BRL per unit of total_currency.")
+    base_cost_brl = serializers.CharField()
+    agency_markup_percent = serializers.FloatField()
+    agency_markup_amount = serializers.CharField()
+    agency_fee_amount = serializers.CharField()
+    total_agency_commission = serializers.CharField()
+    markup_applied = serializers.CharField()
+    fee_applied = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+    owner = CarrierSerializer()
+    slices = SliceSerializer(many=True)
+    passengers = OfferPassengerSerializer(many=True)
+    conditions = ConditionsSerializer()
+    payment_requirements = PaymentRequirementsSerializer()
+
+
+class RequestedSliceSerializer(serializers.Serializer):
+    origin = PlaceSerializer()
+    destination = PlaceSerializer()
+    departure_date = serializers.DateField()
+    origin_type = serializers.ChoiceField(choices=["airport", "city"])
+    destination_type = serializers.ChoiceField(choices=["airport", "city"])
+
+
+class SearchResultSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    offers = OfferSerializer(many=True)
+    slices = RequestedSliceSerializer(many=True)
+    passengers = OfferPassengerSerializer(many=True)

@@ -1,0 +1,182 @@
+"""The supplier interface: what every flight source (the sandbox, Duffel) returns, in our terms
+but before our ids, pricing and storage. Amounts are Decimal in the airline's currency; local
+times are naive datetimes at the airport; instants are aware UTC datetimes."""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Literal
+
+from core.exceptions import ApplicationError
+
+CabinClass = Literal["economy", "premium_economy", "business", "first"]
+PassengerType = Literal["adult", "child", "infant_without_seat"]
+
+
+class SupplierError(ApplicationError):
+    """The supplier failed or refused; the message is safe to show to the agency."""
+
+    status_code = 502
+    code = "supplier_error"
+    message = "The flight supplier is unavailable; try again later"
+
+
+# --- Search ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchSlice:
+    origin: str  # the code asked for: an airport (GRU) or a city (SAO)
+    destination: str
+    origin_airports: tuple[str, ...]  # the airports it stands for: (GRU,) or (CGH, GRU, VCP)
+    destination_airports: tuple[str, ...]
+    departure_date: date
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    slices: tuple[SearchSlice, ...]
+    passengers: tuple[PassengerType, ...]  # one entry per passenger, adults first
+    cabin_class: CabinClass = "economy"
+
+
+@dataclass(frozen=True)
+class Baggage:
+    type: Literal["checked", "carry_on"]
+    quantity: int
+
+
+@dataclass(frozen=True)
+class SupplierSegment:
+    origin: str  # IATA airport
+    destination: str
+    origin_terminal: str | None
+    destination_terminal: str | None
+    departing_at: datetime  # naive, local time at the origin airport
+    arriving_at: datetime  # naive, local time at the destination airport
+    marketing_carrier: str  # IATA airline code
+    marketing_flight_number: str  # digits only, e.g. "3450"
+    operating_carrier: str
+    operating_flight_number: str
+    aircraft: str  # IATA aircraft type code, e.g. "32N"
+    duration_minutes: int
+    distance_km: Decimal
+    cabin_class: CabinClass
+    cabin_class_marketing_name: str
+    fare_basis_code: str
+    baggages: tuple[Baggage, ...]
+
+
+@dataclass(frozen=True)
+class SupplierSlice:
+    origin: str  # IATA airport of the first segment
+    destination: str  # IATA airport of the last segment
+    duration_minutes: int  # first departure to last arrival
+    segments: tuple[SupplierSegment, ...]
+    fare_brand_name: str
+
+
+@dataclass(frozen=True)
+class Condition:
+    allowed: bool
+    penalty_amount: Decimal | None = None
+    penalty_currency: str | None = None
+
+
+@dataclass(frozen=True)
+class SupplierOffer:
+    supplier_offer_id: str  # the supplier's own id, used to hold or book it
+    owner: str  # IATA code of the main airline
+    total_amount: Decimal  # base + tax, in total_currency, for all passengers
+    base_amount: Decimal
+    tax_amount: Decimal
+    total_currency: str
+    slices: tuple[SupplierSlice, ...]
+    refund_before_departure: Condition
+    change_before_departure: Condition
+    requires_instant_payment: bool
+    expires_at: datetime  # aware UTC; 15 to 30 minutes after the search
+    # Aware UTC deadlines of a hold; None when the offer must be paid at once.
+    payment_required_by: datetime | None
+    price_guarantee_expires_at: datetime | None
+    # Supplier passenger ids in the order of SearchRequest.passengers (Duffel has its own).
+    supplier_passenger_ids: tuple[str, ...] = field(default_factory=tuple)
+
+
+# --- Orders (used by bookings) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderPassenger:
+    supplier_passenger_id: str
+    type: PassengerType
+    title: str | None
+    given_name: str
+    family_name: str
+    gender: Literal["m", "f"]
+    born_on: date
+    email: str
+    phone_number: str
+    identity_documents: tuple[dict, ...] = ()
+    infant_supplier_passenger_id: str | None = None
+
+
+@dataclass(frozen=True)
+class TicketDocument:
+    supplier_passenger_id: str
+    unique_identifier: str  # 13-digit e-ticket number
+    type: str = "electronic_ticket"
+
+
+@dataclass(frozen=True)
+class SupplierOrder:
+    supplier_order_id: str
+    booking_reference: str  # the airline locator (PNR)
+    documents: tuple[TicketDocument, ...]  # empty until ticketed
+    payment_required_by: datetime | None
+    price_guarantee_expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class CancellationQuote:
+    supplier_quote_id: str
+    refund_amount: Decimal  # in refund_currency (the offer's currency)
+    refund_currency: str
+    expires_at: datetime | None
+
+
+class FlightSupplier(ABC):
+    name: str
+
+    @abstractmethod
+    def search(self, request: SearchRequest) -> list[SupplierOffer]:
+        """Offers for the request (may be empty). Raises SupplierError."""
+
+    @abstractmethod
+    def create_order(
+        self,
+        *,
+        offer,
+        passengers: list[OrderPassenger],
+        instant: bool,
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        """Hold (instant=False) or book and ticket (instant=True) a stored offer."""
+
+    @abstractmethod
+    def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
+        """Pay a held order, which issues its tickets."""
+
+    @abstractmethod
+    def get_order(self, order_id: str) -> SupplierOrder:
+        """The order as the supplier knows it now."""
+
+    @abstractmethod
+    def quote_cancellation(self, order_id: str) -> CancellationQuote:
+        """What cancelling would refund, without cancelling."""
+
+    @abstractmethod
+    def confirm_cancellation(self, quote_id: str) -> None:
+        """Cancel the order the quote was for."""
