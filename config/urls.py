@@ -19,5 +19,7 @@ urlpatterns = [
     re_path(r"^api/", api_not_found),
 ]
 
+handler400 = "core.apis.handler400"
+handler403 = "core.apis.handler403"
 handler404 = "core.apis.handler404"
 handler500 = "core.apis.handler500"

@@ -97,6 +97,18 @@ def handler404(request, exception=None):
     return api_not_found(request)
 
 
+def handler400(request, exception=None):
+    if request.path.startswith("/admin/"):
+        return defaults.bad_request(request, exception)
+    return json_error(request, status=400, code="bad_request", message="Bad request")
+
+
+def handler403(request, exception=None):
+    if request.path.startswith("/admin/"):
+        return defaults.permission_denied(request, exception)
+    return json_error(request, status=403, code="forbidden", message="Forbidden")
+
+
 def handler500(request):
     if request.path.startswith("/admin/"):
         return defaults.server_error(request)

@@ -95,6 +95,18 @@ def test_health_reports_an_unreachable_broker(anon_client, settings):
     assert response.json()["checks"]["broker"] == "unavailable"
 
 
+def test_ids_are_ulids_as_python_ulid_encodes_them():
+    from ulid import ULID
+
+    from core.ids import ulid_text
+
+    for _ in range(200):
+        reference = ULID()
+        assert ulid_text(int(reference)) == str(reference).lower()
+    stamp = ULID.from_str(new_id("evt")[4:].upper()).milliseconds
+    assert abs(stamp - time.time() * 1000) < 5000
+
+
 def test_ids_are_prefixed_url_safe_unique_and_time_sortable():
     first = new_id("txn")
     time.sleep(0.002)

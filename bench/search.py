@@ -1,0 +1,157 @@
+"""Server-side time of a sandbox round-trip flight search, and where it goes.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/search.py [--requests 200]
+
+Runs in a scratch database (created, migrated and dropped, as bench/wallet_debits.py does).
+Each request is a real POST /api/v1/flights/search through Django's full stack in this process
+(middleware, API-key authentication, throttling, validation, the sandbox supplier, pricing,
+storage of the offers, JSON rendering): round trip GRU-LIS, 1 adult, 50+ offers. The split
+comes from the view's `Server-Timing` header (supplier, pricing = exchange rates + pricing +
+building the offer objects, storage); `rest` is everything else (routing, authentication,
+validation, rendering to JSON).
+
+Baseline, measured in the same run: a bare DRF view (same authentication and renderer) that
+returns the same-sized stored result without doing any work; it is the floor the framework and
+JSON rendering alone cost. Target (issue 4): p50 ≤ 30 ms on this machine.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.wallet_debits import (  # noqa: E402 - needs sys.path first
+    DJANGO_ENV,
+    create_database,
+    drop_database,
+    percentile,
+    scratch_urls,
+)
+
+RESULTS_FILE = REPO / "bench" / "results" / "search.md"
+BODY = {
+    "type": "round_trip",
+    "slices": [
+        {"origin": "GRU", "destination": "LIS", "departureDate": "2027-03-10"},
+        {"origin": "LIS", "destination": "GRU", "departureDate": "2027-03-24"},
+    ],
+    "passengers": [{"type": "adult", "count": 1}],
+}
+
+
+def parse_server_timing(header: str) -> dict[str, float]:
+    stages = {}
+    for part in header.split(","):
+        name, _, duration = part.strip().partition(";dur=")
+        stages[name] = float(duration)
+    return stages
+
+
+def run(requests: int) -> str:
+    from django.test import Client
+    from django.urls import path
+    from rest_framework.response import Response
+
+    from agencies.tests.factories import make_team
+    from config import urls
+    from core.apis import ApiView
+
+    team = make_team("Bench search")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
+    first = client.post("/api/v1/flights/search", BODY, content_type="application/json")
+    assert first.status_code == 200, first.content
+    stored = first.json()
+    offers = len(stored["offers"])
+
+    class BareApi(ApiView):  # the floor: authentication + rendering, no work
+        def get(self, request):
+            return Response(stored)
+
+    urls.urlpatterns.insert(0, path("bench/bare", BareApi.as_view()))
+    from django.urls import clear_url_caches
+
+    clear_url_caches()
+
+    totals, baseline, stages = [], [], {}
+    for _ in range(requests):
+        started = time.perf_counter()
+        response = client.post("/api/v1/flights/search", BODY, content_type="application/json")
+        totals.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200
+        split = parse_server_timing(response["Server-Timing"])
+        split["rest"] = totals[-1] - sum(split.values())
+        for name, ms in split.items():
+            stages.setdefault(name, []).append(ms)
+        started = time.perf_counter()
+        assert client.get("/bench/bare").status_code == 200
+        baseline.append((time.perf_counter() - started) * 1000)
+
+    def row(name, values):
+        values = sorted(values)
+        return f"| {name} | {statistics.median(values):.2f} | {percentile(values, 99):.2f} |"
+
+    p50 = statistics.median(totals)
+    lines = [
+        f"Round-trip GRU-LIS search, 1 adult, {offers} offers, {requests} requests, sandbox "
+        f"supplier, PostgreSQL, one process.",
+        "",
+        "| stage | p50 ms | p99 ms |",
+        "|---|---:|---:|",
+        row("**total (server side)**", totals),
+        *(row(name, values) for name, values in stages.items()),
+        row("baseline: bare view returning the same result", baseline),
+        "",
+        f"Total p50 = {p50:.1f} ms = {p50 / statistics.median(baseline):.1f} × the bare view. "
+        f"Target p50 ≤ 30 ms: {'met' if p50 <= 30 else 'missed'}.",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    admin_url = os.environ.get("DATABASE_URL", "")
+    if not admin_url:
+        parser.error("set DATABASE_URL=postgres://user@host:port/<an existing database>")
+    scratch, scratch_url = scratch_urls(admin_url)
+    scratch = scratch.replace("wallet", "search")
+    scratch_url = scratch_url.replace("bench_wallet_", "bench_search_")
+    create_database(admin_url, scratch)
+    try:
+        os.environ.update(
+            {
+                **DJANGO_ENV,
+                "DATABASE_URL": scratch_url,
+                "API_RATE_LIMIT": "100000/minute",
+                "DJANGO_ALLOWED_HOSTS": "testserver",
+            }
+        )
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        report = run(args.requests)
+        from django.db import connections
+
+        connections.close_all()
+    finally:
+        drop_database(admin_url, scratch)
+    print(report)
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(report + "\n")
+    print(f"\nwritten to {RESULTS_FILE.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
