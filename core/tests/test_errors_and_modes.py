@@ -132,3 +132,9 @@ def test_every_response_has_a_request_id(anon_client, test_client):
 def test_a_valid_incoming_request_id_is_kept(test_client):
     incoming = "0f5c1d9e8a7b4c3d2e1f0a9b8c7d6e5f"
     assert test_client.get(CLIENTS, HTTP_X_REQUEST_ID=incoming)["X-Request-Id"] == incoming
+
+
+def test_a_disallowed_host_is_400_in_error_shape(team):
+    client = DjangoClient(raise_request_exception=False, HTTP_HOST="evil.example")
+    response = client.get(CLIENTS)
+    assert_error(response, 400, "bad_request", "Bad request")
