@@ -130,7 +130,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     search_fields = ["event_id", "recharge__id"]
 
     def has_module_permission(self, request):
-        return request.user.is_support
+        return getattr(request.user, "is_support", False)  # anonymous on the login page
 
     def has_view_permission(self, request, obj=None):
-        return request.user.is_support
+        return getattr(request.user, "is_support", False)

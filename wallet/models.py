@@ -132,7 +132,7 @@ class Recharge(models.Model):
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="recharge"
     )
     failure_reason = models.CharField(max_length=255, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -138,3 +138,25 @@ def test_agency_user_changes_their_pricing(two_teams):
     assert response.status_code == 302, response.content
     mine.team.refresh_from_db()
     assert str(mine.team.markup_percent) == "8.50" and str(mine.team.fee.amount) == "12.00"
+
+
+def test_login_page_and_a_real_login_as_agency_user(team):
+    from django.contrib.auth import get_user_model
+
+    owner = get_user_model().objects.get(email=team.owner.email)
+    owner.set_password("a-long-panel-password")
+    owner.save()
+    browser = BrowserClient()
+    assert browser.get(reverse("admin:login")).status_code == 200  # anonymous
+    response = browser.post(
+        reverse("admin:login"),
+        {
+            "username": owner.username,
+            "password": "a-long-panel-password",
+            "next": reverse("admin:index"),
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert response.context["user"] == owner
+    assert "API keys" in response.content.decode()

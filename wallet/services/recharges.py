@@ -104,6 +104,7 @@ def recharge_create(
             provider=provider.name,
             boleto_due_date=due_date,
             expires_at=expires_at,
+            created_at=now,
         )
 
     try:
