@@ -2,6 +2,7 @@
 offer at search time and stored with it, so that reading an offer later costs no rendering."""
 
 from decimal import Decimal
+from functools import lru_cache
 
 from core.ids import new_id
 from core.money import fmt
@@ -37,6 +38,9 @@ def place_object(code: str) -> dict:
     }
 
 
+# The location, carrier and aircraft objects below are cached and shared between offers: they
+# are built once per code, and nothing mutates them (they are only serialized).
+@lru_cache(maxsize=8192)
 def airport_object(code: str) -> dict:
     airport = airports.airport(code)
     return {
@@ -48,6 +52,7 @@ def airport_object(code: str) -> dict:
     }
 
 
+@lru_cache(maxsize=2048)
 def carrier(code: str, *, with_logo: bool = False) -> dict:
     airline = reference.AIRLINES.get(code)
     data = {"iata_code": code, "name": airline.name if airline else code}
@@ -64,30 +69,29 @@ def condition(value: Condition) -> dict:
     }
 
 
+@lru_cache(maxsize=8192)
+def segment_end(code: str, terminal: str | None) -> dict:
+    airport = airports.airport(code)
+    return {"iata_code": airport.iata_code, "name": airport.name, "terminal": terminal}
+
+
+@lru_cache(maxsize=1024)
+def aircraft_object(code: str) -> dict:
+    return {"iata_code": code, "name": reference.AIRCRAFT.get(code, code)}
+
+
 def segment_object(segment: SupplierSegment, passenger_ids: list[str]) -> dict:
-    origin, destination = airports.airport(segment.origin), airports.airport(segment.destination)
     return {
         "id": new_id("seg"),
-        "origin": {
-            "iata_code": origin.iata_code,
-            "name": origin.name,
-            "terminal": segment.origin_terminal,
-        },
-        "destination": {
-            "iata_code": destination.iata_code,
-            "name": destination.name,
-            "terminal": segment.destination_terminal,
-        },
+        "origin": segment_end(segment.origin, segment.origin_terminal),
+        "destination": segment_end(segment.destination, segment.destination_terminal),
         "departing_at": segment.departing_at.isoformat(timespec="seconds"),
         "arriving_at": segment.arriving_at.isoformat(timespec="seconds"),
         "operating_carrier": carrier(segment.operating_carrier, with_logo=True),
         "marketing_carrier": carrier(segment.marketing_carrier),
         "operating_carrier_flight_number": segment.operating_flight_number,
         "marketing_carrier_flight_number": segment.marketing_flight_number,
-        "aircraft": {
-            "iata_code": segment.aircraft,
-            "name": reference.AIRCRAFT.get(segment.aircraft, segment.aircraft),
-        },
+        "aircraft": aircraft_object(segment.aircraft),
         "duration": iso_duration(segment.duration_minutes),
         "distance": f"{segment.distance_km:.1f}",
         "passengers": [

@@ -94,22 +94,22 @@ def flight_search(
         )
         offer_id = new_id("off")
         offers.append(
-            Offer(
-                id=offer_id,
-                offer_request=offer_request,
-                team=team,
-                live_mode=live_mode,
-                supplier=supplier.name,
-                supplier_offer_id=supplier_offer.supplier_offer_id,
-                total_amount=supplier_offer.total_amount,
-                total_currency=currency,
-                exchange_rate=price.exchange_rate,
-                base_cost_brl=price.base_cost_brl,
-                expires_at=supplier_offer.expires_at,
-                data=rendering.offer_object(
+            {
+                "id": offer_id,
+                "offer_request_id": offer_request.id,
+                "team_id": team.pk,
+                "live_mode": live_mode,
+                "supplier": supplier.name,
+                "supplier_offer_id": supplier_offer.supplier_offer_id,
+                "total_amount": supplier_offer.total_amount,
+                "total_currency": currency,
+                "exchange_rate": price.exchange_rate,
+                "base_cost_brl": price.base_cost_brl,
+                "expires_at": supplier_offer.expires_at,
+                "data": rendering.offer_object(
                     offer_id=offer_id, offer=supplier_offer, price=price, passengers=passenger_pairs
                 ),
-            )
+            }
         )
         if supplier_offer.supplier_passenger_ids and not passengers[0].supplier_passenger_id:
             for passenger, supplier_id in zip(
@@ -126,7 +126,7 @@ def flight_search(
 
     return {
         "id": offer_request.id,
-        "offers": [offer.data for offer in offers],
+        "offers": [offer["data"] for offer in offers],
         "slices": offer_request.slices,
         "passengers": [
             {"id": pid, "type": ptype, "fare_brand_name": None, "loyalty_programme_accounts": []}
