@@ -140,6 +140,8 @@ def main() -> int:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0, interactive=False)
+        import config.wsgi  # noqa: F401 - warms up and freezes the heap as the server does
+
         report = run(args.requests)
         from django.db import connections
 
