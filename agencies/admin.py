@@ -1,8 +1,16 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.core.exceptions import PermissionDenied
 
 from agencies.models import ApiKey, Client, Integration, Team, User
-from agencies.services import api_key_create, api_key_revoke, integration_disconnect
+from agencies.services import (
+    IntegrationAlreadyConnected,
+    api_key_create,
+    api_key_revoke,
+    integration_connect,
+    integration_disconnect,
+)
 from core.admin import TeamScopedAdmin
 
 
@@ -113,6 +121,19 @@ class ClientAdmin(TeamScopedAdmin):
     readonly_fields = ["id", "created_at"]
 
 
+class IntegrationConnectForm(forms.ModelForm):
+    """Connecting asks for the token once; it is stored encrypted and never shown again."""
+
+    access_token = forms.CharField(
+        widget=forms.PasswordInput(render_value=False),
+        help_text="The supplier's access token (Duffel: duffel_live_…).",
+    )
+
+    class Meta:
+        model = Integration
+        fields = ["team", "provider", "live_mode", "access_token"]
+
+
 @admin.register(Integration)
 class IntegrationAdmin(TeamScopedAdmin):
     list_display = [
@@ -125,12 +146,38 @@ class IntegrationAdmin(TeamScopedAdmin):
         "disconnected_at",
     ]
     list_filter = ["provider", "status", "live_mode", "team"]
-    fields = ["id", "team", "provider", "live_mode", "status", "connected_at", "disconnected_at"]
-    readonly_fields = fields
+    readonly = ["id", "team", "provider", "live_mode", "status", "connected_at", "disconnected_at"]
     actions = ["disconnect"]
 
-    def has_add_permission(self, request):
-        return False
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = IntegrationConnectForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            fields = ["team", "provider", "live_mode", "access_token"]
+            return fields if request.user.is_support else fields[1:]
+        return self.readonly
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.readonly
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return  # an integration is replaced (disconnect, connect again), never edited
+        team = obj.team if request.user.is_support else request.user.team
+        try:
+            created = integration_connect(
+                team=team,
+                live_mode=obj.live_mode,
+                provider=obj.provider,
+                access_token=form.cleaned_data["access_token"],
+            )
+        except IntegrationAlreadyConnected as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            raise PermissionDenied(exc.message) from None
+        obj.pk, obj.team = created.pk, team
 
     def has_delete_permission(self, request, obj=None):
         return False

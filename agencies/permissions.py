@@ -18,6 +18,8 @@ AGENCY_PERMISSIONS = {
         "add_client",
         "change_client",
         "view_integration",
+        "add_integration",
+        "change_integration",
     ],
     "wallet": ["view_wallet", "view_transaction", "view_recharge"],
     "webhooks": ["view_event"],

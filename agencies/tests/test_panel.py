@@ -160,3 +160,40 @@ def test_login_page_and_a_real_login_as_agency_user(team):
     assert response.status_code == 200
     assert response.context["user"] == owner
     assert "API keys" in response.content.decode()
+
+
+def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
+    browser = browser_for(team.owner)
+    url = reverse("admin:agencies_integration_add")
+    form = browser.get(url)
+    assert "team" not in form.context["adminform"].form.fields
+    response = browser.post(
+        url,
+        {"provider": "duffel", "live_mode": "on", "access_token": "duffel_live_secret123"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    integration = Integration.objects.get(team=team.team)
+    assert integration.access_token == "duffel_live_secret123" and integration.live_mode
+    assert "duffel_live_secret123" not in browser.get(change_url(integration)).content.decode()
+    assert Event.objects.filter(type="integration.connected", team=team.team).count() == 1
+    browser.post(
+        changelist(Integration), {"action": "disconnect", "_selected_action": [integration.pk]}
+    )
+    integration.refresh_from_db()
+    assert integration.status == "disconnected"
+    assert Event.objects.filter(type="integration.disconnected").count() == 1
+
+
+def test_the_token_is_encrypted_at_rest(team):
+    from django.db import connection
+
+    from agencies.services import integration_connect
+
+    integration_connect(
+        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_plaintext"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT access_token FROM agencies_integration")
+        stored = cursor.fetchone()[0]
+    assert "duffel_live_plaintext" not in stored
