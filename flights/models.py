@@ -48,8 +48,23 @@ class Offer(models.Model):
     is the offer exactly as the search returned it; the columns are what bookings need exact."""
 
     id = PrefixedIdField(prefix="off")
-    offer_request = models.ForeignKey(OfferRequest, on_delete=models.CASCADE, related_name="offers")
-    team = models.ForeignKey("agencies.Team", on_delete=models.CASCADE, related_name="+")
+    # Offers are short-lived rows written ~50 at a time with their request, in one transaction,
+    # and deleted by the purge job: the database-level foreign keys and their indexes cost more
+    # per search (one check and two index entries per row) than they protect here.
+    offer_request = models.ForeignKey(
+        OfferRequest,
+        on_delete=models.CASCADE,
+        related_name="offers",
+        db_constraint=False,
+        db_index=False,
+    )
+    team = models.ForeignKey(
+        "agencies.Team",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
     live_mode = models.BooleanField()
     supplier = models.CharField(max_length=20)
     supplier_offer_id = models.CharField(max_length=100)
