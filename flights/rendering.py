@@ -43,6 +43,14 @@ def place_object(code: str) -> dict:
 @lru_cache(maxsize=8192)
 def airport_object(code: str) -> dict:
     airport = airports.airport(code)
+    if airport is None:  # a supplier's airport missing from our data: show what we know
+        return {
+            "iata_code": code,
+            "name": code,
+            "city_name": code,
+            "iata_city_code": code,
+            "time_zone": None,
+        }
     return {
         "iata_code": airport.iata_code,
         "name": airport.name,
@@ -72,7 +80,7 @@ def condition(value: Condition) -> dict:
 @lru_cache(maxsize=8192)
 def segment_end(code: str, terminal: str | None) -> dict:
     airport = airports.airport(code)
-    return {"iata_code": airport.iata_code, "name": airport.name, "terminal": terminal}
+    return {"iata_code": code, "name": airport.name if airport else code, "terminal": terminal}
 
 
 @lru_cache(maxsize=1024)

@@ -218,6 +218,8 @@ SPECTACULAR_SETTINGS = {
         "RechargeStatusEnum": ["pending", "completed", "expired", "failed", "cancelled"],
         "PaymentMethodEnum": ["pix", "boleto"],
         "ReferenceTypeEnum": ["booking", "recharge", "refund"],
+        "BookingTypeEnum": ["hold", "instant"],
+        "BookingStatusEnum": ["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"],
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

@@ -44,10 +44,13 @@ Errors become `SupplierError` with an agency-safe message, a code and, for HTTP 
 (status, Duffel's `request_id` and its errors' type/code/title/message/field). Known Duffel codes
 first (offer_no_longer_available, offer_expired, price_changed, insufficient_balance,
 already_cancelled, order_not_created), then by status: 401/403 supplier_authentication_failed,
-404 a not-found code per call, 422 validation_error supplier_validation_error, 429
-supplier_rate_limited, 5xx supplier_unavailable, any other refusal supplier_error. Connection
-errors and timeouts are supplier_unavailable; when the call may have taken effect anyway
-(order, payment, cancellation) the message says to check before retrying.
+404 a not-found code per call (offer_not_found, order_not_found, quote_not_found), 422
+validation_error supplier_validation_error, 429 supplier_rate_limited, 5xx supplier_unavailable,
+any other refusal supplier_error. Connection errors and timeouts are supplier_unavailable. A
+success we cannot read is supplier_bad_response. When a call may have taken effect anyway
+(creating an order, paying, confirming a cancellation: answer lost, 5xx, unreadable), the
+message says to check before retrying; a 202 on order creation (accepted, not confirmed) is
+order_pending; a payment whose order cannot be read back says not to pay again.
 
 Timeouts: connect 5 s; read 30 s for searches, 60 s for everything else. The access token lives
 only in the session's Authorization header: it is never logged, put in an error or in `repr`.
@@ -87,7 +90,8 @@ logger = logging.getLogger(__name__)
 API_VERSION = "v2"
 CONNECT_TIMEOUT_SECONDS = 5
 SEARCH_TIMEOUT = (CONNECT_TIMEOUT_SECONDS, 30)
-ORDER_TIMEOUT = (CONNECT_TIMEOUT_SECONDS, 60)
+# Duffel asks for at least 130 s: an airline may take up to 120 s to confirm an order.
+ORDER_TIMEOUT = (CONNECT_TIMEOUT_SECONDS, 130)
 # How long Duffel waits for each airline (2 to 60 s): below our read timeout, so that Duffel
 # answers with the offers it has rather than our request timing out with none.
 SUPPLIER_TIMEOUT_MS = 20_000
@@ -176,6 +180,10 @@ class _Unreadable(Exception):
     """A successful answer without the fields we need."""
 
 
+# What reading a malformed answer raises.
+READ_ERRORS = (_Unreadable, KeyError, TypeError, ValueError, AttributeError, InvalidOperation)
+
+
 # --- The supplier ------------------------------------------------------------------------------
 
 
@@ -235,7 +243,7 @@ class DuffelSupplier(FlightSupplier):
         for raw in data.get("offers") or []:
             try:
                 offers.append(offer_from(raw, context))
-            except (KeyError, TypeError, ValueError, AttributeError, InvalidOperation) as exc:
+            except READ_ERRORS as exc:
                 offer_id = raw.get("id") if isinstance(raw, dict) else None
                 logger.warning("Left out unreadable Duffel offer %s: %r", offer_id, exc)
         return offers
@@ -446,7 +454,7 @@ def _read(mapper, data: dict, *args, uncertain: bool = False):
     """mapper(data, *args), any missing or malformed field being a SupplierError."""
     try:
         return mapper(data, *args)
-    except (_Unreadable, KeyError, TypeError, ValueError, AttributeError, InvalidOperation) as exc:
+    except READ_ERRORS as exc:
         logger.warning("Unreadable Duffel answer for %s: %r", mapper.__name__, exc)
         raise _error(
             UNCERTAIN_BAD_RESPONSE if uncertain else BAD_RESPONSE,

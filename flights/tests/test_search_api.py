@@ -397,3 +397,42 @@ def test_search_date_uses_the_origin_time_zone(live_client):
     with time_machine.travel(datetime(2026, 11, 23, 2, 0, tzinfo=UTC), tick=False):
         assert search(live_client, one_way(day="2026-11-23")).status_code == 200
     assert date(2026, 11, 23) > NOW.date()
+
+
+def test_a_live_team_with_a_duffel_integration_searches_duffel(
+    live_client, test_client, team, settings
+):
+    import json
+    from pathlib import Path
+
+    import responses
+
+    from agencies.services import integration_connect
+
+    settings.DUFFEL_BASE_URL = "https://api.duffel.test"
+    recorded = json.loads(
+        (Path(__file__).parent / "duffel_responses" / "offer_request.json").read_text()
+    )
+    integration_connect(
+        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_token"
+    )
+    body = {
+        "type": "round_trip",
+        "passengers": [{"type": "adult", "count": 1}, {"type": "infant_without_seat", "count": 1}],
+        "slices": [
+            {"origin": "SAO", "destination": "LIS", "departureDate": "2027-01-15"},
+            {"origin": "LIS", "destination": "SAO", "departureDate": "2027-01-25"},
+        ],
+    }
+    with responses.RequestsMock() as duffel:
+        duffel.post("https://api.duffel.test/air/offer_requests", json=recorded, status=201)
+        result = search(live_client, body)
+        assert result.status_code == 200, result.content
+        assert len(duffel.calls) == 1
+        assert duffel.calls[0].request.headers["Authorization"] == "Bearer duffel_live_token"
+        # Test mode never calls Duffel, integration or not.
+        assert search(test_client, body).status_code == 200
+        assert len(duffel.calls) == 1
+    offers = result.json()["offers"]
+    assert offers and OfferRequest.objects.get(pk=result.json()["id"]).supplier == "duffel"
+    assert {o["total_currency"] for o in offers} == {"EUR"}

@@ -1,0 +1,408 @@
+"""Bookings: create (hold or instant), with the wallet effects of DESIGN.md "Money".
+
+No lock is ever held across a supplier call: each step that talks to the supplier sits between
+two short transactions. The booking row claims its offer first (a unique constraint on
+`offer_id`), so an offer is never booked twice."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from agencies.models import Client
+from bookings.models import Booking, BookingDocument, BookingPassenger
+from bookings.validation import (
+    PassengerInput,
+    check_passports,
+    check_payment,
+    validate_passengers,
+)
+from core.exceptions import ApplicationError, Conflict, InvalidRequest, NotFound
+from core.money import fmt
+from core.timestamps import iso_utc
+from flights.selectors import BookableOffer, bookable_offer
+from flights.suppliers import supplier_for
+from flights.suppliers.base import OrderPassenger, SupplierError, SupplierOrder
+from wallet.models import Transaction
+from wallet.services import wallet_credit, wallet_debit
+from webhooks.models import EventType
+from webhooks.services import event_record
+
+
+class OfferNotFound(NotFound):
+    code = "offer_not_found"
+    message = "Offer not found"
+
+
+class OfferExpired(InvalidRequest):
+    code = "offer_expired"
+    message = "Offer expired"
+
+
+class InstantPaymentRequired(InvalidRequest):
+    code = "instant_payment_required"
+    message = "This offer requires instant payment: book it with type instant"
+
+
+class OfferAlreadyBooked(Conflict):
+    code = "offer_already_booked"
+    message = "This offer was already booked; search again for a new offer"
+
+
+def booking_create(
+    *, team, live_mode: bool, offer_id: str, type: str, passengers, payments=None, metadata=None
+) -> Booking:
+    if type not in Booking.Type.values:
+        raise InvalidRequest(details={"type": "Must be hold or instant."})
+    offer = bookable_offer(team=team, live_mode=live_mode, offer_id=offer_id)
+    if offer is None:
+        raise OfferNotFound()
+    if offer.expires_at <= timezone.now():
+        raise OfferExpired()
+    if type == Booking.Type.HOLD and offer.requires_instant_payment:
+        raise InstantPaymentRequired()
+    people = validate_passengers(
+        offer=offer, passengers=passengers, departure_date=offer.first_departure.date()
+    )
+    check_passports(offer=offer, passengers=people)
+    if type == Booking.Type.INSTANT:
+        if not isinstance(payments, list) or len(payments) != 1:
+            raise InvalidRequest(
+                details={
+                    "payments": "Required for an instant booking: "
+                    "[{type: balance, amount, currency}]."
+                }
+            )
+        check_payment(offer=offer, payment=payments[0])
+    if metadata is not None and not isinstance(metadata, dict):
+        raise InvalidRequest(details={"metadata": "Must be an object."})
+
+    booking = _claim_offer(
+        team=team,
+        live_mode=live_mode,
+        offer=offer,
+        type=type,
+        people=people,
+        metadata=metadata or {},
+    )
+    supplier = supplier_for(team=team, live_mode=live_mode)
+    order_passengers = _order_passengers(offer, people)
+    if type == Booking.Type.HOLD:
+        try:
+            order = supplier.create_order(
+                offer=offer,
+                passengers=order_passengers,
+                instant=False,
+                amount=offer.total_amount,
+                currency=offer.total_currency,
+            )
+        except SupplierError:
+            Booking.objects.filter(pk=booking.pk).delete()  # the request failed: no booking
+            raise
+        return _record_hold(booking, order)
+    try:
+        order = supplier.create_order(
+            offer=offer,
+            passengers=order_passengers,
+            instant=True,
+            amount=offer.total_amount,
+            currency=offer.total_currency,
+        )
+    except SupplierError as exc:
+        return _record_failure(booking, exc)
+    return _record_ticketed(booking, order, previous_status=Booking.Status.PENDING)
+
+
+def _claim_offer(*, team, live_mode, offer: BookableOffer, type, people, metadata) -> Booking:
+    """Write the booking and its passengers (and, for instant, debit the wallet) in one short
+    transaction. A second booking of the same offer fails on the unique constraint."""
+    supplier_id = dict(
+        zip((p["id"] for p in offer.passengers), offer.supplier_passenger_ids, strict=False)
+    )
+    try:
+        with transaction.atomic():
+            booking = Booking.objects.create(
+                team=team,
+                live_mode=live_mode,
+                client=_client_for(
+                    team=team, live_mode=live_mode, people=people, metadata=metadata
+                ),
+                offer_id=offer.id,
+                type=type,
+                supplier=offer.supplier,
+                total_amount=offer.total_amount,
+                total_currency=offer.total_currency,
+                base_amount=offer.base_amount,
+                tax_amount=offer.tax_amount,
+                exchange_rate=offer.exchange_rate,
+                base_cost_brl=offer.base_cost_brl,
+                owner=offer.data["owner"],
+                slices=_booking_slices(offer.data["slices"]),
+                conditions=offer.data["conditions"],
+                departing_at=offer.first_departure,
+                payment_required_by=offer.payment_required_by,
+                price_guarantee_expires_at=offer.price_guarantee_expires_at,
+                metadata=metadata,
+            )
+            BookingPassenger.objects.bulk_create(
+                [
+                    BookingPassenger(
+                        booking=booking,
+                        position=position,
+                        passenger_id=p.id,
+                        type=p.type,
+                        title=p.title,
+                        given_name=p.given_name,
+                        family_name=p.family_name,
+                        gender=p.gender,
+                        born_on=p.born_on,
+                        email=p.email,
+                        phone_number=p.phone_number,
+                        identity_documents=p.identity_documents,
+                        loyalty_programme_accounts=p.loyalty_programme_accounts,
+                        infant_passenger_id=p.infant_passenger_id,
+                        supplier_passenger_id=supplier_id.get(p.id, ""),
+                    )
+                    for position, p in enumerate(people)
+                ]
+            )
+            if type == Booking.Type.INSTANT:
+                wallet_debit(
+                    team=team,
+                    live_mode=live_mode,
+                    amount=offer.base_cost_brl,
+                    reference_type=Transaction.ReferenceType.BOOKING,
+                    reference_id=booking.id,
+                    description=f"Booking {booking.id} ({offer.owner})",
+                )
+    except IntegrityError:
+        raise OfferAlreadyBooked() from None
+    return booking
+
+
+def _client_for(*, team, live_mode, people: list[PassengerInput], metadata: dict) -> Client:
+    """`metadata.client_id` when given, otherwise the lead passenger, matched by e-mail."""
+    client_id = metadata.get("client_id")
+    if client_id:
+        client = Client.objects.filter(pk=client_id, team=team, live_mode=live_mode).first()
+        if client is None:
+            raise InvalidRequest(details={"metadata.client_id": "Unknown client."})
+        return client
+    lead = next(p for p in people if p.type == "adult")
+    client, _ = Client.objects.get_or_create(
+        team=team,
+        live_mode=live_mode,
+        email=lead.email.lower(),
+        defaults={
+            "full_name": f"{lead.given_name} {lead.family_name}",
+            "phone_number": lead.phone_number,
+        },
+    )
+    return client
+
+
+def _booking_slices(slices: list[dict]) -> list[dict]:
+    """The offer's slices, each segment passenger as a booking shows it (with its seat)."""
+    return [
+        {
+            **slice_,
+            "segments": [
+                {
+                    **segment,
+                    "passengers": [
+                        {
+                            "passenger_id": p["passenger_id"],
+                            "cabin_class": p["cabin_class"],
+                            "seat": None,
+                            "baggages": p["baggages"],
+                        }
+                        for p in segment["passengers"]
+                    ],
+                }
+                for segment in slice_["segments"]
+            ],
+        }
+        for slice_ in slices
+    ]
+
+
+def _order_passengers(offer: BookableOffer, people: list[PassengerInput]) -> list:
+    supplier_id = dict(
+        zip((p["id"] for p in offer.passengers), offer.supplier_passenger_ids, strict=False)
+    )
+    return [
+        OrderPassenger(
+            supplier_passenger_id=supplier_id.get(p.id, p.id),
+            type=p.type,
+            title=p.title or None,
+            given_name=p.given_name,
+            family_name=p.family_name,
+            gender=p.gender,
+            born_on=p.born_on,
+            email=p.email,
+            phone_number=p.phone_number,
+            identity_documents=tuple(p.identity_documents),
+            infant_supplier_passenger_id=supplier_id.get(p.infant_passenger_id)
+            if p.infant_passenger_id
+            else None,
+        )
+        for p in people
+    ]
+
+
+def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        booking.supplier_order_id = order.supplier_order_id
+        booking.booking_reference = order.booking_reference
+        if order.payment_required_by:
+            booking.payment_required_by = order.payment_required_by
+        if order.price_guarantee_expires_at:
+            booking.price_guarantee_expires_at = order.price_guarantee_expires_at
+        booking.synced_at = timezone.now()
+        booking.save()
+        _event(booking, EventType.BOOKING_CREATED)
+    return booking
+
+
+def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status) -> Booking:
+    """Tickets issued: documents, `ticketed`, and an event for every state passed through."""
+    passenger_of = {
+        p.supplier_passenger_id or p.passenger_id: p.passenger_id for p in booking.passengers.all()
+    }
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        now = timezone.now()
+        booking.supplier_order_id = order.supplier_order_id
+        booking.booking_reference = order.booking_reference
+        booking.status = Booking.Status.TICKETED
+        booking.confirmed_at = booking.confirmed_at or now
+        booking.ticketed_at = booking.synced_at = now
+        booking.save()
+        for document in order.documents:
+            BookingDocument.objects.get_or_create(
+                booking=booking,
+                type=document.type,
+                passenger_id=passenger_of.get(
+                    document.supplier_passenger_id, document.supplier_passenger_id
+                ),
+                defaults={"unique_identifier": document.unique_identifier},
+            )
+        if previous_status == Booking.Status.PENDING:
+            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
+            _event(
+                booking,
+                EventType.BOOKING_CONFIRMED,
+                status=Booking.Status.CONFIRMED,
+                previous={"status": Booking.Status.PENDING},
+            )
+        _event(
+            booking,
+            EventType.BOOKING_TICKETED,
+            previous={"status": Booking.Status.CONFIRMED, "documents": []},
+        )
+    return booking
+
+
+def _record_failure(booking: Booking, error: ApplicationError) -> Booking:
+    """Issuance failed after the debit: `failed`, and the full amount back to the wallet."""
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        previous = booking.status
+        booking.status = Booking.Status.FAILED
+        booking.failure_reason = f"{error.code}: {error.message}"[:255]
+        booking.save()
+        wallet_credit(
+            team=booking.team,
+            live_mode=booking.live_mode,
+            amount=booking.base_cost_brl,
+            reference_type=Transaction.ReferenceType.REFUND,
+            reference_id=booking.id,
+            description=f"Refund of booking {booking.id}: issuance failed",
+        )
+        if previous == Booking.Status.PENDING:
+            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
+        _event(booking, EventType.BOOKING_FAILED, previous={"status": previous})
+    return booking
+
+
+def _event(
+    booking: Booking, type: EventType, *, status: str | None = None, previous: dict | None = None
+) -> None:
+    event_record(
+        team=booking.team,
+        live_mode=booking.live_mode,
+        type=type,
+        data_object=booking_event_object(booking, status=status),
+        previous_attributes=previous,
+    )
+
+
+# --- Wire shapes -------------------------------------------------------------------------------
+
+
+def _passenger_objects(booking: Booking) -> list[dict]:
+    return [
+        {
+            "id": p.passenger_id,
+            "type": p.type,
+            "given_name": p.given_name,
+            "family_name": p.family_name,
+            "gender": p.gender,
+            "born_on": p.born_on.isoformat(),
+            "email": p.email,
+            "phone_number": p.phone_number,
+        }
+        for p in booking.passengers.all()
+    ]
+
+
+def _document_objects(booking: Booking) -> list[dict]:
+    return [
+        {"type": d.type, "unique_identifier": d.unique_identifier, "passenger_id": d.passenger_id}
+        for d in booking.documents.all()
+    ]
+
+
+def booking_event_object(booking: Booking, *, status: str | None = None) -> dict:
+    """`data.object` of booking events: the fields the spec lists. `status` overrides the
+    booking's for the events of states it passed through on the way."""
+    return {
+        "id": booking.id,
+        "booking_reference": booking.booking_reference,
+        "status": status or booking.status,
+        "total_amount": fmt(booking.total_amount),
+        "currency": booking.total_currency,
+        "documents": _document_objects(booking),
+        "passengers": _passenger_objects(booking),
+        "slices": booking.slices,
+        "created_at": iso_utc(booking.created_at),
+    }
+
+
+def booking_object(booking: Booking) -> dict:
+    awaiting = booking.status == Booking.Status.PENDING
+    return {
+        "id": booking.id,
+        "booking_reference": booking.booking_reference,
+        "status": booking.status,
+        "type": booking.type,
+        "live_mode": booking.live_mode,
+        "synced_at": iso_utc(booking.synced_at),
+        "created_at": iso_utc(booking.created_at),
+        "total_amount": fmt(booking.total_amount),
+        "total_currency": booking.total_currency,
+        "tax_amount": fmt(booking.tax_amount),
+        "tax_currency": booking.total_currency,
+        "base_amount": fmt(booking.base_amount),
+        "base_currency": booking.total_currency,
+        "owner": booking.owner,
+        "slices": booking.slices,
+        "passengers": _passenger_objects(booking),
+        "documents": _document_objects(booking),
+        "conditions": booking.conditions,
+        "payment_status": {
+            "awaiting_payment": awaiting,
+            "payment_required_by": iso_utc(booking.payment_required_by),
+            "price_guarantee_expires_at": iso_utc(booking.price_guarantee_expires_at),
+        },
+        "metadata": booking.metadata,
+    }

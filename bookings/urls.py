@@ -1,0 +1,8 @@
+from django.urls import path
+
+from bookings import apis
+
+urlpatterns = [
+    path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
+    path("bookings/<str:booking_id>", apis.BookingDetailApi.as_view(), name="booking-detail"),
+]
