@@ -23,12 +23,10 @@ class ApiKeyRateThrottle(SimpleRateThrottle):
         now = time.time()
         window = int(now // period)
         cache_key = f"throttle:{client.api_key.pk}:{window}"
-        cache.add(cache_key, 0, timeout=period + 1)
-        try:
+        try:  # one round trip to Redis in the common case: the window's counter exists
             count = cache.incr(cache_key)
-        except ValueError:  # evicted between add and incr: start the window again
-            cache.set(cache_key, 1, timeout=period + 1)
-            count = 1
+        except ValueError:  # first request of the window (or the key was evicted)
+            count = 1 if cache.add(cache_key, 1, timeout=period + 1) else cache.incr(cache_key)
         self._retry_after = period - (now % period)
         return count <= allowed
 
