@@ -2,10 +2,14 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from bookings.selectors import booking_get
-from bookings.services import booking_create, booking_object
-from core.apis import ApiView
-from core.schema import IDEMPOTENCY_KEY_PARAMETER, error_response
+from bookings.models import Booking
+from bookings.selectors import booking_get, booking_list
+from bookings.services import booking_cancel, booking_confirm, booking_create, booking_object
+from core.apis import ApiView, envelope
+from core.money import fmt
+from core.pagination import PaginationParams, PaginationSerializer, paginate
+from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
+from core.timestamps import iso_utc
 
 BookingSerializer = inline_serializer(
     "Booking",
@@ -36,7 +40,78 @@ BookingSerializer = inline_serializer(
 )
 
 
+class BookingListParams(PaginationParams):
+    status = serializers.CharField(
+        required=False,
+        help_text="One state or several, "
+        "comma-separated: pending,confirmed,ticketed,cancelled,"
+        "expired,failed.",
+    )
+    created_after = serializers.DateField(required=False, input_formats=["%Y-%m-%d"])
+    created_before = serializers.DateField(required=False, input_formats=["%Y-%m-%d"])
+
+    def validate_status(self, value):
+        statuses = [s.strip() for s in value.split(",") if s.strip()]
+        unknown = set(statuses) - set(Booking.Status.values)
+        if not statuses or unknown:
+            raise serializers.ValidationError(
+                f"Unknown status: {', '.join(sorted(unknown)) or value!r}."
+            )
+        return statuses
+
+
+def list_item(booking) -> dict:
+    first = booking.slices[0]["segments"][0]
+    last = booking.slices[0]["segments"][-1]
+    return {
+        "id": booking.id,
+        "booking_reference": booking.booking_reference,
+        "status": booking.status,
+        "total_amount": fmt(booking.total_amount),
+        "currency": booking.total_currency,
+        "created_at": iso_utc(booking.created_at),
+        "client": {
+            "id": booking.client.id,
+            "full_name": booking.client.full_name,
+            "email": booking.client.email,
+        },
+        "flight_summary": {
+            "origin": first["origin"]["iata_code"],
+            "destination": last["destination"]["iata_code"],
+            "departure_date": first["departing_at"][:10],
+            "airline": booking.owner["name"],
+        },
+    }
+
+
 class BookingCreateApi(ApiView):
+    @extend_schema(
+        operation_id="bookings_list",
+        tags=["Bookings"],
+        parameters=[BookingListParams],
+        responses={
+            200: enveloped(
+                serializers.ListField(child=serializers.DictField()),
+                name="BookingListEnvelope",
+                pagination=PaginationSerializer(),
+            ),
+            400: error_response("Invalid request parameters"),
+        },
+    )
+    def get(self, request):
+        params = BookingListParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        queryset = booking_list(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            statuses=data.get("status"),
+            created_after=data.get("created_after"),
+            created_before=data.get("created_before"),
+        )
+        items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
+        return envelope([list_item(b) for b in items], pagination=pagination)
+
     @extend_schema(
         operation_id="bookings_create",
         tags=["Bookings"],
@@ -78,6 +153,44 @@ class BookingCreateApi(ApiView):
 
 class BookingDetailApi(ApiView):
     @extend_schema(
+        operation_id="bookings_cancel",
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={
+            200: inline_serializer(
+                "BookingCancelEnvelope",
+                {
+                    "success": serializers.BooleanField(),
+                    "data": inline_serializer(
+                        "CancelResult",
+                        {
+                            "id": serializers.CharField(),
+                            "status": serializers.CharField(),
+                            "refund": inline_serializer(
+                                "Refund",
+                                {
+                                    "amount": serializers.CharField(),
+                                    "currency": serializers.CharField(),
+                                    "penalty_amount": serializers.CharField(allow_null=True),
+                                    "penalty_currency": serializers.CharField(allow_null=True),
+                                },
+                            ),
+                        },
+                    ),
+                },
+            ),
+            404: error_response("Booking not found"),
+            409: error_response("Booking already cancelled"),
+        },
+    )
+    def delete(self, request, booking_id):
+        booking = booking_get(
+            team=request.user.team, live_mode=request.user.live_mode, booking_id=booking_id
+        )
+        booking, refund = booking_cancel(booking=booking)
+        return envelope({"id": booking.id, "status": booking.status, "refund": refund})
+
+    @extend_schema(
         operation_id="bookings_get",
         tags=["Bookings"],
         responses={200: BookingSerializer, 404: error_response("Booking not found")},
@@ -87,3 +200,53 @@ class BookingDetailApi(ApiView):
             team=request.user.team, live_mode=request.user.live_mode, booking_id=booking_id
         )
         return Response(booking_object(booking))
+
+
+class BookingConfirmApi(ApiView):
+    @extend_schema(
+        operation_id="bookings_confirm",
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=inline_serializer("BookingConfirmInput", {"payment": serializers.DictField()}),
+        responses={
+            200: inline_serializer(
+                "BookingConfirmEnvelope",
+                {
+                    "success": serializers.BooleanField(),
+                    "data": inline_serializer(
+                        "BookingConfirmed",
+                        {
+                            "id": serializers.CharField(),
+                            "booking_reference": serializers.CharField(),
+                            "status": serializers.CharField(),
+                            "documents": serializers.ListField(child=serializers.DictField()),
+                        },
+                    ),
+                },
+            ),
+            400: error_response("Payment amount mismatch"),
+            404: error_response("Booking not found"),
+            409: error_response("Booking already confirmed"),
+            422: error_response("Insufficient balance"),
+        },
+    )
+    def put(self, request, booking_id):
+        booking = booking_get(
+            team=request.user.team, live_mode=request.user.live_mode, booking_id=booking_id
+        )
+        payment = request.data.get("payment") if isinstance(request.data, dict) else None
+        booking = booking_confirm(booking=booking, payment=payment)
+        booking = booking_get(
+            team=request.user.team, live_mode=request.user.live_mode, booking_id=booking.id
+        )  # ticketing may already have run
+        return envelope(
+            {
+                "id": booking.id,
+                "booking_reference": booking.booking_reference,
+                "status": booking.status,
+                "documents": [
+                    {"type": d.type, "unique_identifier": d.unique_identifier}
+                    for d in booking.documents.all()
+                ],
+            }
+        )

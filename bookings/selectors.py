@@ -28,3 +28,17 @@ def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
     if booking is None:
         raise BookingNotFound()
     return booking
+
+
+def booking_list(*, team, live_mode: bool, statuses=None, created_after=None, created_before=None):
+    """Newest first; dates are São Paulo calendar days, both inclusive."""
+    from wallet.selectors import _day_bounds
+
+    queryset = Booking.objects.filter(team=team, live_mode=live_mode).select_related("client")
+    if statuses:
+        queryset = queryset.filter(status__in=statuses)
+    if created_after:
+        queryset = queryset.filter(created_at__gte=_day_bounds(created_after)[0])
+    if created_before:
+        queryset = queryset.filter(created_at__lt=_day_bounds(created_before)[1])
+    return queryset.order_by("-created_at", "-id")

@@ -4,6 +4,8 @@ No lock is ever held across a supplier call: each step that talks to the supplie
 two short transactions. The booking row claims its offer first (a unique constraint on
 `offer_id`), so an offer is never booked twice."""
 
+from decimal import Decimal
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -16,7 +18,7 @@ from bookings.validation import (
     validate_passengers,
 )
 from core.exceptions import ApplicationError, Conflict, InvalidRequest, NotFound
-from core.money import fmt
+from core.money import fmt, q
 from core.timestamps import iso_utc
 from flights.selectors import BookableOffer, bookable_offer
 from flights.suppliers import supplier_for
@@ -406,3 +408,165 @@ def booking_object(booking: Booking) -> dict:
         },
         "metadata": booking.metadata,
     }
+
+
+# --- Confirm, ticket, cancel, expire ----------------------------------------------------------
+
+
+class BookingAlreadyConfirmed(Conflict):
+    code = "booking_already_confirmed"
+    message = "Booking already confirmed"
+
+
+class BookingAlreadyCancelled(Conflict):
+    code = "booking_already_cancelled"
+    message = "Booking already cancelled"
+
+
+class BookingNotPayable(Conflict):
+    code = "booking_not_payable"
+    message = "Only a pending booking can be confirmed"
+
+
+class BookingNotCancellable(Conflict):
+    code = "booking_not_cancellable"
+    message = "This booking can no longer be cancelled"
+
+
+def booking_confirm(*, booking: Booking, payment) -> Booking:
+    """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
+    check_payment(offer=booking, payment=payment)
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status in (Booking.Status.CONFIRMED, Booking.Status.TICKETED):
+            raise BookingAlreadyConfirmed()
+        if booking.status == Booking.Status.CANCELLED:
+            raise BookingAlreadyCancelled()
+        if booking.status != Booking.Status.PENDING:
+            raise BookingNotPayable(details={"status": booking.status})
+        if booking.payment_required_by and booking.payment_required_by <= timezone.now():
+            raise BookingNotPayable(
+                "The payment deadline has passed; search again", details={"status": "expired"}
+            )
+        wallet_debit(
+            team=booking.team,
+            live_mode=booking.live_mode,
+            amount=booking.base_cost_brl,
+            reference_type=Transaction.ReferenceType.BOOKING,
+            reference_id=booking.id,
+            description=f"Booking {booking.id} ({booking.owner['iata_code']})",
+        )
+        booking.status = Booking.Status.CONFIRMED
+        booking.confirmed_at = timezone.now()
+        booking.save()
+        _event(booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING})
+        from bookings.tasks import issue_tickets
+
+        issue_tickets.delay_on_commit(booking.id)
+    return booking
+
+
+def booking_issue_tickets(*, booking_id: str) -> Booking:
+    """Issue a confirmed booking's tickets. Idempotent: a booking that is not `confirmed` is
+    left alone, and a payment the supplier already took is read back, not made again."""
+    booking = Booking.objects.get(pk=booking_id)
+    if booking.status != Booking.Status.CONFIRMED:
+        return booking
+    supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+    try:
+        order = supplier.pay_order(
+            order_id=booking.supplier_order_id,
+            amount=booking.total_amount,
+            currency=booking.total_currency,
+        )
+    except SupplierError as exc:
+        order = _already_issued(supplier, booking)
+        if order is None:
+            return _record_failure(booking, exc)
+    return _record_ticketed(booking, order, previous_status=Booking.Status.CONFIRMED)
+
+
+def _already_issued(supplier, booking: Booking) -> SupplierOrder | None:
+    """After a crash between paying and recording, the supplier has the tickets already."""
+    try:
+        order = supplier.get_order(booking.supplier_order_id)
+    except SupplierError:
+        return None
+    return order if order.documents else None
+
+
+def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
+    """Cancel per the states table; returns the booking and the spec's `refund` object."""
+    if booking.status == Booking.Status.CANCELLED:
+        raise BookingAlreadyCancelled()
+    if booking.status not in (
+        Booking.Status.PENDING,
+        Booking.Status.CONFIRMED,
+        Booking.Status.TICKETED,
+    ):
+        raise BookingNotCancellable(details={"status": booking.status})
+    if booking.departing_at <= timezone.now():
+        raise BookingNotCancellable("The flight has departed", details={"status": booking.status})
+    paid = booking.status != Booking.Status.PENDING
+    refund_amount = _refund_due(booking) if paid else None
+    if booking.supplier_order_id:  # a network call: before, never inside, the transaction
+        supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+        quote = supplier.quote_cancellation(booking.supplier_order_id)
+        supplier.confirm_cancellation(quote.supplier_quote_id)
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status == Booking.Status.CANCELLED:
+            raise BookingAlreadyCancelled()
+        previous = booking.status
+        booking.status = Booking.Status.CANCELLED
+        booking.cancelled_at = timezone.now()
+        booking.save()
+        if refund_amount:
+            wallet_credit(
+                team=booking.team,
+                live_mode=booking.live_mode,
+                amount=_refund_in_brl(booking, refund_amount),
+                reference_type=Transaction.ReferenceType.REFUND,
+                reference_id=booking.id,
+                description=f"Refund of booking {booking.id}",
+            )
+        _event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous})
+    condition = booking.conditions["refund_before_departure"]
+    return booking, {
+        "amount": fmt(refund_amount or 0),
+        "currency": booking.total_currency,
+        "penalty_amount": condition.get("penalty_amount") if paid else None,
+        "penalty_currency": condition.get("penalty_currency") if paid else None,
+    }
+
+
+def _refund_due(booking: Booking):
+    """Original-currency refund per `conditions.refund_before_departure`."""
+    condition = booking.conditions["refund_before_departure"]
+    if not condition.get("allowed"):
+        return None
+    penalty = Decimal(condition.get("penalty_amount") or "0")
+    return max(booking.total_amount - penalty, Decimal("0"))
+
+
+def _refund_in_brl(booking: Booking, refund):
+    """A refund of R credits q(R × locked rate); a full refund credits exactly what was debited."""
+    if refund >= booking.total_amount:
+        return booking.base_cost_brl
+    return min(q(refund * booking.exchange_rate), booking.base_cost_brl)
+
+
+def booking_expire(*, booking: Booking, now=None) -> bool:
+    now = now or timezone.now()
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if (
+            booking.status != Booking.Status.PENDING
+            or not booking.payment_required_by
+            or (booking.payment_required_by > now)
+        ):
+            return False
+        booking.status = Booking.Status.EXPIRED
+        booking.save()
+        _event(booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING})
+    return True

@@ -5,4 +5,9 @@ from bookings import apis
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
     path("bookings/<str:booking_id>", apis.BookingDetailApi.as_view(), name="booking-detail"),
+    path(
+        "bookings/<str:booking_id>/confirm",
+        apis.BookingConfirmApi.as_view(),
+        name="booking-confirm",
+    ),
 ]

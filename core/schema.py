@@ -45,6 +45,6 @@ IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
 def enveloped(serializer, *, name: str, **extra_fields):
     """A `{success, data: <serializer>}` component named `name` (plus any extra fields).
     `serializer` is a serializer class or instance (e.g. an `inline_serializer`)."""
-    data = serializer if isinstance(serializer, serializers.BaseSerializer) else serializer()
+    data = serializer if isinstance(serializer, serializers.Field) else serializer()
     fields = {"success": serializers.BooleanField(default=True), "data": data, **extra_fields}
     return type(name, (serializers.Serializer,), fields)

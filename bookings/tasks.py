@@ -1,0 +1,34 @@
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from bookings.models import Booking
+
+
+@shared_task(acks_late=True)
+def issue_tickets(booking_id: str) -> str:
+    from bookings.services import booking_issue_tickets
+
+    return booking_issue_tickets(booking_id=booking_id).status
+
+
+@shared_task
+def expire_holds() -> int:
+    """Expire pending holds past their payment deadline (`booking.expired`)."""
+    from bookings.services import booking_expire
+
+    now = timezone.now()
+    due = Booking.objects.filter(status=Booking.Status.PENDING, payment_required_by__lte=now)
+    return sum(booking_expire(booking=b, now=now) for b in due.iterator())
+
+
+@shared_task
+def issue_stuck_confirmed() -> int:
+    """Re-run ticketing for bookings confirmed more than 5 minutes ago and still not ticketed
+    (a lost task message or a killed worker): issuing is idempotent."""
+    cutoff = timezone.now() - timedelta(minutes=5)
+    stuck = Booking.objects.filter(status=Booking.Status.CONFIRMED, confirmed_at__lte=cutoff)
+    for booking_id in stuck.values_list("id", flat=True):
+        issue_tickets.delay(booking_id)
+    return stuck.count()
