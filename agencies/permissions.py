@@ -23,6 +23,7 @@ AGENCY_PERMISSIONS = {
     ],
     "wallet": ["view_wallet", "view_transaction", "view_recharge"],
     "webhooks": ["view_event"],
+    "bookings": ["view_booking", "view_bookingpassenger", "view_bookingdocument"],
 }
 
 

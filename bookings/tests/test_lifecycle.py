@@ -187,7 +187,10 @@ def test_holds_expire_after_their_deadline(live_client, team):
 def test_list_filters_and_items(live_client, team):
     fund(team.team, "50000.00")
     held = book(live_client, holdable(live_client)).json()
-    ticketed = book(live_client, holdable(live_client, destination="CNF"), type="instant").json()
+    with time_machine.travel(NOW + timedelta(seconds=1), tick=False):  # a later creation
+        ticketed = book(
+            live_client, holdable(live_client, destination="CNF"), type="instant"
+        ).json()
     body = live_client.get("/api/v1/bookings").json()
     assert body["success"] is True and body["pagination"]["total"] == 2
     assert [b["id"] for b in body["data"]] == [ticketed["id"], held["id"]]  # newest first
@@ -242,3 +245,27 @@ def test_two_confirms_racing_debit_once(team):
     assert sorted(statuses) == [200, 409, 409, 409, 409, 409]
     assert Transaction.objects.filter(type="debit", reference_id=booking["id"]).count() == 1
     assert ledger_problems() == []
+
+
+def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, team, other_team):
+    from django.test import Client as BrowserClient
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+
+    fund(team.team, "50000.00")
+    booking = book(live_client, holdable(live_client), type="instant").json()
+    support = BrowserClient()
+    support.force_login(SupportUserFactory())
+    page = support.get(reverse("admin:bookings_booking_change", args=[booking["id"]]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "booking.ticketed" in html and "debit" in html
+    outsider = BrowserClient()
+    outsider.force_login(other_team.owner)
+    listing = outsider.get(reverse("admin:bookings_booking_changelist"))
+    assert listing.status_code == 200 and list(listing.context["cl"].queryset) == []
+    support.post(
+        reverse("admin:bookings_booking_changelist"),
+        {"action": "cancel", "_selected_action": [booking["id"]]},
+    )
+    assert Booking.objects.get(pk=booking["id"]).status == "cancelled"
