@@ -111,3 +111,29 @@ class BookingDocument(models.Model):
 
     def __str__(self):
         return self.unique_identifier
+
+
+class BookingEmail(models.Model):
+    """One automatic e-mail of a booking: the row is written with the change that triggers it
+    (so it is never lost), the task sends it and stamps `sent_at` (so it is sent once)."""
+
+    class Kind(models.TextChoices):
+        CREATED = "booking_created", "Booking confirmation"
+        TICKETED = "ticket_issued", "Ticket issued"
+        REMINDER = "payment_reminder", "Payment reminder"
+        CANCELLED = "booking_cancelled", "Booking cancelled"
+
+    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="emails")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["booking", "kind"], name="one_email_per_booking_and_kind"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.kind} for {self.booking_id}"

@@ -10,7 +10,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from agencies.models import Client
-from bookings.models import Booking, BookingDocument, BookingPassenger
+from bookings.emails import email_queue
+from bookings.models import Booking, BookingDocument, BookingEmail, BookingPassenger
 from bookings.validation import (
     PassengerInput,
     check_passports,
@@ -262,6 +263,7 @@ def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
         booking.synced_at = timezone.now()
         booking.save()
         _event(booking, EventType.BOOKING_CREATED)
+        email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
     return booking
 
 
@@ -301,6 +303,9 @@ def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status)
             EventType.BOOKING_TICKETED,
             previous={"status": Booking.Status.CONFIRMED, "documents": []},
         )
+        if previous_status == Booking.Status.PENDING:
+            email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
+        email_queue(booking=booking, kind=BookingEmail.Kind.TICKETED)
     return booking
 
 
@@ -531,6 +536,7 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
                 description=f"Refund of booking {booking.id}",
             )
         _event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous})
+        email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
     condition = booking.conditions["refund_before_departure"]
     return booking, {
         "amount": fmt(refund_amount or 0),

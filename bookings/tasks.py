@@ -32,3 +32,35 @@ def issue_stuck_confirmed() -> int:
     for booking_id in stuck.values_list("id", flat=True):
         issue_tickets.delay(booking_id)
     return stuck.count()
+
+
+@shared_task(acks_late=True)
+def send_booking_email(email_id: int) -> bool:
+    from bookings.emails import email_send
+
+    return email_send(email_id=email_id)
+
+
+REMINDER_BEFORE_DEADLINE = timedelta(hours=12)
+
+
+@shared_task
+def send_payment_reminders() -> int:
+    """Queue the payment reminder of pending holds whose deadline is within 12 hours (once)."""
+    from django.db import transaction
+
+    from bookings.emails import email_queue
+    from bookings.models import BookingEmail
+
+    now = timezone.now()
+    due = Booking.objects.filter(
+        status=Booking.Status.PENDING,
+        payment_required_by__gt=now,
+        payment_required_by__lte=now + REMINDER_BEFORE_DEADLINE,
+    ).exclude(emails__kind=BookingEmail.Kind.REMINDER)
+    count = 0
+    for booking in due.iterator():
+        with transaction.atomic():
+            email_queue(booking=booking, kind=BookingEmail.Kind.REMINDER)
+        count += 1
+    return count

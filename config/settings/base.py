@@ -166,6 +166,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
     "expire-holds": {"task": "bookings.tasks.expire_holds", "schedule": 60.0},
+    "payment-reminders": {"task": "bookings.tasks.send_payment_reminders", "schedule": 300.0},
     "issue-stuck-confirmed": {"task": "bookings.tasks.issue_stuck_confirmed", "schedule": 300.0},
     "purge-expired-offers": {
         "task": "flights.tasks.purge_expired_offers",

@@ -1,0 +1,75 @@
+"""The automatic e-mails of the spec: booking confirmation, ticket issued, payment reminder,
+booking cancelled. Each is a BookingEmail row written in the transaction of its trigger, then
+sent by a Celery task exactly once (the row's `sent_at`)."""
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from bookings.models import Booking, BookingEmail
+
+SUBJECTS = {
+    BookingEmail.Kind.CREATED: "Booking {ref} received",
+    BookingEmail.Kind.TICKETED: "Your e-tickets for booking {ref}",
+    BookingEmail.Kind.REMINDER: "Payment due for booking {ref}",
+    BookingEmail.Kind.CANCELLED: "Booking {ref} cancelled",
+}
+CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
+
+
+def email_queue(*, booking: Booking, kind: str) -> None:
+    """Record the e-mail (once per booking and kind) and send it after commit. Call inside the
+    transaction of the change that triggers it."""
+    try:
+        with transaction.atomic():
+            email = BookingEmail.objects.create(booking=booking, kind=kind)
+    except IntegrityError:
+        return  # already queued for this booking: e-mails are sent once per trigger
+    from bookings.tasks import send_booking_email
+
+    send_booking_email.delay_on_commit(email.pk)
+
+
+def recipients(booking: Booking, kind: str) -> list[str]:
+    people = list(dict.fromkeys(p.email.lower() for p in booking.passengers.all()))
+    if kind not in CUSTOMER_ONLY and booking.team.notification_email:
+        people.append(booking.team.notification_email)
+    return people
+
+
+def email_send(*, email_id: int) -> bool:
+    """Send a queued e-mail unless it was sent already. Returns whether it was sent now."""
+    with transaction.atomic():
+        email = (
+            BookingEmail.objects.select_for_update()
+            .select_related("booking__team")
+            .get(pk=email_id)
+        )
+        if email.sent_at is not None:
+            return False
+        booking = email.booking
+        context = {
+            "booking": booking,
+            "passengers": list(booking.passengers.all()),
+            "documents": list(booking.documents.all()),
+            "test_mode": not booking.live_mode,
+            "team": booking.team,
+        }
+        subject = SUBJECTS[email.kind].format(ref=booking.booking_reference or booking.id)
+        if not booking.live_mode:
+            subject = f"[TEST] {subject}"
+        message = EmailMultiAlternatives(
+            subject=subject,
+            body=render_to_string(f"emails/{email.kind}.txt", context),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=recipients(booking, email.kind),
+        )
+        message.attach_alternative(
+            render_to_string(f"emails/{email.kind}.html", context), "text/html"
+        )
+        message.send()
+        email.sent_at = timezone.now()
+        email.save(update_fields=["sent_at"])
+    return True

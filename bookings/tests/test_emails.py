@@ -1,0 +1,70 @@
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+
+from bookings.models import Booking, BookingEmail
+from bookings.tasks import send_booking_email, send_payment_reminders
+from bookings.tests.test_create import NOW, book, holdable, person
+from wallet.tests.factories import fund
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def frozen_time():
+    with time_machine.travel(NOW, tick=False):
+        yield
+
+
+def test_instant_booking_sends_confirmation_and_tickets_once(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    fund(team.team, "50000.00")
+    with django_capture_on_commit_callbacks(execute=True):
+        booking = book(live_client, holdable(live_client), type="instant").json()
+    subjects = sorted(m.subject for m in mail.outbox)
+    assert subjects == [
+        f"Booking {booking['booking_reference']} received",
+        f"Your e-tickets for booking {booking['booking_reference']}",
+    ]
+    tickets = next(m for m in mail.outbox if "e-tickets" in m.subject)
+    assert set(tickets.to) == {"ana@example.com", team.team.notification_email}
+    number = booking["documents"][0]["unique_identifier"]
+    assert number in tickets.body and number in tickets.alternatives[0][0]
+    email = BookingEmail.objects.get(kind="ticket_issued")
+    assert send_booking_email.delay(email.pk).get() is False  # a retry sends nothing
+    assert len(mail.outbox) == 2
+
+
+def test_test_mode_emails_say_so(test_client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        book(test_client, holdable(test_client))
+    [message] = mail.outbox
+    assert message.subject.startswith("[TEST] ") and "TEST MODE" in message.body
+
+
+def test_cancellation_email(live_client, team, django_capture_on_commit_callbacks):
+    booking = book(live_client, holdable(live_client)).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        live_client.delete(f"/api/v1/bookings/{booking['id']}")
+    assert [m.subject for m in mail.outbox] == [f"Booking {booking['booking_reference']} cancelled"]
+
+
+def test_payment_reminder_12_hours_before_the_deadline_once(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    offer = holdable(live_client)
+    booking = book(live_client, offer, people=[person(offer["passengers"][0]["id"])]).json()
+    deadline = Booking.objects.get(pk=booking["id"]).payment_required_by
+    with time_machine.travel(deadline - timedelta(hours=13), tick=False):
+        assert send_payment_reminders.delay().get() == 0
+    with (
+        time_machine.travel(deadline - timedelta(hours=11), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert send_payment_reminders.delay().get() == 1
+        assert send_payment_reminders.delay().get() == 0
+    [reminder] = [m for m in mail.outbox if "Payment due" in m.subject]
+    assert reminder.to == ["ana@example.com"]  # the customer only
