@@ -271,3 +271,35 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, te
         {"action": "cancel", "_selected_action": [booking["id"]]},
     )
     assert Booking.objects.get(pk=booking["id"]).status == "cancelled"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_bookings_racing_for_the_last_funds(team):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    candidates = [holdable(client, destination=d) for d in ("BSB", "CNF")]
+    costs = [Decimal(o["base_cost_brl"]) for o in candidates]
+    fund(team.team, f"{max(costs):.2f}")  # enough for either, not for both
+    barrier, statuses = threading.Barrier(2), []
+
+    def worker(offer):
+        racer = APIClient()
+        racer.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        barrier.wait()
+        statuses.append(book(racer, offer, type="instant").status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=worker, args=(o,)) for o in candidates]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201, 422]  # together they cost more than the balance
+    assert Wallet.objects.get(team=team.team).balance >= 0
+    assert Transaction.objects.filter(type="debit").count() == 1
+    assert Booking.objects.count() == 1  # the loser left no booking behind
+    assert ledger_problems() == []
