@@ -4,6 +4,7 @@ from django.db.models import Sum
 
 from bookings.models import Booking
 from core.exceptions import NotFound
+from core.timestamps import business_day_bounds
 
 
 class BookingNotFound(NotFound):
@@ -32,13 +33,11 @@ def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
 
 def booking_list(*, team, live_mode: bool, statuses=None, created_after=None, created_before=None):
     """Newest first; dates are São Paulo calendar days, both inclusive."""
-    from wallet.selectors import _day_bounds
-
     queryset = Booking.objects.filter(team=team, live_mode=live_mode).select_related("client")
     if statuses:
         queryset = queryset.filter(status__in=statuses)
     if created_after:
-        queryset = queryset.filter(created_at__gte=_day_bounds(created_after)[0])
+        queryset = queryset.filter(created_at__gte=business_day_bounds(created_after)[0])
     if created_before:
-        queryset = queryset.filter(created_at__lt=_day_bounds(created_before)[1])
+        queryset = queryset.filter(created_at__lt=business_day_bounds(created_before)[1])
     return queryset.order_by("-created_at", "-id")

@@ -1,4 +1,4 @@
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -7,7 +7,7 @@ from django.db.models import DecimalField, Max, Min, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
 from core.money import fmt
-from core.timestamps import iso_utc
+from core.timestamps import business_day_bounds, iso_utc
 from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
 from wallet.services import RechargeNotFound
 
@@ -40,13 +40,6 @@ def wallet_balance(*, team, live_mode: bool) -> dict:
     }
 
 
-def _day_bounds(day: date) -> tuple[datetime, datetime]:
-    """[start, end) of a calendar day in America/Sao_Paulo."""
-    zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
-    start = datetime.combine(day, time.min, tzinfo=zone)
-    return start, datetime.combine(day + timedelta(days=1), time.min, tzinfo=zone)
-
-
 def transaction_list(
     *,
     team,
@@ -60,9 +53,9 @@ def transaction_list(
     if type:
         queryset = queryset.filter(type=type)
     if start_date:
-        queryset = queryset.filter(created_at__gte=_day_bounds(start_date)[0])
+        queryset = queryset.filter(created_at__gte=business_day_bounds(start_date)[0])
     if end_date:
-        queryset = queryset.filter(created_at__lt=_day_bounds(end_date)[1])
+        queryset = queryset.filter(created_at__lt=business_day_bounds(end_date)[1])
     return queryset.order_by("-created_at", "-id")
 
 
