@@ -303,3 +303,22 @@ def test_two_bookings_racing_for_the_last_funds(team):
     assert Transaction.objects.filter(type="debit").count() == 1
     assert Booking.objects.count() == 1  # the loser left no booking behind
     assert ledger_problems() == []
+
+
+def test_the_whole_life_of_a_hold_in_test_mode(
+    test_client, team, django_capture_on_commit_callbacks
+):
+    offer = holdable(test_client)
+    booking = book(test_client, offer).json()
+    assert booking["live_mode"] is False and booking["status"] == "pending"
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = confirm(test_client, booking["id"], pay(offer))
+    assert confirmed.json()["_meta"]["test_mode"] is True
+    assert test_client.get(f"/api/v1/bookings/{booking['id']}").json()["status"] == "ticketed"
+    cancelled = test_client.delete(f"/api/v1/bookings/{booking['id']}").json()
+    assert cancelled["data"]["status"] == "cancelled" and cancelled["_meta"]["test_mode"]
+    rows = Transaction.objects.filter(reference_id=booking["id"], live_mode=False)
+    assert {t.balance_after for t in rows} == {Decimal("5000.00")}
+    assert Wallet.objects.get(team=team.team).balance == Decimal("0.00")  # live untouched
+    assert test_client.get("/api/v1/wallet/balance").json()["data"]["balance"] == "5000.00"
+    assert Event.objects.filter(live_mode=False, type__startswith="booking.").count() == 4
