@@ -29,9 +29,10 @@ def issue_stuck_confirmed() -> int:
     (a lost task message or a killed worker): issuing is idempotent."""
     cutoff = timezone.now() - timedelta(minutes=5)
     stuck = Booking.objects.filter(status=Booking.Status.CONFIRMED, confirmed_at__lte=cutoff)
-    for booking_id in stuck.values_list("id", flat=True):
+    booking_ids = list(stuck.values_list("id", flat=True))
+    for booking_id in booking_ids:
         issue_tickets.delay(booking_id)
-    return stuck.count()
+    return len(booking_ids)
 
 
 @shared_task(acks_late=True)

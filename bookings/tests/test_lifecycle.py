@@ -322,3 +322,24 @@ def test_the_whole_life_of_a_hold_in_test_mode(
     assert Wallet.objects.get(team=team.team).balance == Decimal("0.00")  # live untouched
     assert test_client.get("/api/v1/wallet/balance").json()["data"]["balance"] == "5000.00"
     assert Event.objects.filter(live_mode=False, type__startswith="booking.").count() == 4
+
+
+def test_ticketing_is_idempotent_and_the_sweep_retries_stuck_bookings(live_client, team):
+    from bookings.models import BookingDocument
+    from bookings.services import booking_issue_tickets
+    from bookings.tasks import issue_stuck_confirmed
+
+    fund(team.team, "20000.00")
+    offer = holdable(live_client)
+    booking = book(live_client, offer).json()
+    confirm(live_client, booking["id"], pay(offer))  # on_commit never fires here: "lost" task
+    assert Booking.objects.get(pk=booking["id"]).status == "confirmed"
+    with time_machine.travel(NOW + timedelta(minutes=2), tick=False):
+        assert issue_stuck_confirmed.delay().get() == 0  # not stuck yet
+    with time_machine.travel(NOW + timedelta(minutes=6), tick=False):
+        assert issue_stuck_confirmed.delay().get() == 1  # re-sent (runs inline here)
+    assert Booking.objects.get(pk=booking["id"]).status == "ticketed"
+    booking_issue_tickets(booking_id=booking["id"])  # a duplicate delivery of the task
+    assert BookingDocument.objects.filter(booking_id=booking["id"]).count() == 1
+    assert Event.objects.filter(type="booking.ticketed").count() == 1
+    assert Transaction.objects.filter(reference_id=booking["id"], type="debit").count() == 1
