@@ -87,31 +87,23 @@ def booking_create(
         metadata=metadata or {},
     )
     supplier = supplier_for(team=team, live_mode=live_mode)
-    order_passengers = _order_passengers(offer, people)
-    if type == Booking.Type.HOLD:
-        try:
-            order = supplier.create_order(
-                offer=offer,
-                passengers=order_passengers,
-                instant=False,
-                amount=offer.total_amount,
-                currency=offer.total_currency,
-            )
-        except SupplierError:
-            Booking.objects.filter(pk=booking.pk).delete()  # the request failed: no booking
-            raise
-        return _record_hold(booking, order)
+    instant = type == Booking.Type.INSTANT
     try:
         order = supplier.create_order(
             offer=offer,
-            passengers=order_passengers,
-            instant=True,
+            passengers=_order_passengers(offer, people),
+            instant=instant,
             amount=offer.total_amount,
             currency=offer.total_currency,
         )
     except SupplierError as exc:
-        return _record_failure(booking, exc)
-    return _record_ticketed(booking, order, previous_status=Booking.Status.PENDING)
+        if instant:  # the wallet was debited: the booking stays, failed and refunded
+            return _record_failure(booking, exc)
+        Booking.objects.filter(pk=booking.pk).delete()  # a refused hold: no booking remains
+        raise
+    if instant:
+        return _record_ticketed(booking, order, previous_status=Booking.Status.PENDING)
+    return _record_hold(booking, order)
 
 
 def _claim_offer(*, team, live_mode, offer: BookableOffer, type, people, metadata) -> Booking:
