@@ -26,13 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.wallet_debits import (  # noqa: E402 - needs sys.path first
-    DJANGO_ENV,
-    create_database,
-    drop_database,
-    percentile,
-    scratch_urls,
-)
+from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "bookings.md"
 DESTINATIONS = ["BSB", "CNF", "SSA", "REC", "POA", "CWB", "FOR", "BEL", "MAO", "FLN"]
@@ -198,40 +192,18 @@ def main() -> int:
         "--threads", type=int, default=1, help="concurrent clients in this process (default 1)"
     )
     args = parser.parse_args()
-    admin_url = os.environ.get("DATABASE_URL", "")
-    if not admin_url:
-        parser.error("set DATABASE_URL=postgres://user@host:port/<an existing database>")
-    scratch, scratch_url = scratch_urls(admin_url)
-    scratch = scratch.replace("wallet", "bookings")
-    scratch_url = scratch_url.replace("bench_wallet_", "bench_bookings_")
-    create_database(admin_url, scratch)
-    try:
-        os.environ.update(
-            {
-                **DJANGO_ENV,
-                "DATABASE_URL": scratch_url,
-                "API_RATE_LIMIT": "1000000/minute",
-                "DJANGO_ALLOWED_HOSTS": "testserver",
-                "CELERY_TASK_ALWAYS_EAGER": "true",  # e-mails rendered inline
-                "EMAIL_URL": "dummymail://",
-            }
-        )
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0, interactive=False)
-        import config.wsgi  # noqa: F401 - the same warm-up as the server
-
+    env = {
+        "API_RATE_LIMIT": "1000000/minute",
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        # E-mail tasks are queued to Redis for a worker, as in production, not run in the request.
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"),
+        "EMAIL_URL": "dummymail://",
+    }
+    with scratch_django("bookings", env):
         report = run(args.bookings, args.threads)
         from django.core.cache import cache
-        from django.db import connections
 
-        connections.close_all()
         cache.clear()  # the scratch Redis database: queued e-mail messages and counters
-    finally:
-        drop_database(admin_url, scratch)
     print(report)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(report + "\n")

@@ -17,7 +17,6 @@ JSON rendering alone cost. Target (issue 4): p50 ≤ 30 ms on this machine.
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -27,13 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.wallet_debits import (  # noqa: E402 - needs sys.path first
-    DJANGO_ENV,
-    create_database,
-    drop_database,
-    percentile,
-    scratch_urls,
-)
+from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "search.md"
 BODY = {
@@ -118,36 +111,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
-    admin_url = os.environ.get("DATABASE_URL", "")
-    if not admin_url:
-        parser.error("set DATABASE_URL=postgres://user@host:port/<an existing database>")
-    scratch, scratch_url = scratch_urls(admin_url)
-    scratch = scratch.replace("wallet", "search")
-    scratch_url = scratch_url.replace("bench_wallet_", "bench_search_")
-    create_database(admin_url, scratch)
-    try:
-        os.environ.update(
-            {
-                **DJANGO_ENV,
-                "DATABASE_URL": scratch_url,
-                "API_RATE_LIMIT": "100000/minute",
-                "DJANGO_ALLOWED_HOSTS": "testserver",
-            }
-        )
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0, interactive=False)
-        import config.wsgi  # noqa: F401 - warms up and freezes the heap as the server does
-
+    env = {"API_RATE_LIMIT": "100000/minute", "DJANGO_ALLOWED_HOSTS": "testserver"}
+    with scratch_django("search", env):
         report = run(args.requests)
-        from django.db import connections
-
-        connections.close_all()
-    finally:
-        drop_database(admin_url, scratch)
     print(report)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(report + "\n")

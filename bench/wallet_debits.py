@@ -162,8 +162,8 @@ def percentile(sorted_values: list, p: float) -> float:
 # --- scratch database -------------------------------------------------------------------------
 
 
-def scratch_urls(admin_url: str) -> tuple[str, str]:
-    name = f"bench_wallet_{os.getpid()}"
+def scratch_urls(admin_url: str, kind: str = "wallet") -> tuple[str, str]:
+    name = f"bench_{kind}_{os.getpid()}"
     parts = urlsplit(admin_url)
     if parts.scheme not in ("postgres", "postgresql", "pgsql"):
         sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {parts.scheme!r}")
@@ -184,6 +184,32 @@ def create_database(admin_url: str, name: str) -> None:
 def drop_database(admin_url: str, name: str) -> None:
     # FORCE (PostgreSQL 13+) ends any connection still open on it (a killed worker's).
     admin_execute(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def scratch_django(kind: str, extra_env: dict):
+    """Django set up on a migrated scratch database `bench_<kind>_<pid>` (dropped on exit) of
+    the server DATABASE_URL names, with the web workers' warm-up (config/wsgi.py)."""
+    admin_url = os.environ.get("DATABASE_URL", "")
+    if not admin_url:
+        sys.exit("set DATABASE_URL=postgres://user@host:port/<an existing database>")
+    scratch, scratch_url = scratch_urls(admin_url, kind)
+    create_database(admin_url, scratch)
+    try:
+        os.environ.update({**DJANGO_ENV, "DATABASE_URL": scratch_url, **extra_env})
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        call_command("migrate", verbosity=0, interactive=False)
+        import config.wsgi  # noqa: F401 - warms up and freezes the heap as the server does
+
+        yield
+        connections.close_all()
+    finally:
+        drop_database(admin_url, scratch)
 
 
 # --- Django side ------------------------------------------------------------------------------
