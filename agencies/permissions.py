@@ -22,7 +22,15 @@ AGENCY_PERMISSIONS = {
         "change_integration",
     ],
     "wallet": ["view_wallet", "view_transaction", "view_recharge"],
-    "webhooks": ["view_event"],
+    "webhooks": [
+        "view_event",
+        "view_webhookendpoint",
+        "add_webhookendpoint",
+        "change_webhookendpoint",
+        "delete_webhookendpoint",
+        "view_delivery",
+        "view_deliveryattempt",
+    ],
     "bookings": ["view_booking", "view_bookingpassenger", "view_bookingdocument"],
 }
 
@@ -39,5 +47,7 @@ def agency_group() -> Group:
 
 
 def sync_agency_group(sender, **kwargs):
-    if sender.name == "agencies":
+    # post_migrate fires once per app, and each app's permissions exist only from its own
+    # signal on: re-sync after every app that contributes some, so the last one completes it.
+    if sender.label in AGENCY_PERMISSIONS:
         agency_group()

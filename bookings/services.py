@@ -363,14 +363,17 @@ def _document_objects(booking: Booking) -> list[dict]:
 
 def booking_event_object(booking: Booking, *, status: str | None = None) -> dict:
     """`data.object` of booking events: the fields the spec lists. `status` overrides the
-    booking's for the events of states it passed through on the way."""
+    booking's for the events of states it passed through on the way, whose `documents` are
+    those of that state: none before tickets are issued."""
+    status = status or booking.status
+    unissued = status in (Booking.Status.PENDING, Booking.Status.CONFIRMED)
     return {
         "id": booking.id,
         "booking_reference": booking.booking_reference,
-        "status": status or booking.status,
+        "status": status,
         "total_amount": fmt(booking.total_amount),
         "currency": booking.total_currency,
-        "documents": _document_objects(booking),
+        "documents": [] if unissued else _document_objects(booking),
         "passengers": _passenger_objects(booking),
         "slices": booking.slices,
         "created_at": iso_utc(booking.created_at),
@@ -492,8 +495,7 @@ def _already_issued(supplier, booking: Booking) -> SupplierOrder | None:
     return order if order.documents else None
 
 
-def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
-    """Cancel per the states table; returns the booking and the spec's `refund` object."""
+def _check_cancellable(booking: Booking) -> None:
     if booking.status == Booking.Status.CANCELLED:
         raise BookingAlreadyCancelled()
     if booking.status not in (
@@ -504,17 +506,23 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         raise BookingNotCancellable(details={"status": booking.status})
     if booking.departing_at <= timezone.now():
         raise BookingNotCancellable("The flight has departed", details={"status": booking.status})
-    paid = booking.status != Booking.Status.PENDING
-    refund_amount = _refund_due(booking) if paid else None
+
+
+def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
+    """Cancel per the states table; returns the booking and the spec's `refund` object."""
+    _check_cancellable(booking)
     if booking.supplier_order_id:  # a network call: before, never inside, the transaction
         supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
         quote = supplier.quote_cancellation(booking.supplier_order_id)
         supplier.confirm_cancellation(quote.supplier_quote_id)
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
-        if booking.status == Booking.Status.CANCELLED:
-            raise BookingAlreadyCancelled()
+        # The refund follows the state under the lock: the booking may have been confirmed
+        # (debited) or have failed (refunded) since it was read.
+        _check_cancellable(booking)
         previous = booking.status
+        paid = previous != Booking.Status.PENDING
+        refund_amount = _refund_due(booking) if paid else None
         booking.status = Booking.Status.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.save()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("wallet.urls")),
     path("api/v1/", include("flights.urls")),
     path("api/v1/", include("bookings.urls")),
+    path("api/v1/", include("webhooks.urls")),
     # Any other /api/ path: our 404 in the error shape (also when DEBUG is on).
     re_path(r"^api/", api_not_found),
 ]

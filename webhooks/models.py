@@ -1,5 +1,6 @@
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from encrypted_fields.fields import EncryptedTextField
 
 from core.ids import PrefixedIdField
 
@@ -22,6 +23,11 @@ class EventType(models.TextChoices):
     INTEGRATION_DISCONNECTED = "integration.disconnected"
     API_KEY_CREATED = "api_key.created"
     API_KEY_REVOKED = "api_key.revoked"
+    # Sent only by the panel's "send a test event", to one endpoint; not subscribable.
+    WEBHOOK_TEST = "webhook.test"
+
+
+SUBSCRIBABLE_EVENT_TYPES = frozenset(EventType.values) - {EventType.WEBHOOK_TEST}
 
 
 class Event(models.Model):
@@ -43,3 +49,104 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.type} {self.id}"
+
+
+class WebhookEndpoint(models.Model):
+    """An agency's HTTPS receiver for the events of one mode (test or live)."""
+
+    id = PrefixedIdField(prefix="wh")
+    team = models.ForeignKey("agencies.Team", on_delete=models.CASCADE, related_name="webhooks")
+    live_mode = models.BooleanField()
+    url = models.CharField(max_length=2048)
+    events = models.JSONField(default=list, help_text="Subscribed event types.")
+    secret = EncryptedTextField(help_text="Signing secret; stored encrypted, shown once.")
+    active = models.BooleanField(default=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    deactivated_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when deactivated after consecutive failures."
+    )
+    alert_sent_at = models.DateTimeField(null=True, blank=True)
+    total_deliveries = models.PositiveIntegerField(default=0, help_text="Attempts made.")
+    failed_deliveries = models.PositiveIntegerField(default=0, help_text="Attempts failed.")
+    last_triggered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "webhook"
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "live_mode", "url"], name="one_webhook_per_url_and_mode"
+            )
+        ]
+        indexes = [models.Index(fields=["team", "live_mode", "active"])]
+
+    def __str__(self):
+        return self.url
+
+    @property
+    def success_rate(self) -> float:
+        """Share of attempts answered with 2xx, in percent (100.0 before the first attempt)."""
+        if not self.total_deliveries:
+            return 100.0
+        succeeded = self.total_deliveries - self.failed_deliveries
+        return round(100 * succeeded / self.total_deliveries, 2)
+
+
+class Delivery(models.Model):
+    """One event for one endpoint: the outbox row. Retry state lives here, never in the queue:
+    `next_attempt_at` is when the next attempt is due, and `leased_until` marks a delivery a
+    worker (or the sweep's dispatch) has in hand, so two workers never send it at once."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    id = models.BigAutoField(primary_key=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deliveries")
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempt_count = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    leased_until = models.DateTimeField(null=True, blank=True)
+    lease_id = models.CharField(max_length=32, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "deliveries"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "endpoint"], name="one_delivery_per_endpoint")
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=models.Q(status="pending"),
+                name="delivery_due",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.event_id} → {self.endpoint_id}"
+
+
+class DeliveryAttempt(models.Model):
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    attempted_at = models.DateTimeField()
+    succeeded = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField()
+    error = models.CharField(max_length=200, blank=True)
+    response_excerpt = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["attempted_at"]
+
+    def __str__(self):
+        outcome = self.status_code or self.error
+        return f"attempt {self.number}: {outcome}"

@@ -168,6 +168,8 @@ CELERY_BEAT_SCHEDULE = {
     "expire-holds": {"task": "bookings.tasks.expire_holds", "schedule": 60.0},
     "payment-reminders": {"task": "bookings.tasks.send_payment_reminders", "schedule": 300.0},
     "issue-stuck-confirmed": {"task": "bookings.tasks.issue_stuck_confirmed", "schedule": 300.0},
+    # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
+    "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},
     "purge-expired-offers": {
         "task": "flights.tasks.purge_expired_offers",
         "schedule": crontab(minute=41),
@@ -310,6 +312,23 @@ SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
 
 # --- Webhooks ---------------------------------------------------------------------------------
 WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
+WEBHOOK_TIMEOUT_SECONDS = 5  # the spec's response time, for connecting and for the answer
+# Networks exempt from the SSRF rules (e.g. "127.0.0.0/8" for a receiver on this machine during
+# development). Empty in production: private, loopback and link-local addresses are refused.
+WEBHOOKS_ALLOWED_NETWORKS = env.list("WEBHOOKS_ALLOWED_NETWORKS", default=[])
+# Delay before attempt n+1 after attempt n failed (the spec: now, 5 min, 30 min, 2 h, 12 h, 24 h).
+WEBHOOK_RETRY_DELAYS = [
+    timedelta(0),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=12),
+    timedelta(hours=24),
+]
+WEBHOOK_FAILURES_BEFORE_DEACTIVATION = 6  # consecutive failed attempts to one endpoint
+# How long a worker holds a delivery it is sending: longer than any attempt can take, so a live
+# attempt is never taken over; a killed worker's delivery is sent again once it runs out.
+WEBHOOK_ATTEMPT_LEASE_SECONDS = env.int("WEBHOOK_ATTEMPT_LEASE_SECONDS", default=60)
 
 MESSAGE_STORAGE = (
     "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side

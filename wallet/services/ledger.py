@@ -2,8 +2,9 @@
 
 Live mode: one conditional `UPDATE … RETURNING` both locks the wallet row and moves the balance
 (never below zero: the WHERE clause and a CHECK constraint), then the ledger row and the events
-are written, all in one transaction. On PostgreSQL the three writes are one statement, so the
-lock is held for one round trip and the COMMIT; callers never make a network call inside it.
+and their webhook deliveries are written, all in one transaction. On PostgreSQL these writes are
+one statement, so the lock is held for one round trip and the COMMIT; callers never make a
+network call inside it.
 Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still written.
 """
 
@@ -26,7 +27,7 @@ from wallet.models import (
     Wallet,
 )
 from webhooks.models import EventType
-from webhooks.services import event_record
+from webhooks.services import deliveries_dispatch_on_commit, event_record
 
 
 class InsufficientBalance(UnprocessableEntity):
@@ -202,8 +203,20 @@ WITH moved AS (
            jsonb_build_object('balance', (balance {undo} %(amount)s)::text), %(now)s
       FROM moved
      WHERE balance < %(threshold)s AND balance {undo} %(amount)s >= %(threshold)s
+    RETURNING id, type
+), deliveries AS (
+    -- The outbox: one delivery per active endpoint of the team subscribed to each event.
+    INSERT INTO webhooks_delivery
+           (event_id, endpoint_id, status, attempt_count, next_attempt_at, lease_id, created_at)
+    SELECT event.id, endpoint.id, 'pending', 0, %(now)s, '', %(now)s
+      FROM (SELECT %(event_id)s AS id, %(event_type)s AS type FROM moved
+            UNION ALL SELECT id, type FROM low_balance_event) AS event
+      JOIN webhooks_webhookendpoint AS endpoint
+        ON endpoint.team_id = %(team_id)s AND endpoint.live_mode AND endpoint.active
+       AND endpoint.events ? event.type
+    RETURNING id
 )
-SELECT balance, movement_count FROM moved
+SELECT balance, movement_count, ARRAY(SELECT id FROM deliveries) FROM moved
 """
 _DEBIT_STATEMENT = _ONE_STATEMENT_MOVEMENT.format(
     sign="-", undo="+", guard="AND balance >= %(amount)s"
@@ -237,7 +250,8 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         if is_debit and Wallet.objects.filter(team_id=txn.team_id).exists():
             raise InsufficientBalance()
         raise Wallet.DoesNotExist(f"Team {txn.team_id} has no wallet")
-    txn.balance_after, txn.sequence = row
+    txn.balance_after, txn.sequence, delivery_ids = row
+    deliveries_dispatch_on_commit(delivery_ids)
 
 
 def _move_live_balance(*, team, type, amount: Decimal, now) -> tuple[Decimal, int]:

@@ -1,0 +1,219 @@
+"""Signed webhook deliveries per second by one Celery worker to a local HTTPS receiver, and the
+latency from the commit of an event to its first attempt arriving.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/webhooks.py [--events 500] [--latency-events 200]
+
+In a scratch database (created, migrated, dropped) and a scratch Redis database
+(BENCH_REDIS_URL, default redis://127.0.0.1:6379/11, the broker; flushed before and after).
+Processes: this script (records events, each in its own transaction, as the services do), ONE
+Celery worker (prefork, concurrency 1) and the HTTPS receiver (webhooks/tests/receiver.py, its
+own process and throwaway CA), all on this machine.
+
+* latency: events recorded one at a time, each after the previous one arrived; commit →
+  request received by the receiver (same clock), p50 and p99.
+* throughput: a burst of events committed as fast as possible; deliveries per second from the
+  first commit to the last request received. Every delivery is signed and checked by the
+  receiver-side verifier afterwards.
+* baseline (same run): the same receiver fed by a bare loop of `requests` POSTs of the same
+  bodies over one kept-alive HTTPS connection: the transport's floor, without queue, database,
+  claims or records. The ratio is ours / baseline.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
+
+RESULTS_FILE = REPO / "bench" / "results" / "webhooks.md"
+
+
+def start_receiver(log_path: Path) -> tuple[subprocess.Popen, dict]:
+    receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
+        [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", str(log_path)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    info = json.loads(receiver.stdout.readline())
+    return receiver, info
+
+
+def start_worker(env: dict) -> subprocess.Popen:
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=prefork",
+            "--concurrency=1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+        ],
+        cwd=REPO,
+        env=env,
+    )
+    return worker
+
+
+def read_log(log_path: Path) -> list[dict]:
+    if not log_path.exists():
+        return []
+    lines = log_path.read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def wait_for(log_path: Path, count: int, timeout: float = 120.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        received = read_log(log_path)
+        if len(received) >= count:
+            return received
+        time.sleep(0.002)
+    raise TimeoutError(f"only {len(read_log(log_path))} of {count} deliveries arrived")
+
+
+def header(entry: dict, name: str) -> str:
+    return {k.lower(): v for k, v in entry["headers"].items()}[name.lower()]
+
+
+def run(events: int, latency_events: int, receiver_info: dict, log_path: Path) -> str:
+    import requests
+    from django.db import transaction
+
+    from agencies.tests.factories import make_team
+    from webhooks.models import Delivery, EventType
+    from webhooks.services import event_payload, event_record
+    from webhooks.tests.factories import SECRET, make_endpoint
+    from webhooks.tests.receiver import verify_signature
+
+    team = make_team("Bench webhooks").team
+    endpoint = make_endpoint(team, receiver_info["url"], events=["wallet.credit"])
+
+    def record(number: int) -> tuple[str, float]:
+        with transaction.atomic():
+            event = event_record(
+                team=team,
+                live_mode=True,
+                type=EventType.WALLET_CREDIT,
+                data_object={"object": "transaction", "id": f"txn_{number}", "amount": "10.00"},
+            )
+        return event.id, time.time()  # the commit has returned: the task is queued
+
+    # Warm-up (worker imports, connections), not measured.
+    for number in range(5):
+        record(number)
+    wait_for(log_path, 5)
+
+    # Latency: one event at a time.
+    latencies = []
+    for number in range(latency_events):
+        already = len(read_log(log_path))
+        event_id, committed = record(1000 + number)
+        arrived = wait_for(log_path, already + 1)[-1]
+        assert header(arrived, "X-Service-Event-Id") == event_id
+        latencies.append((arrived["received_at"] - committed) * 1000)
+
+    # Throughput: a burst.
+    already = len(read_log(log_path))
+    first_commit = time.time()
+    for number in range(events):
+        record(100000 + number)
+    received = wait_for(log_path, already + events, timeout=600)
+    burst = received[already:]
+    elapsed = max(e["received_at"] for e in burst) - first_commit
+    rate = events / elapsed
+    bad = [e for e in received if not verify_signature(SECRET, e["headers"], e["body"].encode())]
+    assert not bad, f"{len(bad)} deliveries failed signature verification"
+    assert Delivery.objects.exclude(status="succeeded").count() == 0
+
+    # Baseline: the same bodies straight over one HTTPS connection.
+    from webhooks.models import Event
+
+    bodies = [event_payload(e, webhook_id=endpoint.id) for e in Event.objects.all()[:events]]
+    session = requests.Session()
+    session.verify = receiver_info["ca_path"]
+    started = time.perf_counter()
+    for body in bodies:
+        session.post(
+            receiver_info["url"], data=body, headers={"Content-Type": "application/json"}
+        ).raise_for_status()
+    baseline_rate = len(bodies) / (time.perf_counter() - started)
+
+    latencies.sort()
+    lines = [
+        f"One Celery worker (prefork, concurrency 1), Redis broker, PostgreSQL, HTTPS receiver "
+        f"on this machine; {events} events in the burst, {latency_events} for latency.",
+        "",
+        "| measure | value |",
+        "|---|---:|",
+        f"| signed deliveries per second, one worker | {rate:.1f} |",
+        f"| baseline: bare `requests` POSTs per second, one connection | {baseline_rate:.1f} |",
+        f"| ratio ours / baseline | {rate / baseline_rate:.2f} |",
+        f"| commit → first attempt received, p50 ms | {statistics.median(latencies):.1f} |",
+        f"| commit → first attempt received, p99 ms | {percentile(latencies, 99):.1f} |",
+        "",
+        "Every delivery arrived once, succeeded, and passed the receiver's signature check.",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, default=500)
+    parser.add_argument("--latency-events", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        log_path = Path(scratch_dir) / "received.jsonl"
+        receiver, info = start_receiver(log_path)
+        redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
+        env = {
+            "REDIS_URL": redis_url,
+            "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
+            "REQUESTS_CA_BUNDLE": info["ca_path"],
+            "EMAIL_URL": "dummymail://",
+        }
+        worker = None
+        try:
+            with scratch_django("webhooks", env):
+                from django.core.cache import cache
+
+                from config.celery_app import app
+
+                cache.clear()
+                app.control.purge()
+                worker = start_worker(dict(os.environ))
+                report = run(args.events, args.latency_events, info, log_path)
+                worker.terminate()
+                worker.wait(timeout=30)
+                app.control.purge()
+                cache.clear()
+        finally:
+            if worker is not None and worker.poll() is None:
+                worker.kill()
+            receiver.terminate()
+    print(report)
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(report + "\n")
+    print(f"\nwritten to {RESULTS_FILE.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+from webhooks.services.deliveries import (
+    deliveries_dispatch_on_commit,
+    deliveries_sweep,
+    delivery_attempt,
+    delivery_redeliver,
+    event_payload,
+    sign,
+)
+from webhooks.services.endpoints import (
+    webhook_create,
+    webhook_delete,
+    webhook_send_test_event,
+    webhook_update,
+)
+from webhooks.services.events import event_record
+
+__all__ = [
+    "deliveries_dispatch_on_commit",
+    "deliveries_sweep",
+    "delivery_attempt",
+    "delivery_redeliver",
+    "event_payload",
+    "event_record",
+    "sign",
+    "webhook_create",
+    "webhook_delete",
+    "webhook_send_test_event",
+    "webhook_update",
+]

@@ -1,0 +1,254 @@
+"""Sending deliveries: claim, sign, POST, record, retry or give up.
+
+A delivery is claimed with a conditional UPDATE (a lease) before its request is sent and
+released when the attempt is recorded, so the same delivery is never sent by two workers at
+once; a worker that dies mid-send leaves a lease that expires, and the beat sweep sends the
+delivery again. No database transaction is open while a request is in flight."""
+
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from datetime import timedelta
+
+import orjson
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from core.timestamps import iso_utc
+from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
+
+logger = logging.getLogger(__name__)
+
+# How long a delivery the sweep queued waits for its worker before the sweep queues it again.
+DISPATCH_LEASE = timedelta(minutes=2)
+SWEEP_BATCH = 500
+EXCERPT_CHARS = 500
+
+
+def event_payload(event: Event, *, webhook_id: str) -> bytes:
+    """The body of a delivery: exactly the spec's fields."""
+    return orjson.dumps(
+        {
+            "id": event.id,
+            "type": event.type,
+            "api_version": event.api_version,
+            "created_at": iso_utc(event.created_at),
+            "data": {
+                "object": event.data_object,
+                "previous_attributes": event.previous_attributes,
+            },
+            "team_id": event.team_id,
+            "webhook_id": webhook_id,
+        }
+    )
+
+
+def sign(*, secret: str, timestamp: int, body: bytes) -> str:
+    """HMAC-SHA256, hex, over `<timestamp>.<raw body>` (the spec's signed string)."""
+    signed = f"{timestamp}.".encode() + body
+    return hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = "") -> None:
+    """Queue one task per delivery once the transaction that wrote them commits. A lost message
+    costs nothing but time: the sweep finds the delivery due and queues it again."""
+    if not delivery_ids:
+        return
+    from webhooks.tasks import deliver_webhook
+
+    def send():
+        for delivery_id in delivery_ids:
+            try:
+                deliver_webhook.delay(delivery_id, lease_id)
+            except Exception:  # broker down: the sweep will pick the delivery up
+                logger.warning("Could not queue webhook delivery %s", delivery_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def deliveries_sweep(*, now=None) -> int:
+    """Queue the deliveries that are due and in nobody's hands (retries, lost messages, killed
+    workers). Rows are claimed with FOR UPDATE SKIP LOCKED, so concurrent sweeps split the work
+    instead of queueing the same delivery twice. Returns how many were queued."""
+    now = now or timezone.now()
+    lease_id = secrets.token_hex(8)
+    with transaction.atomic():
+        due = list(
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(_free(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+            .filter(endpoint__active=True)
+            .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:SWEEP_BATCH]
+        )
+        Delivery.objects.filter(pk__in=due).update(
+            leased_until=now + DISPATCH_LEASE, lease_id=lease_id
+        )
+        deliveries_dispatch_on_commit(due, lease_id=lease_id)
+    return len(due)
+
+
+def _free(now) -> Q:
+    return Q(leased_until__isnull=True) | Q(leased_until__lte=now)
+
+
+def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
+    """Take the delivery for one attempt if it is due and free (or leased to the caller by the
+    sweep). One conditional UPDATE: of two workers holding the same id, one gets 0 rows."""
+    now = timezone.now()
+    available = _free(now)
+    if lease_id:
+        available |= Q(lease_id=lease_id)
+    my_lease = secrets.token_hex(8)
+    claimed = Delivery.objects.filter(
+        available, pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now
+    ).update(
+        leased_until=now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
+        lease_id=my_lease,
+        attempt_count=F("attempt_count") + 1,
+    )
+    if not claimed:
+        return None
+    return Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+
+
+def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
+    """Make one attempt of a delivery if it is due; None when there was nothing to send."""
+    from webhooks import http
+
+    delivery = delivery_claim(delivery_id, lease_id=lease_id)
+    if delivery is None:
+        return None
+    endpoint = delivery.endpoint
+    if not endpoint.active:
+        # Deactivated since the delivery was written: it waits, unsent, for a reactivation.
+        Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
+            leased_until=None, lease_id="", attempt_count=F("attempt_count") - 1
+        )
+        return None
+    body = event_payload(delivery.event, webhook_id=endpoint.id)
+    timestamp = int(time.time())
+    headers = {
+        "Content-Type": "application/json",
+        "X-Service-Signature": sign(secret=endpoint.secret, timestamp=timestamp, body=body),
+        "X-Service-Timestamp": str(timestamp),
+        "X-Service-Event-Id": delivery.event_id,
+    }
+    attempted_at = timezone.now()
+    started = time.perf_counter()
+    status_code, excerpt, error = None, "", ""
+    try:
+        response = http.post_json(endpoint.url, body, headers)
+        status_code, excerpt = response.status_code, response.excerpt
+        if not 200 <= status_code < 300:
+            error = _status_error(status_code)
+    except http.UnsafeDestination:
+        error = "Refused: the URL resolves to a private or reserved address"
+    except requests.Timeout:
+        error = f"No answer within {settings.WEBHOOK_TIMEOUT_SECONDS} s"
+    except requests.exceptions.SSLError:
+        error = "TLS error: the certificate could not be verified"
+    except requests.RequestException as exc:
+        error = f"Connection failed: {type(exc).__name__}"
+    duration_ms = round((time.perf_counter() - started) * 1000)
+    return _record_attempt(
+        delivery,
+        attempted_at=attempted_at,
+        status_code=status_code,
+        duration_ms=duration_ms,
+        error=error,
+        excerpt=excerpt[:EXCERPT_CHARS],
+    )
+
+
+def _status_error(status_code: int) -> str:
+    if 300 <= status_code < 400:
+        return f"HTTP {status_code}: redirects are not followed"
+    return f"HTTP {status_code}"
+
+
+@transaction.atomic
+def _record_attempt(
+    delivery: Delivery, *, attempted_at, status_code, duration_ms, error, excerpt
+) -> DeliveryAttempt:
+    succeeded = not error
+    # NO KEY UPDATE: does not wait for transactions that are inserting deliveries for this
+    # endpoint (their foreign keys take KEY SHARE locks on its row).
+    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=delivery.endpoint_id)
+    attempt = DeliveryAttempt.objects.create(
+        delivery=delivery,
+        number=delivery.attempt_count,
+        attempted_at=attempted_at,
+        succeeded=succeeded,
+        status_code=status_code,
+        duration_ms=duration_ms,
+        error=error,
+        response_excerpt=excerpt,
+    )
+    endpoint.total_deliveries += 1
+    endpoint.last_triggered_at = attempted_at
+    if succeeded:
+        endpoint.consecutive_failures = 0
+        changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
+    else:
+        endpoint.failed_deliveries += 1
+        endpoint.consecutive_failures += 1
+        delays = settings.WEBHOOK_RETRY_DELAYS
+        if delivery.attempt_count >= len(delays):
+            changes = {"status": Delivery.Status.FAILED, "next_attempt_at": None}
+        else:
+            changes = {"next_attempt_at": attempted_at + delays[delivery.attempt_count]}
+        if (
+            endpoint.active
+            and endpoint.consecutive_failures >= settings.WEBHOOK_FAILURES_BEFORE_DEACTIVATION
+        ):
+            _deactivate(endpoint)
+    endpoint.save(
+        update_fields=[
+            "total_deliveries",
+            "failed_deliveries",
+            "consecutive_failures",
+            "last_triggered_at",
+            "active",
+            "deactivated_at",
+            "updated_at",
+        ]
+    )
+    # Only the holder of the lease moves the delivery on (a lease taken over after expiry
+    # belongs to someone else now; the attempt itself is still on record).
+    Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
+        leased_until=None, lease_id="", **changes
+    )
+    return attempt
+
+
+def _deactivate(endpoint: WebhookEndpoint) -> None:
+    from webhooks.tasks import send_deactivation_alert
+
+    endpoint.active = False
+    endpoint.deactivated_at = timezone.now()
+    logger.warning(
+        "Webhook %s deactivated after %s consecutive failed attempts",
+        endpoint.pk,
+        endpoint.consecutive_failures,
+    )
+    send_deactivation_alert.delay_on_commit(endpoint.pk)
+
+
+@transaction.atomic
+def delivery_redeliver(*, delivery: Delivery) -> Delivery:
+    """Send a delivery again from its first attempt (the panel's "redeliver")."""
+    Delivery.objects.filter(pk=delivery.pk).update(
+        status=Delivery.Status.PENDING,
+        attempt_count=0,
+        next_attempt_at=timezone.now(),
+        leased_until=None,
+        lease_id="",
+    )
+    deliveries_dispatch_on_commit([delivery.pk])
+    delivery.refresh_from_db()
+    return delivery

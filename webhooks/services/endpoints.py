@@ -1,0 +1,172 @@
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.exceptions import Conflict, InvalidRequest, UnprocessableEntity
+from webhooks.models import (
+    SUBSCRIBABLE_EVENT_TYPES,
+    Delivery,
+    Event,
+    EventType,
+    WebhookEndpoint,
+)
+from webhooks.services.deliveries import deliveries_dispatch_on_commit
+from webhooks.services.events import deliveries_create
+
+
+class InvalidUrl(InvalidRequest):
+    code = "invalid_url"
+    message = "Invalid URL"
+
+
+class InvalidEvents(InvalidRequest):
+    code = "invalid_events"
+    message = "Invalid events"
+
+
+class UrlAlreadyRegistered(Conflict):
+    code = "url_already_registered"
+    message = "URL already registered"
+
+
+class UrlNotReachable(UnprocessableEntity):
+    code = "url_not_reachable"
+    message = "URL not reachable"
+
+
+_https_url = URLValidator(schemes=["https"])
+
+
+def validate_url(url) -> str:
+    if not isinstance(url, str) or len(url) > 2048:
+        raise InvalidUrl(details={"url": "An HTTPS URL of at most 2048 characters."})
+    try:
+        _https_url(url)
+    except ValidationError:
+        raise InvalidUrl(details={"url": "Must be a well-formed https:// URL."}) from None
+    return url
+
+
+def validate_events(events) -> list[str]:
+    if not isinstance(events, list) or not events:
+        raise InvalidEvents(details={"events": "A non-empty array of event types."})
+    unknown = [e for e in events if not isinstance(e, str) or e not in SUBSCRIBABLE_EVENT_TYPES]
+    if unknown:
+        raise InvalidEvents(
+            details={"events": f"Unknown event types: {', '.join(map(str, unknown))}."}
+        )
+    return list(dict.fromkeys(events))  # duplicates collapse, order kept
+
+
+def _probe(url: str) -> None:
+    from webhooks import http
+
+    try:
+        http.probe(url)
+    except http.Unreachable as exc:
+        raise UrlNotReachable(details={"url": str(exc)}) from None
+
+
+def _ensure_url_free(*, team, live_mode: bool, url: str, exclude_id: str | None = None) -> None:
+    taken = WebhookEndpoint.objects.filter(team=team, live_mode=live_mode, url=url)
+    if exclude_id:
+        taken = taken.exclude(pk=exclude_id)
+    if taken.exists():
+        raise UrlAlreadyRegistered()
+
+
+def webhook_create(*, team, live_mode: bool, url, events) -> WebhookEndpoint:
+    """Register an endpoint after probing it (no row is written if the probe fails). The
+    returned instance carries the plain secret; it is never shown again."""
+    url, events = validate_url(url), validate_events(events)
+    _ensure_url_free(team=team, live_mode=live_mode, url=url)
+    _probe(url)  # outside any transaction: it may take up to the timeout
+    try:
+        with transaction.atomic():
+            return WebhookEndpoint.objects.create(
+                team=team,
+                live_mode=live_mode,
+                url=url,
+                events=events,
+                secret=f"whsec_{secrets.token_urlsafe(32)}",
+            )
+    except IntegrityError:  # the same URL registered concurrently
+        raise UrlAlreadyRegistered() from None
+
+
+def webhook_update(
+    *, endpoint: WebhookEndpoint, url=None, events=None, active=None
+) -> WebhookEndpoint:
+    """Change the URL (probed again), the events, or `active`. Reactivating resets the count of
+    consecutive failures and lets waiting deliveries go out."""
+    if url is not None:
+        url = validate_url(url)
+    if events is not None:
+        events = validate_events(events)
+    if active is not None and not isinstance(active, bool):
+        raise InvalidRequest(details={"active": "Must be a boolean."})
+    if url is not None and url != endpoint.url:
+        _ensure_url_free(
+            team=endpoint.team, live_mode=endpoint.live_mode, url=url, exclude_id=endpoint.pk
+        )
+        _probe(url)
+    try:
+        with transaction.atomic():
+            endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+            if url is not None:
+                endpoint.url = url
+            if events is not None:
+                endpoint.events = events
+            if active is True and not endpoint.active:
+                _reactivate(endpoint)
+            elif active is False:
+                endpoint.active = False
+            endpoint.save()
+    except IntegrityError:
+        raise UrlAlreadyRegistered() from None
+    return endpoint
+
+
+def _reactivate(endpoint: WebhookEndpoint) -> None:
+    endpoint.active = True
+    endpoint.consecutive_failures = 0
+    endpoint.deactivated_at = None
+    endpoint.alert_sent_at = None
+    now = timezone.now()
+    waiting = Delivery.objects.filter(
+        endpoint=endpoint, status=Delivery.Status.PENDING, next_attempt_at__lte=now
+    )
+    deliveries_dispatch_on_commit(list(waiting.values_list("pk", flat=True)))
+
+
+def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    return webhook_update(endpoint=endpoint, active=True)
+
+
+@transaction.atomic
+def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
+    """Deleting an endpoint drops its pending deliveries with it."""
+    endpoint.delete()
+
+
+@transaction.atomic
+def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
+    """A `webhook.test` event delivered to this endpoint only, whatever it subscribes to."""
+    event = Event.objects.create(
+        team_id=endpoint.team_id,
+        live_mode=endpoint.live_mode,
+        type=EventType.WEBHOOK_TEST,
+        api_version=settings.WEBHOOK_API_VERSION,
+        data_object={
+            "object": "webhook",
+            "id": endpoint.pk,
+            "url": endpoint.url,
+            "message": "A test event sent from the control panel.",
+        },
+    )
+    deliveries_create(event=event, endpoint_ids=[endpoint.pk])
+    return event

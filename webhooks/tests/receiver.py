@@ -1,0 +1,254 @@
+"""An agency's webhook receiver for tests and benchmarks: a real HTTPS server on 127.0.0.1 with
+its own certificate authority, that records every request and answers as scripted.
+
+It shares no code with the service: `verify_signature` is written from the spec alone
+(HMAC-SHA256, hex, over `timestamp.body` with the endpoint's secret, 300 s tolerance).
+
+As a program (for benchmarks in another process):
+    python -m webhooks.tests.receiver --port 0 --log requests.jsonl
+prints one JSON line `{"url": …, "ca_path": …}` and appends each request to the log.
+"""
+
+import argparse
+import datetime
+import hashlib
+import hmac
+import ipaddress
+import json
+import ssl
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+HOST = "127.0.0.1"
+
+
+def verify_signature(secret: str, headers, body: bytes, now=None, tolerance=300) -> bool:
+    """What an agency's receiver does with a delivery: recompute the signature and check the
+    timestamp is recent."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    timestamp = lowered.get("x-service-timestamp", "")
+    signature = lowered.get("x-service-signature", "")
+    if not timestamp.isdigit():
+        return False
+    now = time.time() if now is None else now
+    if abs(now - int(timestamp)) > tolerance:
+        return False
+    expected = hmac.new(
+        secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256
+    ).hexdigest()
+    return hmac.compare_digest(expected, signature)
+
+
+@dataclass
+class ReceivedRequest:
+    method: str
+    path: str
+    headers: dict
+    body: bytes
+    received_at: float  # time.time() when the request had been read
+
+
+@dataclass
+class Answer:
+    status: int = 200
+    delay: float = 0.0
+    headers: dict = field(default_factory=dict)
+    body: bytes = b"ok"
+
+
+def _certificates(directory: Path) -> tuple[Path, Path, Path]:
+    """A CA, and a server certificate it signs for 127.0.0.1 and localhost."""
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Test webhook receiver CA")])
+    ca_cert = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(
+            x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    server_key = ec.generate_private_key(ec.SECP256R1())
+    server_cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+        .issuer_name(ca_name)
+        .public_key(server_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address(HOST))]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+        )
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    ca_path, cert_path, key_path = (directory / n for n in ("ca.pem", "cert.pem", "key.pem"))
+    ca_path.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    cert_path.write_bytes(server_cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        server_key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return ca_path, cert_path, key_path
+
+
+class Receiver:
+    """Start with `start()`; `url` is https://127.0.0.1:<port>/hooks."""
+
+    def __init__(self, port: int = 0, log_path: Path | None = None):
+        self._directory = tempfile.TemporaryDirectory(prefix="webhook-receiver-")
+        self.ca_path, cert_path, key_path = _certificates(Path(self._directory.name))
+        self.ca_path = str(self.ca_path)
+        self._lock = threading.Lock()
+        self._requests: list[ReceivedRequest] = []
+        self._answers: dict[str, Answer] = {}
+        self._log = open(log_path, "a") if log_path else None  # noqa: SIM115 - closed in stop()
+        self._server = ThreadingHTTPServer((HOST, port), self._handler_class())
+        self._server.daemon_threads = True
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert_path, key_path)
+        self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
+        self.port = self._server.server_address[1]
+        self.url = self.url_for("/hooks")
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def url_for(self, path: str) -> str:
+        return f"https://{HOST}:{self.port}{path}"
+
+    def start(self) -> "Receiver":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        if self._log:
+            self._log.close()
+        self._directory.cleanup()
+
+    @property
+    def requests(self) -> list[ReceivedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    def respond(self, path: str, *, status=200, delay=0.0, headers=None, body=b"ok") -> None:
+        with self._lock:
+            self._answers[path] = Answer(status, delay, headers or {}, body)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._requests.clear()
+            self._answers.clear()
+
+    def _received(self, request: ReceivedRequest) -> Answer:
+        with self._lock:
+            self._requests.append(request)
+            if self._log:
+                entry = {
+                    "method": request.method,
+                    "path": request.path,
+                    "headers": request.headers,
+                    "body": request.body.decode(),
+                    "received_at": request.received_at,
+                }
+                self._log.write(json.dumps(entry) + "\n")
+                self._log.flush()
+            return self._answers.get(request.path, Answer())
+
+    def _handler_class(self):
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                answer = receiver._received(
+                    ReceivedRequest(
+                        method="POST",
+                        path=self.path,
+                        headers=dict(self.headers.items()),
+                        body=body,
+                        received_at=time.time(),
+                    )
+                )
+                if answer.delay:
+                    time.sleep(answer.delay)
+                try:
+                    self.send_response(answer.status)
+                    for name, value in answer.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(answer.body)))
+                    self.end_headers()
+                    self.wfile.write(answer.body)
+                except (ConnectionError, ssl.SSLError):
+                    pass  # the client stopped reading (a timeout, an excerpt): as real servers do
+
+            def log_message(self, format, *args):  # quiet
+                pass
+
+        return Handler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--log", type=Path, required=True)
+    arguments = parser.parse_args()
+    receiver = Receiver(arguments.port, arguments.log).start()
+    print(json.dumps({"url": receiver.url, "ca_path": receiver.ca_path}), flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        receiver.stop()
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

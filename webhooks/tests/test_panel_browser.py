@@ -1,0 +1,88 @@
+"""The panel in a real browser (headless Chromium): an agency user logs in, finds their
+deactivated webhook, reactivates it, and cannot see another team's webhooks."""
+
+import shutil
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from agencies.tests.factories import make_team
+from webhooks.models import WebhookEndpoint
+from webhooks.tests.factories import make_endpoint
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+pytestmark = [
+    pytest.mark.skipif(
+        not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
+        reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
+    live_server, browser
+):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    mine = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    theirs = make_team("Beta Tours", owner_email="bob@beta.example")
+    broken = make_endpoint(
+        mine.team,
+        "https://hooks.alpha.example/broken",
+        active=False,
+        consecutive_failures=6,
+        deactivated_at=timezone.now(),
+    )
+    make_endpoint(mine.team, "https://hooks.alpha.example/fine")
+    secret_one = make_endpoint(theirs.team, "https://hooks.beta.example/private")
+
+    browser.get(live_server.url + reverse("admin:login"))
+    browser.find_element(By.NAME, "username").send_keys("ana@alpha.example")
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    assert "Site administration" in browser.title or "Log out" in browser.page_source
+
+    browser.get(live_server.url + reverse("admin:webhooks_webhookendpoint_changelist"))
+    page = browser.page_source
+    assert "hooks.alpha.example/broken" in page and "hooks.alpha.example/fine" in page
+    assert "hooks.beta.example" not in page
+
+    # Find the deactivated one with the "Active: No" filter, select it, run the action.
+    browser.find_element(By.LINK_TEXT, "No").click()
+    rows = browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
+    assert len(rows) == 1 and "hooks.alpha.example/broken" in rows[0].text
+    rows[0].find_element(By.CSS_SELECTOR, "input.action-select").click()
+    Select(browser.find_element(By.NAME, "action")).select_by_value("reactivate")
+    browser.find_element(By.NAME, "index").click()
+
+    assert "Reactivated 1 webhook(s)." in browser.page_source
+    broken.refresh_from_db()
+    assert broken.active and broken.consecutive_failures == 0
+    assert broken.deactivated_at is None
+
+    # Another team's webhook cannot be opened by its address either.
+    browser.get(
+        live_server.url + reverse("admin:webhooks_webhookendpoint_change", args=[secret_one.pk])
+    )
+    assert "hooks.beta.example" not in browser.page_source
+    assert WebhookEndpoint.objects.get(pk=secret_one.pk).active

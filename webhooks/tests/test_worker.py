@@ -1,0 +1,153 @@
+"""At-least-once delivery with a real Celery worker, Redis and PostgreSQL: a lost broker
+message, and a worker killed mid-send, are still delivered by the sweep."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import transaction
+
+from webhooks.models import Delivery, EventType
+from webhooks.services import event_record
+from webhooks.tests.factories import make_endpoint
+
+REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
+    django_settings.REDIS_URL
+)
+pytestmark = [
+    pytest.mark.skipif(
+        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
+    ),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(90),
+]
+ROOT = Path(__file__).resolve().parents[2]
+LEASE_SECONDS = 3
+
+
+@pytest.fixture
+def broker():
+    """The test process queues through Redis for real (not eagerly), on an empty queue."""
+    from config.celery_app import app
+
+    app.conf.task_always_eager = False
+    app.control.purge()
+    yield app
+    app.control.purge()
+    app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def start_worker(https_receiver):
+    workers = []
+    test_db = django_settings.DATABASES["default"]["NAME"]
+    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": database_url,
+        "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
+        "REQUESTS_CA_BUNDLE": https_receiver.ca_path,
+        "WEBHOOK_ATTEMPT_LEASE_SECONDS": str(LEASE_SECONDS),
+    }
+
+    def start():
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=prefork",
+                "--concurrency=1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel=WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,  # its own process group, killed as a whole
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+
+
+def record(team):
+    with transaction.atomic():
+        return event_record(
+            team=team,
+            live_mode=True,
+            type=EventType.WALLET_CREDIT,
+            data_object={"object": "transaction", "id": "txn_real"},
+        )
+
+
+def wait_until(condition, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_lost_broker_message_is_delivered_by_the_sweep(
+    team, https_receiver, broker, start_worker
+):
+    make_endpoint(team.team, https_receiver.url)
+    event = record(team.team)  # its delivery message is now in Redis…
+    broker.control.purge()  # …and the broker loses it
+    start_worker()
+    time.sleep(1)
+    assert https_receiver.requests == []  # nothing will send it but the sweep
+
+    broker.send_task("webhooks.tasks.sweep_deliveries")
+
+    assert wait_until(lambda: len(https_receiver.requests) == 1)
+    assert https_receiver.requests[0].headers["X-Service-Event-Id"] == event.id
+    assert wait_until(lambda: Delivery.objects.get().status == "succeeded")
+
+
+def test_a_worker_killed_mid_send_is_made_good_by_the_sweep(
+    team, https_receiver, broker, start_worker
+):
+    https_receiver.respond("/slow", status=200, delay=2.0)
+    make_endpoint(team.team, https_receiver.url_for("/slow"))
+    worker = start_worker()
+    event = record(team.team)
+    assert wait_until(lambda: len(https_receiver.requests) == 1)  # the request is in flight
+
+    os.killpg(worker.pid, signal.SIGKILL)  # the worker dies before it records the answer
+    worker.wait()
+    delivery = Delivery.objects.get()
+    assert delivery.status == "pending" and delivery.attempt_count == 1
+    assert delivery.attempts.count() == 0
+
+    https_receiver.respond("/slow", status=200)
+    start_worker()
+    time.sleep(LEASE_SECONDS + 0.5)  # the dead worker's lease runs out
+    broker.send_task("webhooks.tasks.sweep_deliveries")
+
+    assert wait_until(lambda: len(https_receiver.requests) == 2)
+    assert https_receiver.requests[1].headers["X-Service-Event-Id"] == event.id
+    assert wait_until(lambda: Delivery.objects.get().status == "succeeded")
+    delivery.refresh_from_db()
+    assert delivery.attempt_count == 2
+    assert [a.number for a in delivery.attempts.all()] == [2]
