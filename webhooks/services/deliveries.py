@@ -20,7 +20,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from core.timestamps import iso_utc
+from webhooks import http
 from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
+from webhooks.tasks import deliver_webhook, send_deactivation_alert
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +61,6 @@ def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = ""
     costs nothing but time: the sweep finds the delivery due and queues it again."""
     if not delivery_ids:
         return
-    from webhooks.tasks import deliver_webhook
 
     def send():
         for delivery_id in delivery_ids:
@@ -118,8 +119,6 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
 
 def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
     """Make one attempt of a delivery if it is due; None when there was nothing to send."""
-    from webhooks import http
-
     delivery = delivery_claim(delivery_id, lease_id=lease_id)
     if delivery is None:
         return None
@@ -227,8 +226,6 @@ def _record_attempt(
 
 
 def _deactivate(endpoint: WebhookEndpoint) -> None:
-    from webhooks.tasks import send_deactivation_alert
-
     endpoint.active = False
     endpoint.deactivated_at = timezone.now()
     logger.warning(

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.exceptions import Conflict, InvalidRequest, UnprocessableEntity
+from webhooks import http
 from webhooks.models import (
     SUBSCRIBABLE_EVENT_TYPES,
     Delivery,
@@ -63,8 +64,6 @@ def validate_events(events) -> list[str]:
 
 
 def _probe(url: str) -> None:
-    from webhooks import http
-
     try:
         http.probe(url)
     except http.Unreachable as exc:
