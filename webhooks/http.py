@@ -9,6 +9,7 @@ and TLS is always verified (`REQUESTS_CA_BUNDLE` names a custom CA, for tests an
 """
 
 import ipaddress
+import logging
 import os
 from dataclasses import dataclass
 
@@ -48,6 +49,18 @@ def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
 
 def _exempt(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return any(ip in network for network in _allowed_networks())
+
+
+class _QuietForExemptAddresses(logging.Filter):
+    """requests-hardened warns of every refused address before we exempt it: keep the warnings
+    that stand (a real refusal), drop those about exempted networks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        ip = getattr(record, "dst_ip", None)
+        return ip is None or not _exempt(ip)
+
+
+logging.getLogger("requests_hardened.ip_filter").addFilter(_QuietForExemptAddresses())
 
 
 class _CheckedAddressAdapter(IPFilterAdapter):
