@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from wallet.tests.factories import fund
-from webhooks.models import Delivery, Event, EventType
+from webhooks.models import Delivery, Event
 from webhooks.services import (
     deliveries_sweep,
     delivery_attempt,
@@ -22,7 +22,7 @@ from webhooks.services import (
     webhook_update,
 )
 from webhooks.services.deliveries import delivery_claim
-from webhooks.tests.factories import SECRET, make_endpoint
+from webhooks.tests.factories import SECRET, make_endpoint, record
 from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
@@ -36,17 +36,6 @@ PAYLOAD_FIELDS = {
     "team_id",
     "webhook_id",
 }
-
-
-def record(team, *, type=EventType.WALLET_CREDIT, live_mode=True, data=None, previous=None):
-    with transaction.atomic():
-        return event_record(
-            team=team,
-            live_mode=live_mode,
-            type=type,
-            data_object=data or {"object": "transaction", "id": "txn_1"},
-            previous_attributes=previous,
-        )
 
 
 def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
