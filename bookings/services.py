@@ -326,13 +326,18 @@ def _record_failure(booking: Booking, error: ApplicationError) -> Booking:
 def _event(
     booking: Booking, type: EventType, *, status: str | None = None, previous: dict | None = None
 ) -> None:
-    event_record(
-        team=booking.team,
-        live_mode=booking.live_mode,
-        type=type,
-        data_object=booking_event_object(booking, status=status),
-        previous_attributes=previous,
-    )
+    """Record a booking event. A change of an existing booking (`previous` given) is also a
+    `booking.updated` with the same object, for receivers that follow every change with one
+    subscription (the spec: "data or status change")."""
+    data_object = booking_event_object(booking, status=status)
+    for event_type in (type, EventType.BOOKING_UPDATED) if previous else (type,):
+        event_record(
+            team=booking.team,
+            live_mode=booking.live_mode,
+            type=event_type,
+            data_object=data_object,
+            previous_attributes=previous,
+        )
 
 
 # --- Wire shapes -------------------------------------------------------------------------------

@@ -114,10 +114,13 @@ def test_instant_booking_debits_base_cost_and_is_ticketed(live_client, team):
     assert debit.amount == Decimal(offer["base_cost_brl"])
     types = list(
         Event.objects.filter(type__startswith="booking.")
+        .exclude(type="booking.updated")
         .order_by("created_at")
         .values_list("type", flat=True)
     )
     assert types == ["booking.created", "booking.confirmed", "booking.ticketed"]
+    # Each change after creation is also a booking.updated.
+    assert Event.objects.filter(type="booking.updated").count() == 2
 
 
 def test_instant_issuance_failure_refunds_in_full(live_client, team):

@@ -57,10 +57,13 @@ def test_confirm_debits_and_tickets_automatically(
     assert debit.amount == Decimal(offer["base_cost_brl"])
     types = list(
         Event.objects.filter(type__startswith="booking.")
+        .exclude(type="booking.updated")
         .order_by("created_at")
         .values_list("type", flat=True)
     )
     assert types == ["booking.created", "booking.confirmed", "booking.ticketed"]
+    # Each change after creation is also a booking.updated.
+    assert Event.objects.filter(type="booking.updated").count() == 2
     again = confirm(live_client, booking["id"], pay(offer))
     assert again.status_code == 409 and again.json()["error"]["message"] == (
         "Booking already confirmed"
@@ -321,7 +324,8 @@ def test_the_whole_life_of_a_hold_in_test_mode(
     assert {t.balance_after for t in rows} == {Decimal("5000.00")}
     assert Wallet.objects.get(team=team.team).balance == Decimal("0.00")  # live untouched
     assert test_client.get("/api/v1/wallet/balance").json()["data"]["balance"] == "5000.00"
-    assert Event.objects.filter(live_mode=False, type__startswith="booking.").count() == 4
+    # created, confirmed, ticketed, cancelled, and a booking.updated for each of the last three
+    assert Event.objects.filter(live_mode=False, type__startswith="booking.").count() == 7
 
 
 def test_ticketing_is_idempotent_and_the_sweep_retries_stuck_bookings(live_client, team):

@@ -243,17 +243,22 @@ def booking_events(agency: Agency, booking_id: str) -> list[tuple]:
         if e.data_object["id"] == booking_id
     ]
     assert {e.live_mode for e in events} <= {agency.live}
-    return sorted(
-        ((e.type, e.data_object["status"], e.previous_attributes.get("status")) for e in events),
-        key=lambda event: LIFECYCLE.index(event[0]),
-    )
+    described = [
+        (e.type, e.data_object["status"], e.previous_attributes.get("status")) for e in events
+    ]
+    state_events = [event for event in described if event[0] != "booking.updated"]
+    # Every change after creation is also a booking.updated with the same object and previous
+    # attributes (the spec: "data or status change").
+    updates = sorted(event[1:] for event in described if event[0] == "booking.updated")
+    assert updates == sorted(event[1:] for event in state_events if event[0] != "booking.created")
+    return sorted(state_events, key=lambda event: LIFECYCLE.index(event[0]))
 
 
 def event_documents(booking_id: str) -> dict:
-    """The `documents` each booking event of the booking carries, by event type."""
+    """The `documents` each booking state event of the booking carries, by event type."""
     return {
         e.type: e.data_object["documents"]
-        for e in Event.objects.filter(type__startswith="booking.")
+        for e in Event.objects.filter(type__startswith="booking.").exclude(type="booking.updated")
         if e.data_object["id"] == booking_id
     }
 

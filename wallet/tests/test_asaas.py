@@ -24,8 +24,8 @@ from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
 
-# shared/ sits beside the repository checkout (locally and in CI).
-TESTDATA = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+# Known-good vectors, copied from the project's shared testdata so a clone stands alone.
+TESTDATA = Path(__file__).resolve().parent / "vectors"
 BOLETO_VECTORS = json.loads((TESTDATA / "boleto_vectors.json").read_text())["vectors"]
 PIX_VECTORS = json.loads((TESTDATA / "pix_brcode_vectors.json").read_text())["vectors"]
 

@@ -26,8 +26,8 @@ from wallet.boleto import (
     mod10_check_digit,
 )
 
-# shared/ sits beside the repository checkout (locally and in CI).
-TESTDATA = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+# Known-good vectors, copied from the project's shared testdata so a clone stands alone.
+TESTDATA = Path(__file__).resolve().parent / "vectors"
 VECTORS = json.loads((TESTDATA / "boleto_vectors.json").read_text())["vectors"]
 IDS = [v["source"] for v in VECTORS]
 

@@ -19,8 +19,8 @@ from wallet.pix import (
     qr_svg,
 )
 
-# shared/ sits beside the repository checkout (locally and in CI).
-TESTDATA = Path(__file__).resolve().parents[3] / "shared" / "testdata"
+# Known-good vectors, copied from the project's shared testdata so a clone stands alone.
+TESTDATA = Path(__file__).resolve().parent / "vectors"
 VECTORS = json.loads((TESTDATA / "pix_brcode_vectors.json").read_text())["vectors"]
 
 KEY = "123e4567-e12b-12d1-a456-426655440000"
