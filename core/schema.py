@@ -48,3 +48,39 @@ def enveloped(serializer, *, name: str, **extra_fields):
     data = serializer if isinstance(serializer, serializers.Field) else serializer()
     fields = {"success": serializers.BooleanField(default=True), "data": data, **extra_fields}
     return type(name, (serializers.Serializer,), fields)
+
+
+# Answers any operation can give, whatever it documents itself.
+COMMON_ERRORS = {
+    "401": "Unauthorized: no API key, or an unknown or revoked one",
+    "429": "Too many requests for this API key (see the `Retry-After` header)",
+}
+
+IDEMPOTENCY_ERRORS = {
+    "400": "Invalid request parameters (also an invalid `Idempotency-Key`)",
+    "409": "The `Idempotency-Key` was used with a different request, or its first request is "
+    "still running",
+}
+
+
+def document_common_errors(result, generator, request, public):
+    """drf-spectacular postprocessing hook: add the common errors to every authenticated
+    operation, with the one error shape, so clients and the fuzzer know them."""
+    error_schema = {"$ref": "#/components/schemas/Error"}
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            if not isinstance(operation, dict) or not operation.get("security"):
+                continue
+            responses = operation.setdefault("responses", {})
+            errors = dict(COMMON_ERRORS)
+            if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+                errors.update(IDEMPOTENCY_ERRORS)
+            for status, description in errors.items():
+                responses.setdefault(
+                    status,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": error_schema}},
+                    },
+                )
+    return result

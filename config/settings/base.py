@@ -229,6 +229,10 @@ SPECTACULAR_SETTINGS = {
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.document_common_errors",
+    ],
 }
 
 # --- Request ids (django-guid) ---------------------------------------------------------------
