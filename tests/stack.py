@@ -1,0 +1,125 @@
+"""The real stack as separate processes, for end-to-end and fault tests: gunicorn, a Celery
+worker (with beat), management commands, all on the test database and the test Redis, in
+production settings. Only on PostgreSQL and Redis."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL_STACK = settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
+    settings.REDIS_URL
+)
+needs_real_stack = pytest.mark.skipif(
+    not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(condition, timeout=30.0, interval=0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(interval)
+    return None
+
+
+class Stack:
+    """Processes started here are killed (their whole process group) by `stop()`."""
+
+    def __init__(self, receiver_ca: str | None = None):
+        test_db = settings.DATABASES["default"]["NAME"]
+        database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DJANGO_SECRET_KEY": "end-to-end-tests-only-" + "x" * 40,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": settings.REDIS_URL,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "EMAIL_URL": "dummymail://",
+            "API_RATE_LIMIT": "100000/minute",
+            "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
+            "DJANGO_CONN_MAX_AGE": "0",
+            "LOG_LEVEL": "WARNING",
+        }
+        if receiver_ca:
+            self.env["REQUESTS_CA_BUNDLE"] = receiver_ca
+        self.processes: list[subprocess.Popen] = []
+        self.base_url = ""
+
+    def _start(self, arguments: list[str]) -> subprocess.Popen:
+        process = subprocess.Popen(  # noqa: S603 - fixed argument lists
+            [sys.executable, "-m", *arguments],
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,  # its own process group, killed as a whole
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.processes.append(process)
+        return process
+
+    def start_web(self, workers: int = 2) -> subprocess.Popen:
+        port = free_port()
+        self.base_url = f"http://127.0.0.1:{port}"
+        server = self._start(
+            [
+                "gunicorn",
+                "config.wsgi",
+                f"--bind=127.0.0.1:{port}",
+                f"--workers={workers}",
+                "--timeout=60",
+            ]
+        )
+
+        def healthy():
+            try:
+                return requests.get(f"{self.base_url}/health", timeout=2).status_code == 200
+            except requests.ConnectionError:
+                return False
+
+        assert wait_until(healthy, timeout=60), "gunicorn did not become healthy"
+        return server
+
+    def start_worker(self, *, beat: bool = False) -> subprocess.Popen:
+        arguments = ["celery", "-A", "config", "worker", "--pool=prefork", "--concurrency=2"]
+        arguments += ["--without-gossip", "--without-mingle", "--loglevel=WARNING"]
+        if beat:
+            arguments.append("--beat")
+        return self._start(arguments)
+
+    def manage(self, *arguments: str) -> str:
+        completed = subprocess.run(  # noqa: S603 - fixed argument lists
+            [sys.executable, "manage.py", *arguments],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert completed.returncode == 0, completed.stderr
+        return completed.stdout
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
