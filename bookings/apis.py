@@ -147,6 +147,7 @@ class BookingCreateApi(ApiView):
             passengers=body.get("passengers"),
             payments=body.get("payments"),
             metadata=body.get("metadata"),
+            idempotency_key=request.headers.get("Idempotency-Key", ""),
         )
         return Response(booking_object(booking), status=201)
 

@@ -25,6 +25,9 @@ class Booking(models.Model):
     client = models.ForeignKey("agencies.Client", on_delete=models.PROTECT, related_name="bookings")
     # One booking per offer: an offer is never booked twice, whatever retries or races happen.
     offer_id = models.CharField(max_length=40, unique=True)
+    # The Idempotency-Key of the request that created it: a retry whose first attempt died
+    # after the booking was written finds it by this key instead of "offer already booked".
+    idempotency_key = models.CharField(max_length=255, blank=True, default="")
     type = models.CharField(max_length=7, choices=Type.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     supplier = models.CharField(max_length=20)

@@ -51,7 +51,15 @@ class OfferAlreadyBooked(Conflict):
 
 
 def booking_create(
-    *, team, live_mode: bool, offer_id: str, type: str, passengers, payments=None, metadata=None
+    *,
+    team,
+    live_mode: bool,
+    offer_id: str,
+    type: str,
+    passengers,
+    payments=None,
+    metadata=None,
+    idempotency_key: str = "",
 ) -> Booking:
     if type not in Booking.Type.values:
         raise InvalidRequest(details={"type": "Must be hold or instant."})
@@ -78,20 +86,34 @@ def booking_create(
     if metadata is not None and not isinstance(metadata, dict):
         raise InvalidRequest(details={"metadata": "Must be an object."})
 
-    booking = _claim_offer(
-        team=team,
-        live_mode=live_mode,
-        offer=offer,
-        type=type,
-        people=people,
-        metadata=metadata or {},
-    )
-    supplier = supplier_for(team=team, live_mode=live_mode)
-    instant = type == Booking.Type.INSTANT
+    try:
+        booking = _claim_offer(
+            team=team,
+            live_mode=live_mode,
+            offer=offer,
+            type=type,
+            people=people,
+            metadata=metadata or {},
+            idempotency_key=idempotency_key,
+        )
+    except OfferAlreadyBooked:
+        # The same request again, whose first attempt died after writing the booking (the
+        # Idempotency-Key's stored answer was lost with it): answer with that booking.
+        earlier = _booked_by_the_same_request(offer=offer, team=team, key=idempotency_key)
+        if earlier is None:
+            raise
+        return _resume(earlier, offer=offer)
+    return _place_order(booking, offer=offer, passengers=_order_passengers(offer, people))
+
+
+def _place_order(booking: Booking, *, offer: BookableOffer, passengers: list) -> Booking:
+    """The supplier's hold or instant order, outside any transaction, and its outcome."""
+    supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+    instant = booking.type == Booking.Type.INSTANT
     try:
         order = supplier.create_order(
             offer=offer,
-            passengers=_order_passengers(offer, people),
+            passengers=passengers,
             instant=instant,
             amount=offer.total_amount,
             currency=offer.total_currency,
@@ -106,7 +128,48 @@ def booking_create(
     return _record_hold(booking, order)
 
 
-def _claim_offer(*, team, live_mode, offer: BookableOffer, type, people, metadata) -> Booking:
+def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
+    """The booking of a retried request whose first attempt died after writing it. Left
+    pending without a supplier order (the process died before or during the supplier call,
+    an instant booking already debited), it is ordered now; otherwise it is answered as it is.
+    Only this retry runs: it holds the Idempotency-Key (the others are told it is in flight)."""
+    if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
+        return booking
+    return _place_order(booking, offer=offer, passengers=_stored_order_passengers(booking))
+
+
+def _stored_order_passengers(booking: Booking) -> list[OrderPassenger]:
+    passengers = list(booking.passengers.order_by("position"))
+    supplier_id = {p.passenger_id: p.supplier_passenger_id or p.passenger_id for p in passengers}
+    return [
+        OrderPassenger(
+            supplier_passenger_id=supplier_id[p.passenger_id],
+            type=p.type,
+            title=p.title or None,
+            given_name=p.given_name,
+            family_name=p.family_name,
+            gender=p.gender,
+            born_on=p.born_on,
+            email=p.email,
+            phone_number=p.phone_number,
+            identity_documents=tuple(p.identity_documents),
+            infant_supplier_passenger_id=supplier_id.get(p.infant_passenger_id)
+            if p.infant_passenger_id
+            else None,
+        )
+        for p in passengers
+    ]
+
+
+def _booked_by_the_same_request(*, offer: BookableOffer, team, key: str) -> Booking | None:
+    if not key:
+        return None
+    return Booking.objects.filter(offer_id=offer.id, team=team, idempotency_key=key).first()
+
+
+def _claim_offer(
+    *, team, live_mode, offer: BookableOffer, type, people, metadata, idempotency_key=""
+) -> Booking:
     """Write the booking and its passengers (and, for instant, debit the wallet) in one short
     transaction. A second booking of the same offer fails on the unique constraint."""
     supplier_id = dict(
@@ -136,6 +199,7 @@ def _claim_offer(*, team, live_mode, offer: BookableOffer, type, people, metadat
                 payment_required_by=offer.payment_required_by,
                 price_guarantee_expires_at=offer.price_guarantee_expires_at,
                 metadata=metadata,
+                idempotency_key=idempotency_key,
             )
             BookingPassenger.objects.bulk_create(
                 [

@@ -92,7 +92,7 @@ class Stack:
         def healthy():
             try:
                 return requests.get(f"{self.base_url}/health", timeout=2).status_code == 200
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or still booting
                 return False
 
         assert wait_until(healthy, timeout=60), "gunicorn did not become healthy"

@@ -185,7 +185,9 @@ CELERY_BEAT_SCHEDULE = {
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per API key
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
-IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(seconds=120)
+IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
+    seconds=env.int("IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS", default=120)
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["core.authentication.ApiKeyAuthentication"],

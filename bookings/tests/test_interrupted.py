@@ -1,0 +1,102 @@
+"""A booking request that dies after the booking (and, for instant, the debit) is written but
+before the supplier answers: its retry with the same Idempotency-Key finishes that booking;
+nothing is booked or debited twice. (The real-process version: tests/test_faults.py.)"""
+
+import pytest
+from rest_framework.test import APIClient
+
+from bookings.models import Booking
+from bookings.tests.test_create import BOOKINGS, frozen_time, holdable, offers, person  # noqa: F401
+from flights.suppliers.sandbox import SandboxSupplier
+from wallet.models import Transaction
+from wallet.tests.factories import fund
+
+pytestmark = pytest.mark.django_db
+
+KEY = "retry-me-1"
+
+
+@pytest.fixture
+def client(team):
+    fund(team.team, "10000.00")
+    client = APIClient(raise_request_exception=False)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    return client
+
+
+@pytest.fixture
+def supplier_call_dies(monkeypatch):
+    """The process dies during the supplier call (the supplier never answered)."""
+    real_create_order = SandboxSupplier.create_order
+    calls = []
+
+    def dies_once(self, **kwargs):
+        calls.append(kwargs["offer"].id)
+        if len(calls) == 1:
+            raise RuntimeError("worker killed during the supplier call")
+        return real_create_order(self, **kwargs)
+
+    monkeypatch.setattr(SandboxSupplier, "create_order", dies_once)
+    return calls
+
+
+def book(client, offer, *, type="hold", key=None):
+    body = {
+        "offerId": offer["id"],
+        "type": type,
+        "passengers": [person(offer["passengers"][0]["id"])],
+    }
+    if type == "instant":
+        body["payments"] = [
+            {
+                "type": "balance",
+                "amount": offer["total_amount"],
+                "currency": offer["total_currency"],
+            }
+        ]
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(BOOKINGS, body, format="json", **headers)
+
+
+def instant_offer(client):
+    return next(o for o in offers(client) if o["payment_requirements"]["requires_instant_payment"])
+
+
+def test_an_interrupted_instant_booking_is_finished_by_its_retry(client, supplier_call_dies):
+    offer = instant_offer(client)
+    died = book(client, offer, type="instant", key=KEY)
+    assert died.status_code == 500
+    left = Booking.objects.get()
+    assert left.status == "pending" and left.idempotency_key == "retry-me-1"
+    assert Transaction.objects.filter(type="debit").count() == 1  # debited, not yet ordered
+
+    retried = book(client, offer, type="instant", key=KEY)
+
+    assert retried.status_code == 201, retried.json()
+    assert retried.json()["id"] == left.id and retried.json()["status"] == "ticketed"
+    assert Booking.objects.count() == 1 and Transaction.objects.filter(type="debit").count() == 1
+    assert supplier_call_dies == [offer["id"], offer["id"]]
+
+
+def test_an_interrupted_hold_is_held_by_its_retry(client, supplier_call_dies):
+    offer = holdable(client)
+    assert book(client, offer, key=KEY).status_code == 500
+
+    retried = book(client, offer, key=KEY)
+
+    assert retried.status_code == 201 and retried.json()["status"] == "pending"
+    assert Booking.objects.get().supplier_order_id  # the supplier holds it now
+
+
+def test_another_request_for_the_same_offer_is_still_refused(client, supplier_call_dies):
+    offer = instant_offer(client)
+    book(client, offer, type="instant", key=KEY)
+
+    other = book(client, offer, type="instant", key="another-request")
+    without_key = book(client, offer, type="instant")
+
+    for refused in (other, without_key):
+        assert refused.status_code == 409
+        assert refused.json()["error"]["code"] == "offer_already_booked"
+    assert Booking.objects.get().status == "pending"  # untouched by the other requests
+    assert supplier_call_dies == [offer["id"]]
