@@ -17,15 +17,20 @@ Runners, all on the same wallet row, each for --seconds with --workers concurren
 * ours, threads: `wallet.services.wallet_debit` in N Python threads (one connection each).
 * ours, processes: the same in N processes (spawned, each with its own django.setup()): how
   gunicorn workers run it, without the GIL shared between clients. This is the headline.
+* peer: django-hordak transfers: N processes calling hordak's `Account.transfer_to()` from one
+  hot hordak account to another (optional: needs `pip install -e '.[bench]'`, skipped without
+  it). Not the same work: hordak neither checks nor locks the source balance (bench/README.md).
 
 After each runner the ledger is checked: balance drop == sum of the debits written, movement
-count == ledger rows, every acknowledged debit has its row, and `ledger_problems()` is empty.
+count == ledger rows, every acknowledged debit has its row, and `ledger_problems()` is empty
+(for hordak: its own books, see check_hordak()).
 See bench/README.md for how to read the results.
 """
 
 import argparse
 import contextlib
 import glob
+import importlib.util
 import math
 import multiprocessing
 import os
@@ -45,7 +50,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:  # run as `python bench/wallet_debits.py`: sys.path[0] is bench/
+# Run as `python bench/wallet_debits.py`, sys.path[0] is bench/, whose modules would shadow the
+# standard library's (bench/http.py shadows `http`, which Django imports): drop it, and import
+# bench modules as `bench.*` from the repository.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != REPO / "bench"]
+if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 RESULTS_DIR = REPO / "bench" / "results"
@@ -63,6 +72,9 @@ DJANGO_ENV = {
     "DJANGO_DEBUG": "false",  # DEBUG would record every query in connection.queries
     "LOG_LEVEL": "WARNING",
 }
+# production + mptt + hordak, only when the hordak runner runs: hordak is never in the product's
+# INSTALLED_APPS.
+HORDAK_SETTINGS = "bench.hordak_settings"
 
 # The statements of one debit, as wallet/services/ledger.py sends them (psycopg 3 ClientCursor:
 # parameters are merged into the text client-side). pgbench runs them with `-M simple`: the
@@ -120,6 +132,7 @@ class Check:
     acknowledged: int = 0  # debits the clients saw succeed (warm-up included)
     new_events: int = 0
     problems: list = field(default_factory=list)  # ledger_problems()
+    detail: str = ""  # what was checked, when it is not our wallet ledger (the hordak peer)
 
     @property
     def lost_updates(self) -> int:
@@ -276,13 +289,14 @@ def check_run(before: dict, after: dict, acknowledged: int) -> Check:
     )
 
 
-def settle_database() -> None:
+def settle_database(extra_tables: tuple = ()) -> None:
     """The same starting conditions for every runner: no dead row versions of the hot wallet
     left from the previous one, no checkpoint pending."""
     from django.db import connection
 
+    tables = ", ".join(("wallet_wallet", "wallet_transaction", "webhooks_event", *extra_tables))
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM (ANALYZE) wallet_wallet, wallet_transaction, webhooks_event")
+        cursor.execute(f"VACUUM (ANALYZE) {tables}")
         with contextlib.suppress(Exception):  # CHECKPOINT needs superuser or pg_checkpoint
             cursor.execute("CHECKPOINT")
 
@@ -369,7 +383,11 @@ def combine(runner: str, parts: list[dict], note: str) -> Result:
         errors=errors,
         first_error=next((p["first_error"] for p in parts if p["first_error"]), ""),
         client_cpu_us=(sum(p["cpu"] for p in parts) / ok * 1e6) if ok else None,
-        lock_window_ms=(sum(p["lock_window"] for p in parts) / ok * 1000) if ok else None,
+        lock_window_ms=(
+            sum(p["lock_window"] for p in parts) / ok * 1000
+            if ok and all(p["lock_window"] is not None for p in parts)
+            else None  # the hordak peer takes no exclusive lock on its hot row
+        ),
         note=note,
     )
 
@@ -434,12 +452,22 @@ def process_main(index, round_no, team_id, seconds, env, barrier, queue):
 
 
 def run_processes(team_id: str, workers: int, seconds: float, round_no: int, env: dict) -> Result:
+    return combine(
+        f"ours, {workers} processes",
+        spawn_clients(process_main, team_id, workers, seconds, round_no, env),
+        "one interpreter per client, as gunicorn workers",
+    )
+
+
+def spawn_clients(target, payload, workers: int, seconds: float, round_no: int, env: dict):
+    """Run target(index, round_no, payload, seconds, env, barrier, queue) in `workers` spawned
+    processes started together; returns their result dicts."""
     # spawn, not fork: a forked child would inherit the parent's open connection socket.
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(workers + 1)
     queue = ctx.Queue()
     procs = [
-        ctx.Process(target=process_main, args=(i, round_no, team_id, seconds, env, barrier, queue))
+        ctx.Process(target=target, args=(i, round_no, payload, seconds, env, barrier, queue))
         for i in range(workers)
     ]
     try:
@@ -461,10 +489,192 @@ def run_processes(team_id: str, workers: int, seconds: float, round_no: int, env
     failed = [r for r in results.values() if not isinstance(r, dict)]
     if failed:
         raise RuntimeError(f"a client process failed: {failed[0]}")
+    return list(results.values())
+
+
+# --- peer: django-hordak ----------------------------------------------------------------------
+
+HORDAK_TABLES = ("hordak_account", "hordak_transaction", "hordak_leg")
+
+
+def hordak_installed() -> bool:
+    return importlib.util.find_spec("hordak") is not None
+
+
+def setup_hordak() -> tuple[int, int]:
+    """Hordak's equivalent of the hot wallet: an asset account funded with FUNDING from an
+    equity account (a balanced transaction, as hordak requires), and a sink asset account that
+    receives every transfer. Returns the (hot, sink) account ids."""
+    from djmoney.money import Money
+    from hordak.models import Account, AccountType
+
+    funding = Account.objects.create(name="Bench funding", code="3", type=AccountType.equity)
+    hot = Account.objects.create(name="Bench hot account", code="1", type=AccountType.asset)
+    sink = Account.objects.create(name="Bench sink", code="2", type=AccountType.asset)
+    # equity -> asset raises both balances (hordak's transfer_to() sign convention)
+    funding.transfer_to(hot, Money(FUNDING, "BRL"), description="bench funding")
+    return hot.pk, sink.pk
+
+
+def hordak_snapshot(hot_id: int, sink_id: int) -> dict:
+    from django.db import connection
+    from hordak.models import Account
+
+    # The balances as hordak computes them (its GET_BALANCE SQL function, signed by account
+    # type); the leg counts and sums below are read from the table directly, to compare.
+    balances = {
+        account.pk: account.balance["BRL"].amount.quantize(AMOUNT)  # GET_BALANCE drops zeros
+        for account in Account.objects.with_balances().filter(pk__in=[hot_id, sink_id])
+    }
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM hordak_transaction")
+        (transactions,) = cursor.fetchone()
+        cursor.execute(
+            "SELECT count(*), coalesce(sum(credit), 0) FROM hordak_leg "
+            "WHERE account_id = %s AND credit IS NOT NULL",
+            [hot_id],
+        )
+        hot_legs, hot_credited = cursor.fetchone()
+    return {
+        "hot": balances[hot_id],
+        "sink": balances[sink_id],
+        "transactions": transactions,
+        "hot_legs": hot_legs,
+        "hot_credited": hot_credited,
+    }
+
+
+def hordak_problems() -> list:
+    """Hordak's books as a whole: every transaction is two legs that balance (transfer_to()
+    writes exactly that), and all debits == all credits (the trial balance)."""
+    from django.db import connection
+
+    from wallet.ledger_check import LedgerProblem
+
+    problems = []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM hordak_transaction t WHERE (SELECT count(*) FROM hordak_leg l "
+            "WHERE l.transaction_id = t.id) <> 2 OR (SELECT sum(coalesce(debit, 0) - "
+            "coalesce(credit, 0)) FROM hordak_leg l WHERE l.transaction_id = t.id) <> 0"
+        )
+        (bad,) = cursor.fetchone()
+        if bad:
+            problems.append(LedgerProblem("hordak", f"{bad} transactions not 2 balanced legs"))
+        cursor.execute("SELECT coalesce(sum(debit), 0), coalesce(sum(credit), 0) FROM hordak_leg")
+        debits, credits = cursor.fetchone()
+        if debits != credits:
+            problems.append(LedgerProblem("hordak", f"debits {debits} != credits {credits}"))
+    return problems
+
+
+def check_hordak(before: dict, after: dict, acknowledged: int) -> Check:
+    """The same Check as for our wallet: a hordak transaction per acknowledged transfer, a
+    credit leg on the hot account per transaction, its balance down by what those legs say."""
+    from wallet.ledger_check import LedgerProblem
+
+    check = Check(
+        new_rows=after["transactions"] - before["transactions"],
+        movement_delta=after["hot_legs"] - before["hot_legs"],
+        debit_sum=after["hot_credited"] - before["hot_credited"],
+        balance_drop=before["hot"] - after["hot"],
+        acknowledged=acknowledged,
+        problems=hordak_problems(),
+    )
+    sink_rise = after["sink"] - before["sink"]
+    if sink_rise != check.balance_drop:
+        check.problems.append(
+            LedgerProblem("hordak", f"sink +{sink_rise} != hot account -{check.balance_drop}")
+        )
+    check.detail = (
+        f"hordak: {check.new_rows:,} transactions (incl. warm-up), {check.movement_delta:,} "
+        f"legs out of the hot account for {check.debit_sum}, its balance -{check.balance_drop} "
+        f"and the sink's +{sink_rise} (hordak's GET_BALANCE), {acknowledged:,} acknowledged, "
+        "trial balance and 2 balanced legs per transaction checked"
+    )
+    return check
+
+
+def transfer_loop(accounts: tuple, seconds: float, ref_prefix: str, wait_start, cpu_clock):
+    """debit_loop() for the peer: warm up, wait for every client, then transfer from the hot
+    hordak account to the sink until the time is up."""
+    from djmoney.money import Money
+    from hordak.models import Account
+
+    hot = Account.objects.get(pk=accounts[0])
+    sink = Account.objects.get(pk=accounts[1])
+    amount = Money(AMOUNT, "BRL")
+
+    def transfer(reference):
+        # Hordak's public API: atomic itself (its legs only balance at COMMIT, where a deferred
+        # constraint trigger checks them). The description keeps the runs' rows apart.
+        hot.transfer_to(sink, amount, description=reference)
+
+    for i in range(WARMUP_DEBITS):
+        transfer(f"{ref_prefix}-w{i}")
+    wait_start()
+    ok = errors = 0
+    first_error = ""
+    latencies = []
+    cpu_start = cpu_clock()
+    start = time.monotonic()
+    deadline = start + seconds
+    i = 0
+    while time.monotonic() < deadline:
+        i += 1
+        t0 = time.perf_counter()
+        try:
+            transfer(f"{ref_prefix}-{i}")
+        except Exception as exc:
+            errors += 1
+            first_error = first_error or repr(exc)
+            continue
+        latencies.append((time.perf_counter() - t0) * 1000)
+        ok += 1
+    end = time.monotonic()
+    return {
+        "ok": ok,
+        "acknowledged": ok + WARMUP_DEBITS,
+        "errors": errors,
+        "first_error": first_error,
+        "latencies": latencies,
+        "start": start,
+        "end": end,
+        "cpu": cpu_clock() - cpu_start,
+        "lock_window": None,  # no statement of hordak's takes an exclusive lock on the hot row
+    }
+
+
+def hordak_process_main(index, round_no, accounts, seconds, env, barrier, queue):
+    """process_main() for the peer: env names bench.hordak_settings."""
+    os.environ.update(env)
+    try:
+        import django
+
+        django.setup()
+        result = transfer_loop(
+            accounts,
+            seconds,
+            f"h{round_no}-{index}",
+            lambda: barrier.wait(timeout=START_TIMEOUT),
+            time.process_time,
+        )
+        queue.put((index, result))
+    except BaseException as exc:
+        barrier.abort()
+        queue.put((index, f"{type(exc).__name__}: {exc}"))
+    finally:
+        with contextlib.suppress(Exception):
+            from django.db import connection
+
+            connection.close()
+
+
+def run_hordak(accounts: tuple, workers: int, seconds: float, round_no: int, env: dict):
     return combine(
-        f"ours, {workers} processes",
-        list(results.values()),
-        "one interpreter per client, as gunicorn workers",
+        f"peer: django-hordak transfers, {workers} processes",
+        spawn_clients(hordak_process_main, accounts, workers, seconds, round_no, env),
+        "Account.transfer_to(): INSERT transaction + 2 legs; no balance check, no row lock",
     )
 
 
@@ -635,14 +845,15 @@ def report(rounds: list[list[Result]], args, server_version: str, scratch: str) 
             if r.client_cpu_us is not None:
                 details.append(f"client CPU {r.client_cpu_us:,.0f} µs/debit")
             details.append(
-                f"ledger: {c.new_rows:,} rows (incl. warm-up), movement_count +"
+                c.detail
+                or f"ledger: {c.new_rows:,} rows (incl. warm-up), movement_count +"
                 f"{c.movement_delta:,}, balance -{c.balance_drop} for {c.debit_sum} of debits, "
                 f"{c.acknowledged:,} acknowledged, {c.new_events:,} wallet.debit events"
             )
             details += [f"PROBLEM {p.team_id}: {p.message}" for p in c.problems[:5]]
             prefix = f"round {round_no}, " if len(rounds) > 1 else ""
             lines.append(f"- {prefix}**{r.runner}** ({r.note}): " + "; ".join(details) + ".")
-    headline = next((k for k in summary if k.endswith("processes")), None)
+    headline = next((k for k in summary if k.startswith("ours") and k.endswith("processes")), None)
     if headline and summary[headline][1] is not None:
         run, ratio, lost, problems = summary[headline]
         met = ratio >= 0.5 and lost == 0 and problems == 0
@@ -657,7 +868,7 @@ def report(rounds: list[list[Result]], args, server_version: str, scratch: str) 
 
 # --- main -------------------------------------------------------------------------------------
 
-RUNNERS = ("pgbench", "pgbench-event", "threads", "processes")
+RUNNERS = ("pgbench", "pgbench-event", "threads", "processes", "hordak")
 
 
 def main() -> int:
@@ -681,6 +892,12 @@ def main() -> int:
     unknown = set(runners) - set(RUNNERS)
     if unknown:
         parser.error(f"unknown runner(s): {', '.join(sorted(unknown))}")
+    if "hordak" in runners and not hordak_installed():
+        # An optional peer: the other runners still run without it.
+        print("django-hordak is not installed, hordak runner skipped: pip install -e '.[bench]'")
+        runners.remove("hordak")
+        if not runners:
+            parser.error("no runner left to run")
 
     admin_url = os.environ.get("DATABASE_URL", "")
     if not admin_url:
@@ -692,11 +909,15 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     env = {**DJANGO_ENV, "DATABASE_URL": scratch_url}
+    # Hordak is only installed (migrated, set up, checked) in this scratch Django when its runner
+    # runs; our own process clients always get the product settings.
+    hordak_env = {**env, "DJANGO_SETTINGS_MODULE": HORDAK_SETTINGS}
+    parent_env = hordak_env if "hordak" in runners else env
     create_database(admin_url, scratch)
     print(f"scratch database {scratch} created", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix=".tmp-", dir=RESULTS_DIR))
     try:
-        os.environ.update(env)
+        os.environ.update(parent_env)
         import django
 
         django.setup()
@@ -705,6 +926,9 @@ def main() -> int:
 
         call_command("migrate", verbosity=0, interactive=False)
         team_id = setup_wallet()
+        hordak_accounts = setup_hordak() if "hordak" in runners else None
+        if hordak_accounts:
+            print(f"hordak account {hordak_accounts[0]} funded with {FUNDING} BRL")
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
             server_version = f"PostgreSQL {cursor.fetchone()[0].split()[0]}"
@@ -714,8 +938,9 @@ def main() -> int:
         for round_no in range(1, args.repeat + 1):
             results = []
             for runner in runners:
-                settle_database()
-                before = snapshot(team_id)
+                peer = runner == "hordak"
+                settle_database(HORDAK_TABLES if hordak_accounts else ())
+                before = hordak_snapshot(*hordak_accounts) if peer else snapshot(team_id)
                 connections.close_all()  # no idle connection of ours during the run
                 print(
                     f"round {round_no}/{args.repeat}: {runner} "
@@ -735,9 +960,17 @@ def main() -> int:
                     )
                 elif runner == "threads":
                     result = run_threads(team_id, args.workers, args.seconds, round_no)
+                elif peer:
+                    result = run_hordak(
+                        hordak_accounts, args.workers, args.seconds, round_no, hordak_env
+                    )
                 else:
                     result = run_processes(team_id, args.workers, args.seconds, round_no, env)
-                result.check = check_run(before, snapshot(team_id), result.acknowledged)
+                if peer:
+                    after = hordak_snapshot(*hordak_accounts)
+                    result.check = check_hordak(before, after, result.acknowledged)
+                else:
+                    result.check = check_run(before, snapshot(team_id), result.acknowledged)
                 print(
                     f"  {result.rate:,.0f} debits/s, lost updates {result.check.lost_updates}, "
                     f"ledger problems {len(result.check.problems)}",
