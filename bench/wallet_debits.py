@@ -50,10 +50,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parent.parent
-# Run as `python bench/wallet_debits.py`, sys.path[0] is bench/, whose modules would shadow the
-# standard library's (bench/http.py shadows `http`, which Django imports): drop it, and import
-# bench modules as `bench.*` from the repository.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != REPO / "bench"]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

@@ -1,0 +1,408 @@
+"""HTTP requests per second and client-side latency of the API served by gunicorn, against a
+bare Django view served by the same server.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/http_load.py [--seconds 10] [--clients N]
+
+In a scratch database (created, migrated, dropped, as bench/wallet_debits.py does) and a scratch
+Redis database (BENCH_REDIS_URL, default redis://127.0.0.1:6379/12: cache and rate-limit
+counters; flushed before and after). One team (`make_team`), its live wallet funded with 1000
+BRL. The server: `gunicorn config.wsgi --workers <CPU cores>` (sync workers), settings
+`config.settings.production` plus two bare views (bench/http_settings.py, bench/http_urls.py),
+API_RATE_LIMIT raised so that no request is throttled, on this machine.
+
+Endpoints, one after the other, each for --seconds after a warm-up (--warmup seconds):
+
+* baseline: GET /bench/bare, a plain Django function view returning `JsonResponse({"ok": True})`
+  (no DRF, no authentication, no database; the project's middleware still runs). Every ratio
+  is relative to its requests/s.
+* bare search bytes: POST /bench/bare-search with the search body, a plain view returning the
+  bytes of a real search response: the floor of the search (HTTP, middleware, the response size)
+  without any work. The search's ratio to it is printed below the table.
+* GET /api/v1/wallet/balance with the live key (`Bearer sk_live_…`).
+* POST /api/v1/flights/search with the test key: sandbox round trip GRU-LIS-GRU, 1 adult,
+  departure ~100 days ahead, return 14 days later.
+
+Load: a closed loop of --clients concurrent clients (default 2 × cores), each in its own
+spawned process with one `requests.Session`; each sends its next request as soon as the previous
+one is answered. Only 2xx answers are counted (requests/s, latencies); the rest are errors.
+Latency is client side: from sending the request to having read the whole response.
+Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU (shown
+per endpoint) is taken from the server; gunicorn's sync workers also close the connection after
+every response, so each request opens a new TCP connection whatever the client asks.
+"""
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
+
+RESULTS_FILE = REPO / "bench" / "results" / "http.md"
+START_TIMEOUT = 120  # seconds for gunicorn to answer, and for every client to be warmed up
+
+
+def search_body() -> bytes:
+    departure = date.today() + timedelta(days=100)
+    return json.dumps(
+        {
+            "type": "round_trip",
+            "passengers": [{"type": "adult", "count": 1}],
+            "slices": [
+                {"origin": "GRU", "destination": "LIS", "departureDate": departure.isoformat()},
+                {
+                    "origin": "LIS",
+                    "destination": "GRU",
+                    "departureDate": (departure + timedelta(days=14)).isoformat(),
+                },
+            ],
+        }
+    ).encode()
+
+
+@dataclass
+class Endpoint:
+    name: str
+    method: str
+    path: str
+    headers: dict
+    body: bytes | None = None
+
+
+@dataclass
+class Result:
+    endpoint: Endpoint
+    rate: float  # 2xx answers per second, all clients together
+    latencies_ms: list  # sorted, 2xx answers only
+    errors: int
+    first_error: str
+    client_cpu_ms: float  # client CPU (user + system) per answer
+
+
+# --- load generator (one spawned process per client) -----------------------------------------
+
+
+def client_main(url, method, headers, body, warmup, seconds, barrier, queue):
+    import requests
+
+    session = requests.Session()  # keep-alive, if the server allows it
+    session.trust_env = False  # no proxy or .netrc lookups per request: loopback only
+    session.headers.update(headers)
+
+    def send() -> tuple[bool, float, str]:
+        started = time.perf_counter()
+        try:
+            response = session.request(method, url, data=body, timeout=30)
+        except requests.RequestException as exc:
+            return False, 0.0, repr(exc)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if 200 <= response.status_code < 300:
+            return True, elapsed_ms, ""
+        return False, elapsed_ms, f"HTTP {response.status_code}: {response.text[:200]}"
+
+    warm_until = time.monotonic() + warmup
+    while time.monotonic() < warm_until:
+        send()
+    barrier.wait(timeout=START_TIMEOUT)
+
+    latencies, errors, first_error = [], 0, ""
+    cpu_before = sum(os.times()[:2])
+    started = time.monotonic()  # CLOCK_MONOTONIC: the same clock in every process
+    deadline = started + seconds
+    while time.monotonic() < deadline:
+        ok, elapsed_ms, error = send()
+        if ok:
+            latencies.append(elapsed_ms)
+        else:
+            errors += 1
+            first_error = first_error or error
+    ended = time.monotonic()
+    queue.put(
+        {
+            "started": started,
+            "ended": ended,
+            "latencies": latencies,
+            "errors": errors,
+            "first_error": first_error,
+            "cpu": sum(os.times()[:2]) - cpu_before,
+        }
+    )
+
+
+def measure(base_url: str, endpoint: Endpoint, clients: int, warmup: float, seconds: float):
+    ctx = multiprocessing.get_context("spawn")
+    barrier, queue = ctx.Barrier(clients), ctx.Queue()
+    args = (
+        base_url + endpoint.path,
+        endpoint.method,
+        endpoint.headers,
+        endpoint.body,
+        warmup,
+        seconds,
+        barrier,
+        queue,
+    )
+    processes = [ctx.Process(target=client_main, args=args) for _ in range(clients)]
+    for process in processes:
+        process.start()
+    try:
+        parts = [queue.get(timeout=START_TIMEOUT + warmup + seconds + 60) for _ in processes]
+    except BaseException:  # failed or interrupted: do not wait for the clients to finish
+        for process in processes:
+            process.kill()
+        raise
+    finally:
+        for process in processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+    latencies = sorted(ms for part in parts for ms in part["latencies"])
+    window = max(p["ended"] for p in parts) - min(p["started"] for p in parts)
+    errors = sum(p["errors"] for p in parts)
+    first_error = next((p["first_error"] for p in parts if p["first_error"]), "")
+    cpu = sum(p["cpu"] for p in parts)
+    return Result(
+        endpoint=endpoint,
+        rate=len(latencies) / window,
+        latencies_ms=latencies,
+        errors=errors,
+        first_error=first_error,
+        client_cpu_ms=cpu * 1000 / max(1, len(latencies) + errors),
+    )
+
+
+# --- server -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subprocess.Popen:
+    with log_path.open("wb") as log:
+        return subprocess.Popen(  # noqa: S603 - fixed argument list
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "sync",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped as a whole on failure
+        )
+
+
+def stop_gunicorn(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        server.terminate()  # graceful: the master stops its workers
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+
+
+def wait_until_up(base_url: str, server: subprocess.Popen, log_path: Path) -> None:
+    import requests
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
+        try:
+            if requests.get(f"{base_url}/health", timeout=5).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"gunicorn did not answer /health:\n{log_path.read_text()[-3000:]}")
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def report(results: list[Result], args, workers: int) -> str:
+    baseline = results[0].rate
+    rows = []
+    for r in results:
+        rows.append(
+            f"| {r.endpoint.name} | {r.rate:,.0f} | {statistics.median(r.latencies_ms):.2f} "
+            f"| {percentile(r.latencies_ms, 99):.2f} | {r.rate / baseline:.2f} | {r.errors} "
+            f"| {r.client_cpu_ms:.2f} |"
+        )
+    by_path = {r.endpoint.path: r for r in results}
+    search, floor = by_path["/api/v1/flights/search"], by_path["/bench/bare-search"]
+    problems = [f"- {r.endpoint.name}: {r.first_error}" for r in results if r.errors]
+    lines = [
+        f"gunicorn, {workers} sync workers (= CPU cores), `config.settings.production`, "
+        f"PostgreSQL + Redis; {args.clients} closed-loop client processes (requests.Session), "
+        f"{args.seconds:g} s per endpoint after {args.warmup:g} s of warm-up; all on this machine "
+        f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before the run "
+        f"{args.load_before:.2f}.",
+        "",
+        "| endpoint | requests/s | p50 ms | p99 ms | ratio vs bare view | errors "
+        "| client CPU ms/req |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f"Search vs the bare view returning the same response bytes: "
+        f"{search.rate / floor.rate:.2f} of its requests/s, p50 "
+        f"{statistics.median(search.latencies_ms) / statistics.median(floor.latencies_ms):.1f} ×.",
+        "Only 2xx answers are counted; latency is client side (request sent → response read).",
+        "The clients' CPU is taken from the same cores as the server's.",
+    ]
+    if problems:
+        lines += ["", "First error per endpoint:", *problems]
+    return "\n".join(lines)
+
+
+# --- main -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    cores = os.cpu_count() or 1
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10, help="per endpoint (default 10)")
+    parser.add_argument(
+        "--clients", type=int, default=2 * cores, help=f"concurrent clients (default {2 * cores})"
+    )
+    parser.add_argument("--warmup", type=float, default=2, help="seconds (default 2)")
+    args = parser.parse_args()
+    args.load_before = os.getloadavg()[0]  # other work on the machine skews every figure
+    # Ctrl-C raises KeyboardInterrupt; make SIGTERM unwind the same way, through the finally.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+    import requests
+
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+    env = {
+        "REDIS_URL": redis_url,
+        "API_RATE_LIMIT": "1000000/minute",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "EMAIL_URL": "dummymail://",
+    }
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as scratch_dir, scratch_django("http", env):
+        from django.core.cache import cache
+        from django.db import connections
+
+        from agencies.tests.factories import make_team
+        from wallet.tests.factories import fund
+
+        cache.clear()  # FLUSHDB of the scratch Redis database
+        team = make_team("Bench HTTP")
+        fund(team.team, "1000.00")
+        connections.close_all()  # no idle connection of ours during the runs
+
+        body_path = Path(scratch_dir) / "search.json"
+        log_path = Path(scratch_dir) / "gunicorn.log"
+        server_env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "bench.http_settings",
+            "BENCH_HTTP_SEARCH_BODY": str(body_path),
+        }
+        server = None
+        try:
+            server = start_gunicorn(port, cores, server_env, log_path)
+            wait_until_up(base_url, server, log_path)
+            json_headers = {"Content-Type": "application/json"}
+            body = search_body()
+            live = {"Authorization": f"Bearer {team.live_key}"}
+            test = {"Authorization": f"Bearer {team.test_key}", **json_headers}
+            # Check every endpoint answers 200 before measuring; keep the search's answer.
+            first = requests.post(
+                f"{base_url}/api/v1/flights/search", data=body, headers=test, timeout=30
+            )
+            assert first.status_code == 200, (first.status_code, first.text[:500])
+            offers = len(first.json()["offers"])
+            body_path.write_bytes(first.content)
+            endpoints = [
+                Endpoint("baseline: bare Django JSON view", "GET", "/bench/bare", {}),
+                Endpoint(
+                    f"bare view returning the search bytes ({len(first.content) // 1024} KiB)",
+                    "POST",
+                    "/bench/bare-search",
+                    json_headers,
+                    body,
+                ),
+                Endpoint(
+                    "GET /api/v1/wallet/balance (live key)", "GET", "/api/v1/wallet/balance", live
+                ),
+                Endpoint(
+                    f"POST /api/v1/flights/search (test key, {offers} offers)",
+                    "POST",
+                    "/api/v1/flights/search",
+                    test,
+                    body,
+                ),
+            ]
+            for endpoint in endpoints:
+                check = requests.request(
+                    endpoint.method,
+                    base_url + endpoint.path,
+                    data=endpoint.body,
+                    headers=endpoint.headers,
+                    timeout=30,
+                )
+                answer = (endpoint.path, check.status_code, check.text[:500])
+                assert check.status_code == 200, answer
+            print(
+                f"gunicorn on {base_url}, {cores} workers; connection header of a response: "
+                f"{check.headers.get('Connection', '(none)')}",
+                flush=True,
+            )
+
+            results = []
+            for endpoint in endpoints:
+                print(
+                    f"{endpoint.name}: {args.clients} clients, {args.seconds:g} s ...", flush=True
+                )
+                result = measure(base_url, endpoint, args.clients, args.warmup, args.seconds)
+                print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
+                results.append(result)
+        finally:
+            if server is not None:
+                stop_gunicorn(server)
+            cache.clear()
+    text = report(results, args, cores)
+    print()
+    print(text)
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(text + "\n")
+    print(f"\nwritten to {RESULTS_FILE.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

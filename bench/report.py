@@ -1,0 +1,130 @@
+"""Assemble the Markdown report of the latest benchmark run from bench/results/*.md.
+
+    .venv/bin/python bench/report.py [--output docs/benchmark-report.md]
+
+bin/bench runs every benchmark (each writes its own table to bench/results/) and then this.
+Each section is the bench's own output: figures with p50/p99 or rates, and their ratio against a
+baseline measured in the same run. The targets table says which figure each issue set and
+whether this run met it; a missing result file is reported as not run.
+"""
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+
+SECTIONS = [
+    ("wallet_debits", "Wallet: debits per second on one hot wallet", "bench/wallet_debits.py"),
+    ("http", "HTTP under gunicorn: balance and search vs a bare view", "bench/http_load.py"),
+    ("search", "Flight search: server-side time by stage", "bench/search.py"),
+    ("bookings", "Instant bookings end to end", "bench/bookings.py"),
+    ("webhooks", "Webhook deliveries", "bench/webhooks.py"),
+]
+
+
+def _number(pattern: str, text: str, group: int = 1) -> float | None:
+    found = re.search(pattern, text)
+    return float(found.group(group).replace(",", "")) if found else None
+
+
+def _row(target: str, figure: str | None, met: bool | None) -> str:
+    if figure is None:
+        return f"| {target} | not run | — |"
+    verdict = "measured" if met is None else ("yes" if met else "no")
+    return f"| {target} | {figure} | {verdict} |"
+
+
+def targets(results: dict[str, str]) -> list[str]:
+    """The figures the issues set a target for, read from the tables of this run."""
+    wallet = results.get("wallet_debits", "")
+    # | ours, N processes | debits/s (rounds) | p50 | p99 | ratio | lost updates | …
+    ours_row = r"\| ours, \d+ processes \|[^|]*\|[^|]*\|[^|]*\| ([\d.]+) \| (\d+) \|"
+    ratio = _number(ours_row, wallet)
+    lost = _number(ours_row, wallet, group=2)
+    p50 = _number(r"\*\*total \(server side\)\*\* \| \**([\d.]+)", results.get("search", ""))
+    bookings = results.get("bookings", "")
+    rate = _number(r"bookings per second[^|]*\| ([\d.]+)", bookings)
+    share = _number(r"share of a booking's time holding the wallet lock \| ([\d.]+)", bookings)
+    deliveries = _number(
+        r"signed deliveries per second, one worker \| ([\d.]+)", results.get("webhooks", "")
+    )
+    wallet_ok = ratio is not None and lost is not None
+    return [
+        "| target (issue) | this run | met |",
+        "|---|---|---|",
+        _row(
+            "hot-wallet debits ≥ 0.5 × raw pgbench, zero lost updates (3)",
+            f"{ratio:.2f} ×, {lost:.0f} lost" if wallet_ok else None,
+            wallet_ok and ratio >= 0.5 and lost == 0,
+        ),
+        _row(
+            "search p50 ≤ 30 ms server side (4)",
+            f"{p50:.1f} ms" if p50 is not None else None,
+            p50 is not None and p50 <= 30,
+        ),
+        _row(
+            "instant bookings/s and the wallet-lock share (5)",
+            f"{rate} /s, lock held {share} % of the time" if rate is not None else None,
+            None,
+        ),
+        _row(
+            "signed webhook deliveries/s, commit → first attempt p50/p99 (6)",
+            f"{deliveries} /s" if deliveries is not None else None,
+            None,
+        ),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", type=Path, default=REPO / "docs" / "benchmark-report.md")
+    args = parser.parse_args()
+    results = {
+        name: (RESULTS / f"{name}.md").read_text()
+        for name, _, _ in SECTIONS
+        if (RESULTS / f"{name}.md").exists()
+    }
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    lines = [
+        "# Benchmark report",
+        "",
+        f"Generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `bin/bench` at commit `{commit}` on "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average before the report {os.getloadavg()[0]:.2f}. Every figure below was "
+        "measured in this run, each against its baseline measured in the same run; "
+        "reproduce with `bin/bench` (see the README). Figures on a shared or busy machine "
+        "move a lot: compare ratios, not absolute numbers.",
+        "",
+        "## Targets",
+        "",
+        *targets(results),
+        "",
+    ]
+    for name, title, script in SECTIONS:
+        lines += [f"## {title} (`{script}`)", ""]
+        text = results.get(name)
+        lines += [_demote_headings(text).strip() if text else "Not run.", ""]
+    args.output.write_text("\n".join(lines))
+    print(f"written to {args.output.relative_to(REPO)}")
+    return 0
+
+
+def _demote_headings(text: str) -> str:
+    return re.sub(r"^(#+) ", lambda m: "#" * (len(m.group(1)) + 2) + " ", text, flags=re.M)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
