@@ -9,7 +9,9 @@ because the team has no Duffel integration, and live recharges the sandbox payme
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 
 from agencies.tests.factories import make_team
@@ -20,6 +22,17 @@ pytestmark = pytest.mark.django_db
 EXAMPLES_PER_OPERATION = 25
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema", get_wsgi_application())
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_transaction():
+    """The WSGI handler closes the database connection after each request (as in production);
+    here that connection holds the test's transaction. Django's test client does the same."""
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
 
 
 @pytest.fixture(params=["test", "live"])
