@@ -185,6 +185,7 @@ def test_a_flushed_broker_loses_no_webhook(stack, funded_team):
         (delivered,) = wait_until(credit_delivered, timeout=60) or [None]
         assert delivered is not None, "the credit's webhook was never delivered"
         assert json.loads(delivered.body)["data"]["object"]["reference_id"] == recharge["id"]
+        assert_ledger_consistent(stack)
     finally:
         receiver.stop()
 
