@@ -323,6 +323,10 @@ def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
     return booking
 
 
+# The states in which a supplier's answer is still awaited and may be recorded.
+_AWAITING_SUPPLIER = (Booking.Status.PENDING, Booking.Status.CONFIRMED)
+
+
 def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status) -> Booking:
     """Tickets issued: documents, `ticketed`, and an event for every state passed through."""
     passenger_of = {
@@ -330,6 +334,8 @@ def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status)
     }
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status not in _AWAITING_SUPPLIER:
+            return booking  # settled meanwhile (cancelled, or failed) by another request
         now = timezone.now()
         booking.supplier_order_id = order.supplier_order_id
         booking.booking_reference = order.booking_reference
@@ -369,6 +375,8 @@ def _record_failure(booking: Booking, error: ApplicationError) -> Booking:
     """Issuance failed after the debit: `failed`, and the full amount back to the wallet."""
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status not in _AWAITING_SUPPLIER:
+            return booking  # settled meanwhile (cancelled, or ticketed) by another request
         previous = booking.status
         booking.status = Booking.Status.FAILED
         booking.failure_reason = f"{error.code}: {error.message}"[:255]
@@ -590,8 +598,13 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         # (debited) or have failed (refunded) since it was read.
         _check_cancellable(booking)
         previous = booking.status
+        # An instant booking is debited when it is written: still pending, its supplier order
+        # never came back (an interrupted request), so it is refunded in full.
+        interrupted = previous == Booking.Status.PENDING and booking.type == Booking.Type.INSTANT
         paid = previous != Booking.Status.PENDING
-        refund_amount = _refund_due(booking) if paid else None
+        refund_amount = (
+            booking.total_amount if interrupted else (_refund_due(booking) if paid else None)
+        )
         booking.status = Booking.Status.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.save()
@@ -637,6 +650,7 @@ def booking_expire(*, booking: Booking, now=None) -> bool:
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
         if (
             booking.status != Booking.Status.PENDING
+            or booking.type != Booking.Type.HOLD  # an instant booking is paid, never expires
             or not booking.payment_required_by
             or (booking.payment_required_by > now)
         ):

@@ -19,7 +19,9 @@ def expire_holds() -> int:
     from bookings.services import booking_expire
 
     now = timezone.now()
-    due = Booking.objects.filter(status=Booking.Status.PENDING, payment_required_by__lte=now)
+    due = Booking.objects.filter(
+        type=Booking.Type.HOLD, status=Booking.Status.PENDING, payment_required_by__lte=now
+    )
     return sum(booking_expire(booking=b, now=now) for b in due.iterator())
 
 

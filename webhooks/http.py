@@ -11,6 +11,7 @@ and TLS is always verified (`REQUESTS_CA_BUNDLE` names a custom CA, for tests an
 import ipaddress
 import logging
 import os
+import time
 from dataclasses import dataclass
 
 import orjson
@@ -113,20 +114,30 @@ def _session() -> requests.Session:
     return session
 
 
-def _read_excerpt(response: requests.Response) -> str:
+def _read_excerpt(response: requests.Response, *, deadline: float) -> str:
+    """Up to MAX_RESPONSE_BYTES of the body, read before `deadline` (time.monotonic()): the
+    socket timeout bounds each read, not a body trickled a byte at a time."""
     received = b""
-    for chunk in response.iter_content(chunk_size=8192):
-        received += chunk
-        if len(received) >= MAX_RESPONSE_BYTES:
+    # read1 returns whatever has arrived (iter_content would wait for a full chunk).
+    while len(received) < MAX_RESPONSE_BYTES:
+        chunk = response.raw.read1(8192, decode_content=True)
+        if not chunk:
             break
+        received += chunk
+        if time.monotonic() > deadline:
+            raise requests.Timeout("The answer took longer than the webhook timeout")
     return received[:MAX_RESPONSE_BYTES].decode("utf-8", errors="replace")
 
 
 def post_json(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST a JSON body; raises UnsafeDestination, requests.Timeout, requests.SSLError or
-    another requests.RequestException when no HTTP answer came back."""
+    another requests.RequestException when no HTTP answer came back in time."""
+    deadline = time.monotonic() + settings.WEBHOOK_TIMEOUT_SECONDS
     with _session() as session, session.post(url, data=body, headers=headers, stream=True) as r:
-        return Answer(status_code=r.status_code, excerpt=_read_excerpt(r))
+        excerpt = _read_excerpt(r, deadline=deadline)
+        if time.monotonic() > deadline:  # the status line and headers came too slowly
+            raise requests.Timeout("The answer took longer than the webhook timeout")
+        return Answer(status_code=r.status_code, excerpt=excerpt)
 
 
 def probe(url: str) -> None:

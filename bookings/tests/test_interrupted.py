@@ -100,3 +100,31 @@ def test_another_request_for_the_same_offer_is_still_refused(client, supplier_ca
         assert refused.json()["error"]["code"] == "offer_already_booked"
     assert Booking.objects.get().status == "pending"  # untouched by the other requests
     assert supplier_call_dies == [offer["id"]]
+
+
+def test_cancelling_an_interrupted_instant_booking_refunds_it_in_full(client, supplier_call_dies):
+    offer = instant_offer(client)
+    book(client, offer, type="instant", key=KEY)
+    left = Booking.objects.get()
+
+    cancelled = client.delete(f"{BOOKINGS}/{left.id}")
+
+    assert cancelled.status_code == 200, cancelled.json()
+    refund = cancelled.json()["data"]["refund"]
+    assert refund["amount"] == offer["total_amount"] and refund["penalty_amount"] is None
+    credit = Transaction.objects.get(type="credit", reference_type="refund")
+    assert credit.amount == left.base_cost_brl  # exactly what was debited
+    # The retry now answers with the cancelled booking; it orders nothing.
+    retried = book(client, offer, type="instant", key=KEY)
+    assert retried.json()["status"] == "cancelled" and supplier_call_dies == [offer["id"]]
+
+
+def test_an_interrupted_instant_booking_never_expires_like_a_hold(client, supplier_call_dies):
+    from bookings.tasks import expire_holds
+
+    offer = instant_offer(client)
+    book(client, offer, type="instant", key=KEY)
+    Booking.objects.update(payment_required_by=Booking.objects.get().created_at)
+
+    assert expire_holds() == 0
+    assert Booking.objects.get().status == "pending"

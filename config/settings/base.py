@@ -185,8 +185,10 @@ CELERY_BEAT_SCHEDULE = {
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per API key
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
+# Longer than any live request can run (a Duffel order may take 130 s; gunicorn --timeout 150),
+# so that a retry never runs beside a first request still waiting on the supplier.
 IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
-    seconds=env.int("IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS", default=120)
+    seconds=env.int("IDEMPOTENCY_IN_FLIGHT_TIMEOUT_SECONDS", default=180)
 )
 
 REST_FRAMEWORK = {

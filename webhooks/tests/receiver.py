@@ -64,6 +64,7 @@ class Answer:
     delay: float = 0.0
     headers: dict = field(default_factory=dict)
     body: bytes = b"ok"
+    trickle: float = 0.0  # seconds between the body's bytes, sent one at a time
 
 
 def _certificates(directory: Path) -> tuple[Path, Path, Path]:
@@ -176,9 +177,11 @@ class Receiver:
         with self._lock:
             return list(self._requests)
 
-    def respond(self, path: str, *, status=200, delay=0.0, headers=None, body=b"ok") -> None:
+    def respond(
+        self, path: str, *, status=200, delay=0.0, headers=None, body=b"ok", trickle=0.0
+    ) -> None:
         with self._lock:
-            self._answers[path] = Answer(status, delay, headers or {}, body)
+            self._answers[path] = Answer(status, delay, headers or {}, body, trickle)
 
     def reset(self) -> None:
         with self._lock:
@@ -229,7 +232,11 @@ class Receiver:
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(answer.body)))
                     self.end_headers()
-                    self.wfile.write(answer.body)
+                    if not answer.trickle:
+                        self.wfile.write(answer.body)
+                    for byte in answer.body if answer.trickle else b"":
+                        self.wfile.write(bytes([byte]))
+                        time.sleep(answer.trickle)
                 except (ConnectionError, ssl.SSLError):
                     pass  # the client stopped reading (a timeout, an excerpt): as real servers do
 

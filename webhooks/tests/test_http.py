@@ -2,6 +2,7 @@
 redirects, timeouts and TLS verification, against a real local HTTPS server."""
 
 import socket
+import time
 
 import orjson
 import pytest
@@ -114,6 +115,17 @@ def test_a_slow_answer_times_out(https_receiver, settings):
         http.post_json(https_receiver.url_for("/slow"), BODY, HEADERS)
     with pytest.raises(http.Unreachable, match="No answer within"):
         http.probe(https_receiver.url_for("/slow"))
+
+
+def test_an_answer_trickled_past_the_timeout_times_out(https_receiver, settings):
+    """Each read is quick, the whole answer is not: the limit is on the whole attempt."""
+    settings.WEBHOOK_TIMEOUT_SECONDS = 0.5
+    https_receiver.respond("/trickle", body=b"x" * 20, trickle=0.1)
+
+    started = time.monotonic()
+    with pytest.raises(requests.Timeout):
+        http.post_json(https_receiver.url_for("/trickle"), BODY, HEADERS)
+    assert time.monotonic() - started < 1.5
 
 
 def test_a_certificate_from_an_unknown_ca_is_refused(https_receiver, monkeypatch):
