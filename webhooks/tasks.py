@@ -12,13 +12,16 @@ def deliver_webhook(delivery_id: int, lease_id: str = "") -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deliveries() -> int:
-    """Queue whatever is due: retries, and deliveries whose message or worker was lost."""
-    from webhooks.services import deliveries_sweep
+    """Queue whatever is due: retries, deliveries whose message or worker was lost, and
+    deactivation alerts that never went out."""
+    from webhooks.services import deactivation_alerts_requeue, deliveries_sweep
 
+    deactivation_alerts_requeue()
     return deliveries_sweep()
 
 
-@shared_task(acks_late=True)
+# A mail server's temporary refusal is retried here; a lost message, by the sweep.
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
 def send_deactivation_alert(endpoint_id: str) -> bool:
     from webhooks.emails import deactivation_alert_send
 

@@ -1,4 +1,5 @@
 from webhooks.services.deliveries import (
+    deactivation_alerts_requeue,
     deliveries_dispatch_on_commit,
     deliveries_sweep,
     delivery_attempt,
@@ -15,6 +16,7 @@ from webhooks.services.endpoints import (
 from webhooks.services.events import event_record
 
 __all__ = [
+    "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
     "deliveries_sweep",
     "delivery_attempt",

@@ -93,6 +93,25 @@ def deliveries_sweep(*, now=None) -> int:
     return len(due)
 
 
+# How long the alert queued at a deactivation has to arrive before the sweep queues it again.
+ALERT_GRACE = timedelta(minutes=2)
+
+
+def deactivation_alerts_requeue(*, now=None) -> int:
+    """Queue again the alerts of endpoints deactivated but not yet alerted: the broker was down
+    at the deactivation, or the mail server refused. The e-mail itself goes once
+    (`alert_sent_at`), however often it is queued. Returns how many were queued."""
+    now = now or timezone.now()
+    waiting = list(
+        WebhookEndpoint.objects.filter(
+            active=False, deactivated_at__lte=now - ALERT_GRACE, alert_sent_at__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    for endpoint_id in waiting:
+        send_deactivation_alert.delay(endpoint_id)
+    return len(waiting)
+
+
 def _free(now) -> Q:
     return Q(leased_until__isnull=True) | Q(leased_until__lte=now)
 

@@ -355,3 +355,28 @@ def test_a_delivery_that_is_not_due_is_not_sent(team, https_receiver):
 
     assert delivery_attempt(Delivery.objects.get().id) is None
     assert https_receiver.requests == []
+
+
+def test_a_deactivation_alert_that_never_went_out_is_sent_by_the_sweep(team, mailoutbox):
+    """The broker was down at the deactivation (or the mail server refused): the alert is
+    queued again by the sweep, and sent once."""
+    from webhooks.tasks import sweep_deliveries
+
+    endpoint = make_endpoint(
+        team.team,
+        "https://hooks.example.com/down",
+        active=False,
+        consecutive_failures=6,
+        deactivated_at=timezone.now() - timedelta(minutes=1),
+    )
+    sweep_deliveries()
+    assert mailoutbox == []  # the alert queued at the deactivation may still be on its way
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        sweep_deliveries()
+        sweep_deliveries()
+
+    (alert,) = mailoutbox
+    assert endpoint.url in alert.body
+    endpoint.refresh_from_db()
+    assert endpoint.alert_sent_at is not None
