@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -80,7 +81,8 @@ def idempotency_claim(*, team, live_mode: bool, key: str, fingerprint: str):
         if existing.created_at <= now - settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT:
             return _take_over(existing, fingerprint=fingerprint, now=now)
         raise IdempotencyKeyInFlight()
-    return StoredResponse(status=existing.response_status, body=existing.response_body)
+    body = existing.response_body
+    return StoredResponse(status=existing.response_status, body=json.loads(body) if body else None)
 
 
 def _take_over(existing: IdempotencyKey, *, fingerprint: str, now) -> IdempotencyKey:
@@ -100,7 +102,9 @@ def _take_over(existing: IdempotencyKey, *, fingerprint: str, now) -> Idempotenc
 
 def idempotency_complete(*, claim: IdempotencyKey, status: int, body) -> None:
     IdempotencyKey.objects.filter(pk=claim.pk, created_at=claim.created_at).update(
-        response_status=status, response_body=body, completed_at=timezone.now()
+        response_status=status,
+        response_body=None if body is None else json.dumps(body, cls=DjangoJSONEncoder),
+        completed_at=timezone.now(),
     )
 
 

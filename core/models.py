@@ -1,5 +1,5 @@
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from encrypted_fields.fields import EncryptedTextField
 
 
 class IdempotencyKey(models.Model):
@@ -11,9 +11,10 @@ class IdempotencyKey(models.Model):
     key = models.CharField(max_length=255)
     request_fingerprint = models.CharField(max_length=64)
     created_at = models.DateTimeField()
-    # Both empty while the first request with this key is still in flight.
+    # Both empty while the first request with this key is still in flight. The body is JSON
+    # text, encrypted: it may hold a secret shown once (a webhook's) or passengers' data.
     response_status = models.PositiveSmallIntegerField(null=True)
-    response_body = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    response_body = EncryptedTextField(null=True)
     completed_at = models.DateTimeField(null=True)
 
     class Meta:

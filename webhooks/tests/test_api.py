@@ -232,3 +232,21 @@ def test_webhooks_require_an_api_key(anon_client):
 
     assert response.status_code == 401
     assert error_of(response) == "Unauthorized"
+
+
+def test_a_creation_replayed_by_its_idempotency_key_keeps_the_secret_encrypted(
+    test_client, https_receiver
+):
+    from django.db import connection
+
+    body = {"url": https_receiver.url, "events": EVENTS}
+    first = test_client.post("/api/v1/webhooks", body, format="json", HTTP_IDEMPOTENCY_KEY="wh-1")
+    again = test_client.post("/api/v1/webhooks", body, format="json", HTTP_IDEMPOTENCY_KEY="wh-1")
+
+    secret = first.json()["data"]["secret"]
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json()["data"]["secret"] == secret and WebhookEndpoint.objects.count() == 1
+    with connection.cursor() as cursor:  # what the database holds, under the field
+        cursor.execute("SELECT response_body FROM core_idempotencykey")
+        (stored,) = cursor.fetchone()
+    assert secret not in stored and "whsec_" not in stored
