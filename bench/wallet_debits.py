@@ -422,17 +422,19 @@ def run_threads(team_id: str, workers: int, seconds: float, round_no: int) -> Re
     return combine(f"ours, {workers} threads", results, "one process: the clients share the GIL")
 
 
-def process_main(index, round_no, team_id, seconds, env, barrier, queue):
-    """A spawned client process: its own interpreter, django.setup() and connection."""
+def client_process_main(loop, tag, index, round_no, payload, seconds, env, barrier, queue):
+    """A spawned client process: its own interpreter, django.setup() and connection, running
+    `loop(payload, …)`: debit_loop for ours, transfer_loop for the peer (whose env names
+    bench.hordak_settings)."""
     os.environ.update(env)
     try:
         import django
 
         django.setup()
-        result = debit_loop(
-            team_id,
+        result = loop(
+            payload,
             seconds,
-            f"p{round_no}-{index}",
+            f"{tag}{round_no}-{index}",
             lambda: barrier.wait(timeout=START_TIMEOUT),
             time.process_time,
         )
@@ -450,20 +452,23 @@ def process_main(index, round_no, team_id, seconds, env, barrier, queue):
 def run_processes(team_id: str, workers: int, seconds: float, round_no: int, env: dict) -> Result:
     return combine(
         f"ours, {workers} processes",
-        spawn_clients(process_main, team_id, workers, seconds, round_no, env),
+        spawn_clients(debit_loop, "p", team_id, workers, seconds, round_no, env),
         "one interpreter per client, as gunicorn workers",
     )
 
 
-def spawn_clients(target, payload, workers: int, seconds: float, round_no: int, env: dict):
-    """Run target(index, round_no, payload, seconds, env, barrier, queue) in `workers` spawned
-    processes started together; returns their result dicts."""
+def spawn_clients(loop, tag: str, payload, workers: int, seconds: float, round_no: int, env: dict):
+    """Run `loop` (see client_process_main) in `workers` spawned processes started together;
+    returns their result dicts."""
     # spawn, not fork: a forked child would inherit the parent's open connection socket.
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(workers + 1)
     queue = ctx.Queue()
     procs = [
-        ctx.Process(target=target, args=(i, round_no, payload, seconds, env, barrier, queue))
+        ctx.Process(
+            target=client_process_main,
+            args=(loop, tag, i, round_no, payload, seconds, env, barrier, queue),
+        )
         for i in range(workers)
     ]
     try:
@@ -641,35 +646,10 @@ def transfer_loop(accounts: tuple, seconds: float, ref_prefix: str, wait_start, 
     }
 
 
-def hordak_process_main(index, round_no, accounts, seconds, env, barrier, queue):
-    """process_main() for the peer: env names bench.hordak_settings."""
-    os.environ.update(env)
-    try:
-        import django
-
-        django.setup()
-        result = transfer_loop(
-            accounts,
-            seconds,
-            f"h{round_no}-{index}",
-            lambda: barrier.wait(timeout=START_TIMEOUT),
-            time.process_time,
-        )
-        queue.put((index, result))
-    except BaseException as exc:
-        barrier.abort()
-        queue.put((index, f"{type(exc).__name__}: {exc}"))
-    finally:
-        with contextlib.suppress(Exception):
-            from django.db import connection
-
-            connection.close()
-
-
 def run_hordak(accounts: tuple, workers: int, seconds: float, round_no: int, env: dict):
     return combine(
         f"peer: django-hordak transfers, {workers} processes",
-        spawn_clients(hordak_process_main, accounts, workers, seconds, round_no, env),
+        spawn_clients(transfer_loop, "h", accounts, workers, seconds, round_no, env),
         "Account.transfer_to(): INSERT transaction + 2 legs; no balance check, no row lock",
     )
 

@@ -103,17 +103,17 @@ def booking_create(
         if earlier is None:
             raise
         return _resume(earlier, offer=offer)
-    return _place_order(booking, offer=offer, passengers=_order_passengers(offer, people))
+    return _place_order(booking, offer=offer)
 
 
-def _place_order(booking: Booking, *, offer: BookableOffer, passengers: list) -> Booking:
+def _place_order(booking: Booking, *, offer: BookableOffer) -> Booking:
     """The supplier's hold or instant order, outside any transaction, and its outcome."""
     supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
     instant = booking.type == Booking.Type.INSTANT
     try:
         order = supplier.create_order(
             offer=offer,
-            passengers=passengers,
+            passengers=_order_passengers(booking),
             instant=instant,
             amount=offer.total_amount,
             currency=offer.total_currency,
@@ -135,10 +135,11 @@ def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
     Only this retry runs: it holds the Idempotency-Key (the others are told it is in flight)."""
     if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
         return booking
-    return _place_order(booking, offer=offer, passengers=_stored_order_passengers(booking))
+    return _place_order(booking, offer=offer)
 
 
-def _stored_order_passengers(booking: Booking) -> list[OrderPassenger]:
+def _order_passengers(booking: Booking) -> list[OrderPassenger]:
+    """The booking's passengers as the supplier knows them (by its passenger ids)."""
     passengers = list(booking.passengers.order_by("position"))
     supplier_id = {p.passenger_id: p.supplier_passenger_id or p.passenger_id for p in passengers}
     return [
@@ -280,30 +281,6 @@ def _booking_slices(slices: list[dict]) -> list[dict]:
             ],
         }
         for slice_ in slices
-    ]
-
-
-def _order_passengers(offer: BookableOffer, people: list[PassengerInput]) -> list:
-    supplier_id = dict(
-        zip((p["id"] for p in offer.passengers), offer.supplier_passenger_ids, strict=False)
-    )
-    return [
-        OrderPassenger(
-            supplier_passenger_id=supplier_id.get(p.id, p.id),
-            type=p.type,
-            title=p.title or None,
-            given_name=p.given_name,
-            family_name=p.family_name,
-            gender=p.gender,
-            born_on=p.born_on,
-            email=p.email,
-            phone_number=p.phone_number,
-            identity_documents=tuple(p.identity_documents),
-            infant_supplier_passenger_id=supplier_id.get(p.infant_passenger_id)
-            if p.infant_passenger_id
-            else None,
-        )
-        for p in people
     ]
 
 

@@ -24,6 +24,17 @@ needs_real_stack = pytest.mark.skipif(
 )
 
 
+# The lead passenger of the bookings these tests make.
+PASSENGER = {
+    "given_name": "Ana",
+    "family_name": "Souza",
+    "gender": "f",
+    "born_on": "1990-05-01",
+    "email": "ana@example.com",
+    "phone_number": "+5511987654321",
+}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -22,7 +22,7 @@ from django.conf import settings
 
 from agencies.tests.factories import make_team
 from bookings.models import Booking
-from tests.stack import Stack, needs_real_stack, wait_until
+from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 from webhooks.tests.receiver import Receiver
@@ -30,14 +30,6 @@ from webhooks.tests.receiver import Receiver
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 IN_FLIGHT_TIMEOUT_SECONDS = 2  # how soon a retry may take over a dead request's key
-PASSENGER = {
-    "given_name": "Ana",
-    "family_name": "Souza",
-    "gender": "f",
-    "born_on": "1990-05-01",
-    "email": "ana@example.com",
-    "phone_number": "+5511987654321",
-}
 
 
 @pytest.fixture
