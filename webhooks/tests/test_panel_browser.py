@@ -42,7 +42,8 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     live_server, browser
 ):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     mine = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
     theirs = make_team("Beta Tours", owner_email="bob@beta.example")
@@ -60,7 +61,8 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     browser.find_element(By.NAME, "username").send_keys("ana@alpha.example")
     browser.find_element(By.NAME, "password").send_keys(PASSWORD)
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    assert "Site administration" in browser.title or "Log out" in browser.page_source
+    wait = WebDriverWait(browser, 20)
+    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
 
     browser.get(live_server.url + reverse("admin:webhooks_webhookendpoint_changelist"))
     page = browser.page_source
@@ -69,12 +71,14 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
 
     # Find the deactivated one with the "Active: No" filter, select it, run the action.
     browser.find_element(By.LINK_TEXT, "No").click()
+    wait.until(EC.url_contains("active__exact=0"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
     assert len(rows) == 1 and "hooks.alpha.example/broken" in rows[0].text
     rows[0].find_element(By.CSS_SELECTOR, "input.action-select").click()
     Select(browser.find_element(By.NAME, "action")).select_by_value("reactivate")
     browser.find_element(By.NAME, "index").click()
 
+    wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "ul.messagelist"), "Reactivated"))
     assert "Reactivated 1 webhook(s)." in browser.page_source
     broken.refresh_from_db()
     assert broken.active and broken.consecutive_failures == 0
@@ -84,5 +88,6 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     browser.get(
         live_server.url + reverse("admin:webhooks_webhookendpoint_change", args=[secret_one.pk])
     )
+    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
     assert "hooks.beta.example" not in browser.page_source
     assert WebhookEndpoint.objects.get(pk=secret_one.pk).active
