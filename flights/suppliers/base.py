@@ -22,6 +22,28 @@ class SupplierError(ApplicationError):
     message = "The flight supplier is unavailable; try again later"
 
 
+class SupplierOutcomeUnknown(SupplierError):
+    """A call that changes something at the airline (ordering, paying) got no answer we can
+    trust: the answer was lost after the request was sent (a read timeout, a dropped
+    connection), a 5xx, an unreadable success, or an order the airline accepted without
+    confirming it yet (Duffel's `202`). The order or payment may exist: this is never a refusal.
+    Bookings keep the money where it is and ask again later (`find_order`, `get_order`)."""
+
+    code = "supplier_outcome_unknown"
+    message = "The flight supplier has not confirmed the outcome yet; we are checking with it"
+
+
+class SupplierNotConnected(ApplicationError):
+    """Live mode needs a real supplier: without an active integration nothing is searched or
+    booked (unless the operator allows the sandbox in live mode, FLIGHTS_LIVE_SANDBOX)."""
+
+    status_code = 422
+    code = "supplier_not_connected"
+    message = (
+        "No flight supplier is connected for live mode; connect one (Duffel) or use a test key"
+    )
+
+
 # --- Search ------------------------------------------------------------------------------------
 
 
@@ -131,11 +153,16 @@ class TicketDocument:
 
 @dataclass(frozen=True)
 class SupplierOrder:
+    """An order as the supplier knows it. Read it as: `documents` → ticketed; `cancelled` →
+    gone; `awaiting_payment` → a hold not paid yet; otherwise paid and awaiting issuance."""
+
     supplier_order_id: str
     booking_reference: str  # the airline locator (PNR)
     documents: tuple[TicketDocument, ...]  # empty until ticketed
     payment_required_by: datetime | None
     price_guarantee_expires_at: datetime | None
+    awaiting_payment: bool = False
+    cancelled: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,16 +189,30 @@ class FlightSupplier(ABC):
         instant: bool,
         amount: Decimal,
         currency: str,
+        booking_id: str = "",
     ) -> SupplierOrder:
-        """Hold (instant=False) or book and ticket (instant=True) a stored offer."""
+        """Hold (instant=False) or book and ticket (instant=True) a stored offer. The order
+        carries `booking_id` (our `ord_`) in its metadata, so that `find_order` finds it when
+        the answer to this call is lost. Raises SupplierOutcomeUnknown when the order may exist
+        without our knowing it, SupplierError when it certainly does not."""
 
     @abstractmethod
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
-        """Pay a held order, which issues its tickets."""
+        """Pay a held order, which issues its tickets. Raises SupplierOutcomeUnknown when the
+        payment may have been taken without our knowing it."""
 
     @abstractmethod
     def get_order(self, order_id: str) -> SupplierOrder:
         """The order as the supplier knows it now."""
+
+    @abstractmethod
+    def find_order(
+        self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]
+    ) -> SupplierOrder | None:
+        """The order created for `booking_id` (the metadata `create_order` sent), looking at
+        orders created after `created_after` (the supplier may filter by the passengers'
+        names). None only when the supplier certainly has no such order; SupplierError when it
+        cannot tell (unreachable, an unreadable answer)."""
 
     @abstractmethod
     def quote_cancellation(self, order_id: str) -> CancellationQuote:

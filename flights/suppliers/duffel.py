@@ -304,6 +304,10 @@ class DuffelSupplier(FlightSupplier):
         )
         return _read(order_from, data)
 
+    def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
+        # Not built yet: an unknown Duffel outcome stays unknown (support checks it).
+        raise _error(UNAVAILABLE, {"supplier": "duffel", "reason": "find_order not built"})
+
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         data = self._call(
             "POST",

@@ -1224,6 +1224,9 @@ class SandboxSupplier(FlightSupplier):
     def get_order(self, order_id: str) -> SupplierOrder:
         return OrderState.decode(order_id).order()
 
+    def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
+        return None
+
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         state = OrderState.decode(order_id)
         if state.refund_penalty is None:
