@@ -22,7 +22,7 @@ from core.exceptions import ApplicationError, Conflict, InvalidRequest, NotFound
 from core.money import fmt, q
 from core.timestamps import iso_utc
 from flights.selectors import BookableOffer, bookable_offer
-from flights.suppliers import supplier_for
+from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import OrderPassenger, SupplierError, SupplierOrder
 from wallet.models import Transaction
 from wallet.services import wallet_credit, wallet_debit
@@ -108,7 +108,7 @@ def booking_create(
 
 def _place_order(booking: Booking, *, offer: BookableOffer) -> Booking:
     """The supplier's hold or instant order, outside any transaction, and its outcome."""
-    supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+    supplier = supplier_for_booking(booking)
     instant = booking.type == Booking.Type.INSTANT
     try:
         order = supplier.create_order(
@@ -526,7 +526,7 @@ def booking_issue_tickets(*, booking_id: str) -> Booking:
     booking = Booking.objects.get(pk=booking_id)
     if booking.status != Booking.Status.CONFIRMED:
         return booking
-    supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+    supplier = supplier_for_booking(booking)
     try:
         order = supplier.pay_order(
             order_id=booking.supplier_order_id,
@@ -566,7 +566,7 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
     """Cancel per the states table; returns the booking and the spec's `refund` object."""
     _check_cancellable(booking)
     if booking.supplier_order_id:  # a network call: before, never inside, the transaction
-        supplier = supplier_for(team=booking.team, live_mode=booking.live_mode)
+        supplier = supplier_for_booking(booking)
         quote = supplier.quote_cancellation(booking.supplier_order_id)
         supplier.confirm_cancellation(quote.supplier_quote_id)
     with transaction.atomic():
