@@ -15,8 +15,11 @@ SUBJECTS = {
     BookingEmail.Kind.TICKETED: "Your e-tickets for booking {ref}",
     BookingEmail.Kind.REMINDER: "Payment due for booking {ref}",
     BookingEmail.Kind.CANCELLED: "Booking {ref} cancelled",
+    BookingEmail.Kind.FAILED: "Booking {ref} failed: nothing was issued",
 }
 CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
+# The agency tells its customer and books again: the traveller gets no e-mail of a failure.
+AGENCY_ONLY = {BookingEmail.Kind.FAILED}
 
 
 def email_queue(*, booking: Booking, kind: str) -> None:
@@ -33,6 +36,8 @@ def email_queue(*, booking: Booking, kind: str) -> None:
 
 
 def recipients(booking: Booking, kind: str) -> list[str]:
+    if kind in AGENCY_ONLY:
+        return [booking.team.notification_email] if booking.team.notification_email else []
     people = list(dict.fromkeys(p.email.lower() for p in booking.passengers.all()))
     if kind not in CUSTOMER_ONLY and booking.team.notification_email:
         people.append(booking.team.notification_email)

@@ -56,12 +56,25 @@ class Booking(models.Model):
     ticketed_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    # The supplier's answer to an order or a payment could not be trusted (lost, 5xx, unreadable,
+    # accepted but unconfirmed): the money stays where it is until the reconcile job finds out.
+    outcome_unknown_since = models.DateTimeField(null=True, blank=True)
+    outcome_note = models.CharField(max_length=255, blank=True)
+    outcome_checked_at = models.DateTimeField(null=True, blank=True)
+    # One check with the supplier at a time per booking (the job on several workers, support's
+    # "check now", a retried request): the holder of this lease acts.
+    outcome_check_lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["team", "live_mode", "-created_at"]),
             models.Index(fields=["status", "payment_required_by"]),
+            models.Index(
+                fields=["outcome_unknown_since"],
+                condition=models.Q(outcome_unknown_since__isnull=False),
+                name="booking_outcome_unknown",
+            ),
         ]
 
     def __str__(self):
@@ -125,6 +138,7 @@ class BookingEmail(models.Model):
         TICKETED = "ticket_issued", "Ticket issued"
         REMINDER = "payment_reminder", "Payment reminder"
         CANCELLED = "booking_cancelled", "Booking cancelled"
+        FAILED = "booking_failed", "Booking failed"
 
     booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="emails")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -4,9 +4,12 @@ No lock is ever held across a supplier call: each step that talks to the supplie
 two short transactions. The booking row claims its offer first (a unique constraint on
 `offer_id`), so an offer is never booked twice."""
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from agencies.models import Client
@@ -22,8 +25,14 @@ from core.exceptions import ApplicationError, Conflict, InvalidRequest, NotFound
 from core.money import fmt, q
 from core.timestamps import iso_utc
 from flights.selectors import BookableOffer, bookable_offer
-from flights.suppliers import supplier_for_booking
-from flights.suppliers.base import OrderPassenger, SupplierError, SupplierOrder
+from flights.suppliers import supplier_for, supplier_for_booking
+from flights.suppliers.base import (
+    FlightSupplier,
+    OrderPassenger,
+    SupplierError,
+    SupplierOrder,
+    SupplierOutcomeUnknown,
+)
 from wallet.models import Transaction
 from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
@@ -70,6 +79,7 @@ def booking_create(
         raise OfferExpired()
     if type == Booking.Type.HOLD and offer.requires_instant_payment:
         raise InstantPaymentRequired()
+    supplier_for(team=team, live_mode=live_mode)  # live mode without a supplier refuses here
     people = validate_passengers(
         offer=offer, passengers=passengers, departure_date=offer.first_departure.date()
     )
@@ -117,25 +127,44 @@ def _place_order(booking: Booking, *, offer: BookableOffer) -> Booking:
             instant=instant,
             amount=offer.total_amount,
             currency=offer.total_currency,
+            booking_id=booking.id,
         )
+    except SupplierOutcomeUnknown as exc:  # the order may exist: keep the money where it is
+        return _record_outcome_unknown(booking, exc)
     except SupplierError as exc:
         if instant:  # the wallet was debited: the booking stays, failed and refunded
             return _record_failure(booking, exc)
         Booking.objects.filter(pk=booking.pk).delete()  # a refused hold: no booking remains
         raise
-    if instant:
-        return _record_ticketed(booking, order, previous_status=Booking.Status.PENDING)
-    return _record_hold(booking, order)
+    return _record_order(booking, order)
 
 
 def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
     """The booking of a retried request whose first attempt died after writing it. Left
     pending without a supplier order (the process died before or during the supplier call,
-    an instant booking already debited), it is ordered now; otherwise it is answered as it is.
-    Only this retry runs: it holds the Idempotency-Key (the others are told it is in flight)."""
+    an instant booking already debited), the supplier is asked first whether the first
+    attempt's order exists: found, it is recorded; certainly absent, it is ordered now; if the
+    supplier cannot tell, the booking waits for the reconcile job. Otherwise it is answered as
+    it is. Only this retry runs: it holds the Idempotency-Key (the others are told it is in
+    flight), and the check lease keeps the reconcile job out meanwhile."""
     if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
         return booking
-    return _place_order(booking, offer=offer)
+    if not _claim_check(booking.pk):
+        return booking  # the reconcile job is asking the supplier right now
+    try:
+        booking.refresh_from_db()
+        if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
+            return booking
+        supplier = supplier_for_booking(booking)
+        try:
+            order = _look_up_order(supplier, booking)
+        except SupplierError as exc:
+            return _record_outcome_unknown(booking, exc)
+        if order is None:
+            return _place_order(booking, offer=offer)
+        return _record_order(booking, order)
+    finally:
+        _release_check(booking.pk)
 
 
 def _order_passengers(booking: Booking) -> list[OrderPassenger]:
@@ -284,9 +313,30 @@ def _booking_slices(slices: list[dict]) -> list[dict]:
     ]
 
 
+def _record_order(booking: Booking, order: SupplierOrder) -> Booking:
+    """Record what the supplier says of a booking's order, as a first answer would have been:
+    tickets → ticketed; a hold awaiting payment → held; paid but not issued yet → still
+    unknown (the money stays; the reconcile job asks again)."""
+    if order.documents:
+        return _record_ticketed(booking, order)
+    if booking.type == Booking.Type.HOLD and order.awaiting_payment and not order.cancelled:
+        return _record_hold(booking, order)
+    return _record_outcome_unknown(
+        booking,
+        SupplierOutcomeUnknown(
+            "The airline has the order but has not issued the tickets yet",
+            code="tickets_not_issued",
+        ),
+        order=order,
+    )
+
+
 def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status != Booking.Status.PENDING:
+            return booking  # settled meanwhile (cancelled, expired or failed)
+        _clear_outcome_unknown(booking)
         booking.supplier_order_id = order.supplier_order_id
         booking.booking_reference = order.booking_reference
         if order.payment_required_by:
@@ -304,8 +354,10 @@ def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
 _AWAITING_SUPPLIER = (Booking.Status.PENDING, Booking.Status.CONFIRMED)
 
 
-def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status) -> Booking:
-    """Tickets issued: documents, `ticketed`, and an event for every state passed through."""
+def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
+    """Tickets issued: documents, `ticketed`, and an event for every state passed through
+    (from the state the booking is in: `pending` for an instant order answered at once,
+    `confirmed` for a paid hold or an instant booking whose outcome was unknown)."""
     passenger_of = {
         p.supplier_passenger_id or p.passenger_id: p.passenger_id for p in booking.passengers.all()
     }
@@ -313,7 +365,9 @@ def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status)
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking  # settled meanwhile (cancelled, or failed) by another request
+        previous_status = booking.status
         now = timezone.now()
+        _clear_outcome_unknown(booking)
         booking.supplier_order_id = order.supplier_order_id
         booking.booking_reference = order.booking_reference
         booking.status = Booking.Status.TICKETED
@@ -342,34 +396,81 @@ def _record_ticketed(booking: Booking, order: SupplierOrder, *, previous_status)
             EventType.BOOKING_TICKETED,
             previous={"status": Booking.Status.CONFIRMED, "documents": []},
         )
-        if previous_status == Booking.Status.PENDING:
-            email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
+        # Once per booking and kind: a hold had its confirmation e-mail when it was made; an
+        # instant booking has it now, whether its first answer came at once or later.
+        email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
         email_queue(booking=booking, kind=BookingEmail.Kind.TICKETED)
     return booking
 
 
-def _record_failure(booking: Booking, error: ApplicationError) -> Booking:
-    """Issuance failed after the debit: `failed`, and the full amount back to the wallet."""
+def _record_failure(
+    booking: Booking, error: ApplicationError, *, only_if_unknown: bool = False
+) -> Booking:
+    """Nothing was issued: `failed`, and whatever the wallet paid for it back in full (an
+    instant booking or a confirmed hold was debited; a pending hold was not).
+    `only_if_unknown`: the reconcile job's verdict, void if the booking was settled meanwhile."""
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking  # settled meanwhile (cancelled, or ticketed) by another request
+        if only_if_unknown and booking.outcome_unknown_since is None:
+            return booking
         previous = booking.status
+        debited = booking.type == Booking.Type.INSTANT or previous == Booking.Status.CONFIRMED
+        _clear_outcome_unknown(booking)
         booking.status = Booking.Status.FAILED
         booking.failure_reason = f"{error.code}: {error.message}"[:255]
         booking.save()
-        wallet_credit(
-            team=booking.team,
-            live_mode=booking.live_mode,
-            amount=booking.base_cost_brl,
-            reference_type=Transaction.ReferenceType.REFUND,
-            reference_id=booking.id,
-            description=f"Refund of booking {booking.id}: issuance failed",
-        )
+        if debited:
+            wallet_credit(
+                team=booking.team,
+                live_mode=booking.live_mode,
+                amount=booking.base_cost_brl,
+                reference_type=Transaction.ReferenceType.REFUND,
+                reference_id=booking.id,
+                description=f"Refund of booking {booking.id}: issuance failed",
+            )
         if previous == Booking.Status.PENDING:
             _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
         _event(booking, EventType.BOOKING_FAILED, previous={"status": previous})
+        email_queue(booking=booking, kind=BookingEmail.Kind.FAILED)
     return booking
+
+
+def _record_outcome_unknown(
+    booking: Booking, error: SupplierError, *, order: SupplierOrder | None = None
+) -> Booking:
+    """The supplier's answer cannot be trusted: the booking keeps its money and waits for the
+    reconcile job. A paid instant booking is `confirmed` ("payment received, awaiting
+    issuance"), with its events; a hold stays `pending`, a paid hold `confirmed`."""
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        if booking.status not in _AWAITING_SUPPLIER:
+            return booking
+        now = timezone.now()
+        booking.outcome_unknown_since = booking.outcome_unknown_since or now
+        booking.outcome_note = f"{error.code}: {error.message}"[:255]
+        if order is not None:  # the order exists: keep its id and reference
+            booking.supplier_order_id = order.supplier_order_id
+            booking.booking_reference = order.booking_reference or booking.booking_reference
+        paid_instant = (
+            booking.type == Booking.Type.INSTANT and booking.status == Booking.Status.PENDING
+        )
+        if paid_instant:
+            booking.status = Booking.Status.CONFIRMED
+            booking.confirmed_at = now
+        booking.save()
+        if paid_instant:
+            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
+            _event(
+                booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING}
+            )
+    return booking
+
+
+def _clear_outcome_unknown(booking: Booking) -> None:
+    booking.outcome_unknown_since = None
+    booking.outcome_note = ""
 
 
 def _event(
@@ -487,6 +588,14 @@ class BookingNotCancellable(Conflict):
     message = "This booking can no longer be cancelled"
 
 
+class BookingOutcomeUnknown(Conflict):
+    code = "booking_outcome_unknown"
+    message = (
+        "The flight supplier has not confirmed this booking's outcome yet; we are checking "
+        "with it: try again in a few minutes"
+    )
+
+
 def booking_confirm(*, booking: Booking, payment) -> Booking:
     """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
     check_payment(offer=booking, payment=payment)
@@ -498,6 +607,8 @@ def booking_confirm(*, booking: Booking, payment) -> Booking:
             raise BookingAlreadyCancelled()
         if booking.status != Booking.Status.PENDING:
             raise BookingNotPayable(details={"status": booking.status})
+        if booking.outcome_unknown_since or not booking.supplier_order_id:
+            raise BookingOutcomeUnknown()  # no hold known at the supplier to pay for yet
         if booking.payment_required_by and booking.payment_required_by <= timezone.now():
             raise BookingNotPayable(
                 "The payment deadline has passed; search again", details={"status": "expired"}
@@ -524,7 +635,11 @@ def booking_issue_tickets(*, booking_id: str) -> Booking:
     """Issue a confirmed booking's tickets. Idempotent: a booking that is not `confirmed` is
     left alone, and a payment the supplier already took is read back, not made again."""
     booking = Booking.objects.get(pk=booking_id)
-    if booking.status != Booking.Status.CONFIRMED:
+    if (
+        booking.status != Booking.Status.CONFIRMED
+        or booking.outcome_unknown_since  # the reconcile job settles it, never a blind retry
+        or not booking.supplier_order_id
+    ):
         return booking
     supplier = supplier_for_booking(booking)
     try:
@@ -533,11 +648,13 @@ def booking_issue_tickets(*, booking_id: str) -> Booking:
             amount=booking.total_amount,
             currency=booking.total_currency,
         )
+    except SupplierOutcomeUnknown as exc:  # the payment may have been taken
+        return _record_outcome_unknown(booking, exc)
     except SupplierError as exc:
         order = _already_issued(supplier, booking)
         if order is None:
             return _record_failure(booking, exc)
-    return _record_ticketed(booking, order, previous_status=Booking.Status.CONFIRMED)
+    return _record_order(booking, order)
 
 
 def _already_issued(supplier, booking: Booking) -> SupplierOrder | None:
@@ -552,6 +669,14 @@ def _already_issued(supplier, booking: Booking) -> SupplierOrder | None:
 def _check_cancellable(booking: Booking) -> None:
     if booking.status == Booking.Status.CANCELLED:
         raise BookingAlreadyCancelled()
+    if booking.outcome_unknown_since or (
+        # A paid instant booking without its order: the order may exist (a request still
+        # waiting on the supplier, or one that died); the reconcile job finds out first.
+        booking.type == Booking.Type.INSTANT
+        and booking.status == Booking.Status.PENDING
+        and not booking.supplier_order_id
+    ):
+        raise BookingOutcomeUnknown()
     if booking.status not in (
         Booking.Status.PENDING,
         Booking.Status.CONFIRMED,
@@ -575,13 +700,8 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         # (debited) or have failed (refunded) since it was read.
         _check_cancellable(booking)
         previous = booking.status
-        # An instant booking is debited when it is written: still pending, its supplier order
-        # never came back (an interrupted request), so it is refunded in full.
-        interrupted = previous == Booking.Status.PENDING and booking.type == Booking.Type.INSTANT
         paid = previous != Booking.Status.PENDING
-        refund_amount = (
-            booking.total_amount if interrupted else (_refund_due(booking) if paid else None)
-        )
+        refund_amount = _refund_due(booking) if paid else None
         booking.status = Booking.Status.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.save()
@@ -633,6 +753,162 @@ def booking_expire(*, booking: Booking, now=None) -> bool:
         ):
             return False
         booking.status = Booking.Status.EXPIRED
+        _clear_outcome_unknown(booking)  # the hold lapsed at the airline too: nothing to find
         booking.save()
         _event(booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING})
     return True
+
+
+# --- Unknown outcomes: asking the supplier what happened ---------------------------------------
+
+# Longer than any supplier call (a Duffel order may take 130 s): a live check is never joined.
+CHECK_LEASE = timedelta(seconds=180)
+# Orders are looked for from a little before the booking was written (clocks differ).
+ORDER_LOOKBACK = timedelta(minutes=5)
+
+
+class OrderAbsent(SupplierError):
+    code = "supplier_order_absent"
+    message = "The flight supplier has no issued order for this booking: nothing was issued"
+
+
+def _claim_check(booking_id: str) -> bool:
+    """Take the booking's check lease (a conditional UPDATE: one holder at a time)."""
+    now = timezone.now()
+    free = Q(outcome_check_lease_until__isnull=True) | Q(outcome_check_lease_until__lt=now)
+    return bool(
+        Booking.objects.filter(free, pk=booking_id).update(
+            outcome_check_lease_until=now + CHECK_LEASE
+        )
+    )
+
+
+def _release_check(booking_id: str) -> None:
+    Booking.objects.filter(pk=booking_id).update(outcome_check_lease_until=None)
+
+
+def _look_up_order(supplier: FlightSupplier, booking: Booking) -> SupplierOrder | None:
+    """The booking's order at the supplier: by id when we have one, else by our booking id in
+    its metadata. None: certainly absent. SupplierError: the supplier cannot tell now."""
+    if booking.supplier_order_id:
+        try:
+            return supplier.get_order(booking.supplier_order_id)
+        except SupplierError as exc:
+            if exc.code == "order_not_found":
+                return None
+            raise
+    return supplier.find_order(
+        booking_id=booking.id,
+        created_after=booking.created_at - ORDER_LOOKBACK,
+        passengers=_order_passengers(booking),
+    )
+
+
+def _note_check(booking_id: str, note: str) -> None:
+    Booking.objects.filter(pk=booking_id).update(
+        outcome_checked_at=timezone.now(), outcome_note=note[:255]
+    )
+
+
+def booking_outcome_check(*, booking_id: str) -> str:
+    """Ask the supplier what became of a booking whose outcome is unknown, and settle it as the
+    first answer would have: "ticketed", "held", or "failed" (nothing issued, certainly, after
+    SUPPLIER_UNKNOWN_GRACE_SECONDS: refunded in full). "unknown" while the supplier cannot tell
+    or has not issued yet; "busy" when another check holds the booking; "settled" when there is
+    nothing left to find out. Never moves money on an answer it could not read."""
+    if not _claim_check(booking_id):
+        return "busy"
+    try:
+        booking = Booking.objects.select_related("team").get(pk=booking_id)
+        if booking.outcome_unknown_since is None or booking.status not in _AWAITING_SUPPLIER:
+            return "settled"
+        try:
+            order = _look_up_order(supplier_for_booking(booking), booking)
+        except ApplicationError as exc:  # unreachable, unreadable, not connected: ask again
+            _note_check(booking.pk, f"check failed, {exc.code}: {exc.message}")
+            return "unknown"
+        return _settle(booking, order)
+    finally:
+        _release_check(booking_id)
+
+
+def _settle(booking: Booking, order: SupplierOrder | None) -> str:
+    if order is not None and not order.cancelled:
+        if order.documents:
+            _record_ticketed(booking, order)
+            return "ticketed"
+        if (
+            booking.type == Booking.Type.HOLD
+            and booking.status == Booking.Status.PENDING
+            and order.awaiting_payment
+        ):
+            _record_hold(booking, order)
+            return "held"
+        if not order.awaiting_payment:  # paid at the airline: never refunded from here
+            _note_check(booking.pk, "paid at the supplier; the airline has not issued yet")
+            return "unknown"
+    # Absent, cancelled, or the payment was never taken: certain once the grace period is over
+    # (an airline may take a while to show an order it accepted).
+    grace = timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
+    if timezone.now() - booking.outcome_unknown_since < grace:
+        _note_check(booking.pk, "no issued order at the supplier yet; waiting for the grace period")
+        return "unknown"
+    settled = _record_failure(booking, OrderAbsent(), only_if_unknown=True)
+    return "failed" if settled.status == Booking.Status.FAILED else "settled"
+
+
+def booking_outcome_mark_interrupted(*, booking: Booking) -> Booking:
+    """A booking left pending without a supplier order by a request that died: its outcome
+    is unknown from now on, and the reconcile job finds out."""
+    return _record_outcome_unknown(
+        booking,
+        SupplierOutcomeUnknown(
+            "The booking request ended before the supplier answered", code="request_interrupted"
+        ),
+    )
+
+
+def bookings_interrupted(*, now: datetime | None = None):
+    """Bookings left pending without a supplier order by a request that is certainly over (older
+    than the longest a request may wait on the supplier), not yet marked unknown."""
+    cutoff = (now or timezone.now()) - settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT
+    return Booking.objects.filter(
+        status=Booking.Status.PENDING,
+        supplier_order_id="",
+        outcome_unknown_since__isnull=True,
+        created_at__lt=cutoff,
+    )
+
+
+def bookings_outcomes_reconcile(*, now: datetime | None = None) -> list[str]:
+    """The periodic job: mark interrupted bookings unknown, then queue a supplier check of each
+    unknown booking not checked in the last interval. Returns the ids queued."""
+    from bookings.tasks import check_supplier_outcome
+
+    now = now or timezone.now()
+    for booking in bookings_interrupted(now=now).iterator():
+        booking_outcome_mark_interrupted(booking=booking)
+    recently = now - timedelta(seconds=settings.SUPPLIER_RECONCILE_INTERVAL_SECONDS / 2)
+    due = (
+        Booking.objects.filter(outcome_unknown_since__isnull=False, status__in=_AWAITING_SUPPLIER)
+        .filter(Q(outcome_check_lease_until__isnull=True) | Q(outcome_check_lease_until__lt=now))
+        .filter(Q(outcome_checked_at__isnull=True) | Q(outcome_checked_at__lt=recently))
+    )
+    booking_ids = list(due.values_list("id", flat=True))
+    for booking_id in booking_ids:
+        check_supplier_outcome.delay(booking_id)
+    return booking_ids
+
+
+def booking_check_with_supplier(*, booking: Booking) -> str:
+    """Support's "check with the supplier now": settle what can be settled at once."""
+    if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
+        return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
+    if (
+        booking.outcome_unknown_since is None
+        and booking.status == Booking.Status.PENDING
+        and not booking.supplier_order_id
+        and bookings_interrupted().filter(pk=booking.pk).exists()
+    ):
+        booking_outcome_mark_interrupted(booking=booking)
+    return booking_outcome_check(booking_id=booking.pk)

@@ -30,11 +30,31 @@ def issue_stuck_confirmed() -> int:
     """Re-run ticketing for bookings confirmed more than 5 minutes ago and still not ticketed
     (a lost task message or a killed worker): issuing is idempotent."""
     cutoff = timezone.now() - timedelta(minutes=5)
-    stuck = Booking.objects.filter(status=Booking.Status.CONFIRMED, confirmed_at__lte=cutoff)
+    stuck = Booking.objects.filter(
+        status=Booking.Status.CONFIRMED,
+        confirmed_at__lte=cutoff,
+        outcome_unknown_since__isnull=True,  # those are the reconcile job's, never re-paid
+    )
     booking_ids = list(stuck.values_list("id", flat=True))
     for booking_id in booking_ids:
         issue_tickets.delay(booking_id)
     return len(booking_ids)
+
+
+@shared_task
+def reconcile_supplier_outcomes() -> int:
+    """Queue a supplier check of every booking whose outcome is unknown (and mark bookings left
+    without an answer by a request that died)."""
+    from bookings.services import bookings_outcomes_reconcile
+
+    return len(bookings_outcomes_reconcile())
+
+
+@shared_task(acks_late=True)
+def check_supplier_outcome(booking_id: str) -> str:
+    from bookings.services import booking_outcome_check
+
+    return booking_outcome_check(booking_id=booking_id)
 
 
 @shared_task(acks_late=True)

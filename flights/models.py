@@ -82,3 +82,20 @@ class Offer(models.Model):
 
     def __str__(self):
         return self.id
+
+
+class SandboxOrder(models.Model):
+    """The sandbox airline's own order book: what the airline knows whatever our side recorded.
+    The order ids it hands out still carry the order's data (see flights/suppliers/sandbox.py);
+    this row is what lets it find an order by our booking id when its answer was lost, and what
+    changes over time (an order pending at the airline becomes ticketed later)."""
+
+    booking_reference = models.CharField(max_length=6, primary_key=True)
+    booking_id = models.CharField(max_length=40, db_index=True, help_text="Our ord_ (metadata).")
+    order_id = models.CharField(max_length=200, help_text="The order's current id (its state).")
+    created_at = models.DateTimeField()
+    # An order the airline accepted without confirming: tickets appear at this time.
+    tickets_ready_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.booking_reference} ({self.booking_id})"

@@ -2,10 +2,14 @@
 before the supplier answers: its retry with the same Idempotency-Key finishes that booking;
 nothing is booked or debited twice. (The real-process version: tests/test_faults.py.)"""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from rest_framework.test import APIClient
 
 from bookings.models import Booking
+from bookings.services import bookings_outcomes_reconcile
 from bookings.tests.test_create import BOOKINGS, frozen_time, holdable, offers, person  # noqa: F401
 from flights.suppliers.sandbox import SandboxSupplier
 from wallet.models import Transaction
@@ -102,21 +106,68 @@ def test_another_request_for_the_same_offer_is_still_refused(client, supplier_ca
     assert supplier_call_dies == [offer["id"]]
 
 
-def test_cancelling_an_interrupted_instant_booking_refunds_it_in_full(client, supplier_call_dies):
+def test_an_interrupted_instant_booking_is_settled_by_the_supplier_not_by_a_cancel(
+    client, supplier_call_dies, settings
+):
+    """The order may exist at the airline (the request died during the call): a cancel is
+    refused until the reconcile job has asked the supplier; no order there → failed and
+    refunded in full, once."""
     offer = instant_offer(client)
     book(client, offer, type="instant", key=KEY)
     left = Booking.objects.get()
 
-    cancelled = client.delete(f"{BOOKINGS}/{left.id}")
+    refused = client.delete(f"{BOOKINGS}/{left.id}")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "booking_outcome_unknown"
+    assert not Transaction.objects.filter(reference_type="refund").exists()
 
-    assert cancelled.status_code == 200, cancelled.json()
-    refund = cancelled.json()["data"]["refund"]
-    assert refund["amount"] == offer["total_amount"] and refund["penalty_amount"] is None
+    over = left.created_at + settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT + timedelta(seconds=1)
+    with time_machine.travel(over, tick=False) as clock:
+        assert bookings_outcomes_reconcile() == [left.id]  # marked unknown, checked at once
+        left.refresh_from_db()
+        assert left.status == "confirmed" and left.outcome_unknown_since == over
+        clock.shift(settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
+        bookings_outcomes_reconcile()
+
+    left.refresh_from_db()
+    assert left.status == "failed" and left.outcome_unknown_since is None
     credit = Transaction.objects.get(type="credit", reference_type="refund")
     assert credit.amount == left.base_cost_brl  # exactly what was debited
-    # The retry now answers with the cancelled booking; it orders nothing.
+    # The retry now answers with the failed booking; it orders nothing.
     retried = book(client, offer, type="instant", key=KEY)
-    assert retried.json()["status"] == "cancelled" and supplier_call_dies == [offer["id"]]
+    assert retried.json()["status"] == "failed" and supplier_call_dies == [offer["id"]]
+
+
+@pytest.fixture
+def process_dies_after_ordering(monkeypatch):
+    """The supplier made the order, and the process died before recording it."""
+    real_create_order = SandboxSupplier.create_order
+    calls = []
+
+    def orders_then_dies(self, **kwargs):
+        calls.append(kwargs["offer"].id)
+        order = real_create_order(self, **kwargs)
+        if len(calls) == 1:
+            raise RuntimeError("worker killed after the supplier answered")
+        return order
+
+    monkeypatch.setattr(SandboxSupplier, "create_order", orders_then_dies)
+    return calls
+
+
+def test_a_retry_finds_the_order_its_first_attempt_made_instead_of_ordering_again(
+    client, process_dies_after_ordering
+):
+    offer = instant_offer(client)
+    assert book(client, offer, type="instant", key=KEY).status_code == 500
+
+    retried = book(client, offer, type="instant", key=KEY)
+
+    assert retried.status_code == 201 and retried.json()["status"] == "ticketed"
+    assert len(retried.json()["documents"]) == 1
+    assert process_dies_after_ordering == [offer["id"]]  # found by its booking id, not reordered
+    assert Transaction.objects.filter(type="debit").count() == 1
+    assert not Transaction.objects.filter(reference_type="refund").exists()
 
 
 def test_an_interrupted_instant_booking_never_expires_like_a_hold(client, supplier_call_dies):

@@ -163,11 +163,20 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# How often bookings with an unknown supplier outcome are checked, and how long an order must
+# stay absent at the supplier before the booking is failed and refunded.
+SUPPLIER_RECONCILE_INTERVAL_SECONDS = env.int("SUPPLIER_RECONCILE_INTERVAL_SECONDS", default=30)
+SUPPLIER_UNKNOWN_GRACE_SECONDS = env.int("SUPPLIER_UNKNOWN_GRACE_SECONDS", default=600)
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
     "expire-holds": {"task": "bookings.tasks.expire_holds", "schedule": 60.0},
     "payment-reminders": {"task": "bookings.tasks.send_payment_reminders", "schedule": 300.0},
     "issue-stuck-confirmed": {"task": "bookings.tasks.issue_stuck_confirmed", "schedule": 300.0},
+    # Bookings whose supplier answer was uncertain: ask the supplier what happened.
+    "reconcile-supplier-outcomes": {
+        "task": "bookings.tasks.reconcile_supplier_outcomes",
+        "schedule": float(SUPPLIER_RECONCILE_INTERVAL_SECONDS),
+    },
     # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
     "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},
     "purge-expired-offers": {

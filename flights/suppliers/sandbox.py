@@ -49,6 +49,7 @@ import hashlib
 import itertools
 import random
 import re
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -57,9 +58,11 @@ from functools import cache, lru_cache
 from typing import NamedTuple, TypeVar
 from zoneinfo import ZoneInfo
 
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from flights import airports, reference
+from flights.models import SandboxOrder
 from flights.reference import AIRLINES, Airline
 from flights.suppliers.base import (
     Baggage,
@@ -73,6 +76,7 @@ from flights.suppliers.base import (
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierOutcomeUnknown,
     SupplierSegment,
     SupplierSlice,
     TicketDocument,
@@ -89,6 +93,26 @@ SUPPLIER_ERROR_ROUTE = ("GIG", "SDU")
 # A passenger with this family name (any case) makes ticketing fail: create_order(instant=True)
 # and pay_order raise SupplierError(code="issuance_failed"). A hold still succeeds.
 ISSUANCE_FAILURE_FAMILY_NAME = "Issuancefail"
+# Uncertain answers (a passenger's family name, any case), for ordering (hold or instant) and
+# for paying a hold: the call raises SupplierOutcomeUnknown, and the truth is found later with
+# find_order / get_order, as with a real airline.
+# - the order (or payment) is made, but its answer is lost (a read timeout after sending);
+ANSWER_LOST_FAMILY_NAME = "Answerlost"
+# - nothing is made, and the answer is a 5xx;
+SUPPLIER_DOWN_FAMILY_NAME = "Supplierdown"
+# - the airline accepts the order without confirming it (Duffel's 202 order_pending); its
+#   tickets appear ORDER_PENDING_SECONDS later.
+ORDER_PENDING_FAMILY_NAME = "Orderpending"
+ORDER_PENDING_SECONDS = 60
+# - creating a hold: the hold is made, but its answer is lost.
+HOLD_ANSWER_LOST_FAMILY_NAME = "Holdlost"
+# Each scenario's flag in the order ids.
+SCENARIO_FLAGS = {
+    ANSWER_LOST_FAMILY_NAME: "l",
+    SUPPLIER_DOWN_FAMILY_NAME: "d",
+    ORDER_PENDING_FAMILY_NAME: "p",
+    HOLD_ANSWER_LOST_FAMILY_NAME: "h",
+}
 
 # --- Network rules -----------------------------------------------------------------------------
 
@@ -180,6 +204,7 @@ HOLD_HOURS = (24, 71)
 OFFER_MINUTES = (15, 29)
 QUOTE_MINUTES = 15
 DEPARTURE_MARGIN = timedelta(hours=2)  # a hold ends at least this long before departure
+MAX_PENALTY_SHARE = Decimal("0.5")  # a refund or change fee is at most half the ticket
 CENT = Decimal("0.01")
 UNIT = Decimal("1")
 
@@ -813,8 +838,9 @@ class _OfferBuilder:
         if penalty_usd is None:
             return NOT_ALLOWED
         condition = _allowed_with_penalty(currency, penalty_usd, self.cabin, self.seated)
-        if condition.penalty_amount > total:  # never more than the ticket
-            return Condition(allowed=True, penalty_amount=total, penalty_currency=currency)
+        ceiling = _money(total * MAX_PENALTY_SHARE)
+        if condition.penalty_amount > ceiling:  # a fee always leaves something to refund
+            return Condition(allowed=True, penalty_amount=ceiling, penalty_currency=currency)
         return condition
 
     def _deadlines(
@@ -978,8 +1004,10 @@ class OrderState:
     payment_required_by: datetime | None
     price_guarantee_expires_at: datetime | None
     issuance_fails: bool
+    scenario: str = ""  # one of SCENARIO_FLAGS' keys: how the ticketing call answers
 
     def encode(self) -> str:
+        flags = ("f" if self.issuance_fails else "") + SCENARIO_FLAGS.get(self.scenario, "")
         fields = [
             "t" if self.ticketed else "h",
             self.owner,
@@ -990,7 +1018,7 @@ class OrderState:
             "n" if self.refund_penalty is None else f"r{_base36(_cents(self.refund_penalty))}",
             _encode_instant(self.payment_required_by),
             _encode_instant(self.price_guarantee_expires_at),
-            "f" if self.issuance_fails else "0",
+            flags or "0",
         ]
         payload = "-".join(fields)
         return f"{ORDER_PREFIX}{payload}-{_check(payload)}"
@@ -1002,6 +1030,7 @@ class OrderState:
         if len(fields) != 10:
             raise _order_not_found()
         state, owner, pnr, numbers, cents, currency, refund, pay_by, guarantee, flags = fields
+        scenario = next((name for name, flag in SCENARIO_FLAGS.items() if flag in flags), "")
         return cls(
             ticketed=state == "t",
             owner=owner,
@@ -1012,12 +1041,14 @@ class OrderState:
             refund_penalty=None if refund == "n" else Decimal(int(refund[1:], 36)) / 100,
             payment_required_by=_decode_instant(pay_by),
             price_guarantee_expires_at=_decode_instant(guarantee),
-            issuance_fails=flags == "f",
+            issuance_fails="f" in flags,
+            scenario=scenario,
         )
 
-    def order(self) -> SupplierOrder:
+    def order(self, *, issuing: bool = False) -> SupplierOrder:
+        """The order in this state; `issuing`: paid, the airline has not issued the tickets."""
         documents = ()
-        if self.ticketed:
+        if self.ticketed and not issuing:
             documents = tuple(
                 TicketDocument(
                     supplier_passenger_id=f"sbx_pas_{n}", unique_identifier=self._ticket_number(n)
@@ -1030,6 +1061,7 @@ class OrderState:
             documents=documents,
             payment_required_by=None if self.ticketed else self.payment_required_by,
             price_guarantee_expires_at=None if self.ticketed else self.price_guarantee_expires_at,
+            awaiting_payment=not self.ticketed,
         )
 
     def _ticket_number(self, passenger_number: int) -> str:
@@ -1073,14 +1105,67 @@ def _order_not_found() -> SupplierError:
     return SupplierError("Unknown sandbox order", code="order_not_found")
 
 
-def _booking_reference(offer_id: str, passengers: Iterable[OrderPassenger]) -> str:
-    names = [(p.supplier_passenger_id, p.given_name, p.family_name) for p in passengers]
-    value = _stable_int("pnr", offer_id, names)
-    letters = []
-    for _ in range(6):
-        value, index = divmod(value, len(REFERENCE_ALPHABET))
-        letters.append(REFERENCE_ALPHABET[index])
-    return "".join(letters)
+def _new_booking_reference() -> str:
+    """A random airline locator, as airlines hand them out (unique in the order book)."""
+    return "".join(secrets.choice(REFERENCE_ALPHABET) for _ in range(6))
+
+
+def _scenario(passengers: Iterable[OrderPassenger]) -> str:
+    names = {p.family_name.strip().casefold() for p in passengers}
+    return next((name for name in SCENARIO_FLAGS if name.casefold() in names), "")
+
+
+def _outcome_unknown(scenario: str) -> SupplierOutcomeUnknown:
+    if scenario == SUPPLIER_DOWN_FAMILY_NAME:
+        reason = "the supplier answered 503 and made nothing"
+    elif scenario == ORDER_PENDING_FAMILY_NAME:
+        reason = "the airline accepted the order without confirming it (order_pending)"
+    else:
+        reason = "the answer was lost after the request was sent"
+    return SupplierOutcomeUnknown(
+        f"The flight supplier has not confirmed the outcome yet (sandbox scenario: {reason})"
+    )
+
+
+# --- The order book ----------------------------------------------------------------------------
+
+
+def _book(
+    state: OrderState, *, booking_id: str, now: datetime, tickets_ready_at: datetime | None = None
+) -> OrderState:
+    """Write a new order into the airline's book under a fresh random reference."""
+    for _ in range(5):
+        state = dataclasses.replace(state, booking_reference=_new_booking_reference())
+        try:
+            with transaction.atomic():
+                SandboxOrder.objects.create(
+                    booking_reference=state.booking_reference,
+                    booking_id=booking_id,
+                    order_id=state.encode(),
+                    created_at=now,
+                    tickets_ready_at=tickets_ready_at,
+                )
+        except IntegrityError:
+            continue  # that reference is taken: draw another
+        return state
+    raise SupplierError("The sandbox could not allocate a booking reference")
+
+
+def _rebook(state: OrderState, *, tickets_ready_at: datetime | None = None) -> None:
+    """The order changed (paid): its book entry follows."""
+    SandboxOrder.objects.filter(pk=state.booking_reference).update(
+        order_id=state.encode(), tickets_ready_at=tickets_ready_at
+    )
+
+
+def _current(order_id: str) -> SupplierOrder:
+    """An order as the airline's book has it now, from any of its ids."""
+    state = OrderState.decode(order_id)
+    entry = SandboxOrder.objects.filter(pk=state.booking_reference).first()
+    if entry is None:
+        return state.order()
+    issuing = bool(entry.tickets_ready_at and timezone.now() < entry.tickets_ready_at)
+    return OrderState.decode(entry.order_id).order(issuing=issuing)
 
 
 def _attr_or_key(source: object, name: str):
@@ -1176,6 +1261,7 @@ class SandboxSupplier(FlightSupplier):
         instant: bool,
         amount: Decimal,
         currency: str,
+        booking_id: str = "",
     ) -> SupplierOrder:
         offer_id = str(getattr(offer, "supplier_offer_id", ""))
         if not offer_id.startswith("sbx_") or getattr(offer, "owner", None) not in AIRLINES:
@@ -1191,7 +1277,7 @@ class SandboxSupplier(FlightSupplier):
         state = OrderState(
             ticketed=False,
             owner=offer.owner,
-            booking_reference=_booking_reference(offer_id, passengers),
+            booking_reference="",  # drawn when the order is booked
             passenger_numbers=_passenger_numbers(offer, passengers),
             total_amount=Decimal(str(offer.total_amount)),
             currency=offer.total_currency,
@@ -1202,30 +1288,57 @@ class SandboxSupplier(FlightSupplier):
                 p.family_name.strip().casefold() == ISSUANCE_FAILURE_FAMILY_NAME.casefold()
                 for p in passengers
             ),
+            scenario=_scenario(passengers),
         )
+        now = timezone.now()
         if not instant:
+            state = _book(state, booking_id=booking_id, now=now)
+            if state.scenario == HOLD_ANSWER_LOST_FAMILY_NAME:
+                raise _outcome_unknown(state.scenario)
             return state.order()
         _check_payment(state, amount, currency)
         if state.issuance_fails:
             raise _issuance_failure()
-        return _ticketed(state).order()
+        return self._issue(_ticketed(state), booking_id=booking_id, now=now, new=True)
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
-        state = OrderState.decode(order_id)
-        if state.ticketed:
-            return state.order()  # already paid: the same tickets again
+        current = _current(order_id)
+        if not current.awaiting_payment:
+            return current  # already paid: the same order again
+        state = OrderState.decode(current.supplier_order_id)
         _check_payment(state, amount, currency)
         if state.payment_required_by and timezone.now() > state.payment_required_by:
             raise SupplierError("The hold has expired", code="order_expired")
         if state.issuance_fails:
             raise _issuance_failure()
-        return _ticketed(state).order()
+        return self._issue(_ticketed(state), now=timezone.now(), new=False)
+
+    def _issue(
+        self, state: OrderState, *, now: datetime, new: bool, booking_id: str = ""
+    ) -> SupplierOrder:
+        """Ticket an order (a new instant one, or a paid hold), answering per its scenario."""
+        if state.scenario == SUPPLIER_DOWN_FAMILY_NAME:
+            raise _outcome_unknown(state.scenario)  # nothing was made
+        pending = state.scenario == ORDER_PENDING_FAMILY_NAME
+        ready_at = now + timedelta(seconds=ORDER_PENDING_SECONDS) if pending else None
+        if new:
+            state = _book(state, booking_id=booking_id, now=now, tickets_ready_at=ready_at)
+        else:
+            _rebook(state, tickets_ready_at=ready_at)
+        if state.scenario in (ANSWER_LOST_FAMILY_NAME, ORDER_PENDING_FAMILY_NAME):
+            raise _outcome_unknown(state.scenario)
+        return state.order()
 
     def get_order(self, order_id: str) -> SupplierOrder:
-        return OrderState.decode(order_id).order()
+        return _current(order_id)
 
     def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
-        return None
+        entry = (
+            SandboxOrder.objects.filter(booking_id=booking_id, created_at__gte=created_after)
+            .order_by("-created_at")
+            .first()
+        )
+        return _current(entry.order_id) if entry is not None and booking_id else None
 
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         state = OrderState.decode(order_id)
