@@ -3,7 +3,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from bookings.models import Booking, BookingDocument, BookingPassenger
-from bookings.services import booking_cancel
+from bookings.selectors import bookings_needing_attention
+from bookings.services import booking_cancel, booking_check_with_supplier
 from core.admin import TeamScopedAdmin
 from core.exceptions import ApplicationError
 from wallet.models import Transaction
@@ -44,6 +45,22 @@ class DocumentInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class NeedsAttentionFilter(admin.SimpleListFilter):
+    """Support's worklist: supplier outcome unknown past the grace period, ticketing stuck, or
+    left without a supplier order by a request that died."""
+
+    title = "needs attention"
+    parameter_name = "attention"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Needs attention")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(pk__in=bookings_needing_attention().values("pk"))
+        return queryset
+
+
 @admin.register(Booking)
 class BookingAdmin(TeamScopedAdmin):
     list_display = [
@@ -57,9 +74,10 @@ class BookingAdmin(TeamScopedAdmin):
         "total_currency",
         "base_cost_brl",
         "client",
+        "supplier_outcome",
         "created_at",
     ]
-    list_filter = ["status", "type", "live_mode", "supplier", "team"]
+    list_filter = [NeedsAttentionFilter, "status", "type", "live_mode", "supplier", "team"]
     search_fields = ["id", "booking_reference", "client__email", "client__full_name"]
     date_hierarchy = "created_at"
     inlines = [PassengerInline, DocumentInline]
@@ -85,6 +103,8 @@ class BookingAdmin(TeamScopedAdmin):
         "price_guarantee_expires_at",
         "metadata",
         "failure_reason",
+        "supplier_outcome",
+        "outcome_checked_at",
         "created_at",
         "confirmed_at",
         "ticketed_at",
@@ -93,7 +113,36 @@ class BookingAdmin(TeamScopedAdmin):
         "events",
     ]
     fields = readonly_fields
-    actions = ["cancel"]
+    actions = ["cancel", "check_with_supplier"]
+
+    @admin.display(description="Supplier outcome")
+    def supplier_outcome(self, obj):
+        if obj.outcome_unknown_since is None:
+            return "—"
+        return format_html(
+            "<strong>Unknown since {}</strong><br>{}", obj.outcome_unknown_since, obj.outcome_note
+        )
+
+    def has_check_permission(self, request):
+        return request.user.is_support
+
+    @admin.action(
+        description="Check with the supplier now (settles what the supplier confirms)",
+        permissions=["check"],
+    )
+    def check_with_supplier(self, request, queryset):
+        for booking in queryset:
+            try:
+                outcome = booking_check_with_supplier(booking=booking)
+            except ApplicationError as exc:
+                self.message_user(request, f"{booking.id}: {exc.message}", messages.ERROR)
+                continue
+            booking.refresh_from_db()
+            note = f" ({booking.outcome_note})" if booking.outcome_note else ""
+            level = messages.WARNING if outcome in ("unknown", "busy") else messages.SUCCESS
+            self.message_user(
+                request, f"{booking.id}: {outcome}, now {booking.status}{note}", level
+            )
 
     def has_add_permission(self, request):
         return False

@@ -1,6 +1,9 @@
+from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.conf import settings
+from django.db.models import Q, QuerySet, Sum
+from django.utils import timezone
 
 from bookings.models import Booking
 from core.exceptions import NotFound
@@ -41,3 +44,32 @@ def booking_list(*, team, live_mode: bool, statuses=None, created_after=None, cr
     if created_before:
         queryset = queryset.filter(created_at__lt=business_day_bounds(created_before)[1])
     return queryset.order_by("-created_at", "-id")
+
+
+# A confirmed booking not ticketed after this long has lost its ticketing (the sweep re-sends it).
+TICKETING_STUCK_AFTER = timedelta(minutes=5)
+
+
+def bookings_needing_attention(*, now: datetime | None = None) -> QuerySet[Booking]:
+    """What support should look at first: a supplier outcome still unknown after the grace
+    period, ticketing stuck, or a booking left without its supplier order by a request that
+    died. Oldest first."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
+    awaiting = Q(status__in=[Booking.Status.PENDING, Booking.Status.CONFIRMED])
+    unknown_too_long = Q(outcome_unknown_since__lte=now - grace)
+    stuck_ticketing = Q(
+        status=Booking.Status.CONFIRMED,
+        confirmed_at__lte=now - TICKETING_STUCK_AFTER,
+        outcome_unknown_since__isnull=True,
+    )
+    left_without_order = Q(
+        status=Booking.Status.PENDING,
+        supplier_order_id="",
+        created_at__lte=now - settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT,
+    )
+    return (
+        Booking.objects.filter(awaiting)
+        .filter(unknown_too_long | stuck_ticketing | left_without_order)
+        .order_by("created_at")
+    )

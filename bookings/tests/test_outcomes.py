@@ -263,3 +263,43 @@ def test_support_checks_now_a_booking_left_by_a_request_that_died(client, clock,
     # The sandbox airline has the order of this booking id: it is recorded, not ordered again.
     assert booking_check_with_supplier(booking=Booking.objects.get(pk=booking.pk)) == "ticketed"
     assert money(booking.id) == ([booking.base_cost_brl], [])
+
+
+# --- The panel: support's worklist -----------------------------------------------------------
+
+
+def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
+    client, team, clock, settings
+):
+    from django.test import Client as Browser
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+
+    waiting = Booking.objects.get(pk=instant(client, "Answerlost").json()["id"])
+    fine = Booking.objects.get(pk=instant(client, "Souza").json()["id"])
+    changelist = reverse("admin:bookings_booking_changelist")
+    support = Browser()
+    support.force_login(SupportUserFactory())
+
+    assert waiting.pk not in support.get(changelist + "?attention=yes").content.decode()
+    clock.shift(settings.SUPPLIER_UNKNOWN_GRACE_SECONDS + 1)  # unknown for too long now
+    page = support.get(changelist + "?attention=yes").content.decode()
+    assert waiting.pk in page and fine.pk not in page and "Unknown since" in page
+
+    # Agency users cannot run the check (it talks to the supplier for support).
+    agency = Browser()
+    agency.force_login(team.owner)
+    agency_page = agency.get(changelist).content.decode()
+    assert "check_with_supplier" not in agency_page and waiting.pk in agency_page
+
+    done = support.post(
+        changelist,
+        {"action": "check_with_supplier", "_selected_action": [waiting.pk]},
+        follow=True,
+    )
+    shown = [str(m) for m in done.context["messages"]]
+    assert f"{waiting.pk}: ticketed, now ticketed" in shown, shown
+    waiting.refresh_from_db()
+    assert waiting.status == "ticketed"
+    assert waiting.pk not in support.get(changelist + "?attention=yes").content.decode()

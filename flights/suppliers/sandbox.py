@@ -26,9 +26,13 @@ the timings.
 
 Scenarios (documented in docs/sandbox.md) are the module constants below.
 
-Orders are stateless: the supplier order id carries what later calls need (state, owner,
-booking reference, passengers, total, refund condition, hold deadlines) with a checksum, so
-`get_order`, `pay_order` and `quote_cancellation` rebuild everything from it. Consequences:
+Orders: the supplier order id carries what later calls need (state, owner, booking reference,
+passengers, total, refund condition, hold deadlines, scenario) with a checksum, so `pay_order`
+and `quote_cancellation` rebuild everything from it. The airline's order book
+(`flights.models.SandboxOrder`, keyed by the random booking reference) records every order with
+our booking id and what changes over time (paid, tickets ready at), so that `get_order` answers
+the order's current state from any of its ids and `find_order` finds an order whose answer was
+lost. Consequences:
 
 - `create_order` takes the stored offer and reads, by attribute: `supplier_offer_id`, `owner`,
   `total_amount`, `total_currency`, `requires_instant_payment`, `payment_required_by`,
