@@ -56,7 +56,7 @@ def live_session(team) -> requests.Session:
 def instant_booking_request(api: requests.Session, url: str) -> dict:
     """A search and the body of an instant booking of one of its affordable offers."""
     departure = date.today() + timedelta(days=45)
-    result = api.post(
+    searched = api.post(
         f"{url}/flights/search",
         json={
             "type": "one_way",
@@ -64,7 +64,9 @@ def instant_booking_request(api: requests.Session, url: str) -> dict:
             "slices": [{"origin": "GRU", "destination": "GIG", "departureDate": str(departure)}],
         },
         timeout=30,
-    ).json()
+    )
+    assert searched.status_code == 200, (searched.status_code, searched.text[:500])
+    result = searched.json()
     offer = result["offers"][0]
     return {
         "offerId": offer["id"],
