@@ -13,9 +13,10 @@ from webhooks.services.endpoints import (
     webhook_send_test_event,
     webhook_update,
 )
-from webhooks.services.events import event_record
+from webhooks.services.events import EventSql, event_record, event_record_sql
 
 __all__ = [
+    "EventSql",
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
     "deliveries_sweep",
@@ -23,6 +24,7 @@ __all__ = [
     "delivery_redeliver",
     "event_payload",
     "event_record",
+    "event_record_sql",
     "sign",
     "webhook_create",
     "webhook_delete",
