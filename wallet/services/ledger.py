@@ -8,6 +8,7 @@ network call inside it.
 Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still written.
 """
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NoReturn
@@ -25,7 +26,7 @@ from wallet.models import (
     Wallet,
 )
 from webhooks.models import EventType
-from webhooks.services import deliveries_dispatch_on_commit, event_record, event_record_sql
+from webhooks.services import EventSql, deliveries_dispatch_on_commit, event_record
 
 
 class InsufficientBalance(UnprocessableEntity):
@@ -243,7 +244,16 @@ def _raise_not_moved(txn: Transaction) -> NoReturn:
 # lock is then held for a single round trip and the COMMIT, not for three statements and the
 # Python between them (bench/wallet_debits.py measures the difference). Everything that does not
 # depend on the new balance is prepared before the lock is taken. The events and their
-# deliveries are the webhooks app's SQL (`event_record_sql`), the same rows `event_record` writes.
+# deliveries are the webhooks app's SQL (`EventSql`): the same rows `event_record` writes.
+_MOVEMENT_EVENT = EventSql(
+    name="movement", source="moved", data_object_sql={"balance_after": "moved.balance"}
+)
+_LOW_BALANCE_EVENT = EventSql(
+    name="low_balance",
+    source="moved WHERE moved.crossed_low_balance",
+    data_object_sql={"balance": "moved.balance"},
+    previous_attributes_sql={"balance": "moved.balance_before"},
+)
 _ONE_STATEMENT_MOVEMENT = """
 WITH moved AS ({move}
 ), ledger AS (
@@ -261,36 +271,18 @@ SELECT balance, movement_count,
 """
 
 
+@functools.cache
+def _one_statement_sql(type: str) -> str:
+    return _ONE_STATEMENT_MOVEMENT.format(
+        move=_MOVE_LIVE_BALANCE_SQL[type],
+        movement_event=_MOVEMENT_EVENT.ctes,
+        low_balance_event=_LOW_BALANCE_EVENT.ctes,
+        movement_deliveries=_MOVEMENT_EVENT.delivery_ids,
+        low_balance_deliveries=_LOW_BALANCE_EVENT.delivery_ids,
+    )
+
+
 def _write_live_in_one_statement(txn: Transaction) -> None:
-    movement_event = event_record_sql(
-        name="movement",
-        source="moved",
-        team_id=txn.team_id,
-        live_mode=True,
-        type=_movement_event_type(txn),
-        data_object=transaction_object(txn),
-        data_object_sql={"balance_after": "moved.balance"},
-        created_at=txn.created_at,
-    )
-    low_balance_event = event_record_sql(
-        name="low_balance",
-        source="moved WHERE moved.crossed_low_balance",
-        team_id=txn.team_id,
-        live_mode=True,
-        type=EventType.WALLET_LOW_BALANCE,
-        data_object=_low_balance_object(txn, balance=None),
-        data_object_sql={"balance": "moved.balance"},
-        previous_attributes={"balance": None},
-        previous_attributes_sql={"balance": "moved.balance_before"},
-        created_at=txn.created_at,
-    )
-    statement = _ONE_STATEMENT_MOVEMENT.format(
-        move=_MOVE_LIVE_BALANCE_SQL[txn.type],
-        movement_event=movement_event.ctes,
-        low_balance_event=low_balance_event.ctes,
-        movement_deliveries=movement_event.delivery_ids,
-        low_balance_deliveries=low_balance_event.delivery_ids,
-    )
     params = {
         **_move_params(txn),
         "txn_id": txn.id,
@@ -299,11 +291,24 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         "reference_type": txn.reference_type,
         "reference_id": txn.reference_id,
         "payment_method": txn.payment_method,
-        **movement_event.params,
-        **low_balance_event.params,
+        **_MOVEMENT_EVENT.params(
+            team_id=txn.team_id,
+            live_mode=True,
+            type=_movement_event_type(txn),
+            data_object=transaction_object(txn),  # balance_after: set by the statement
+            created_at=txn.created_at,
+        ),
+        **_LOW_BALANCE_EVENT.params(
+            team_id=txn.team_id,
+            live_mode=True,
+            type=EventType.WALLET_LOW_BALANCE,
+            data_object=_low_balance_object(txn, balance=None),  # set by the statement
+            previous_attributes={"balance": None},
+            created_at=txn.created_at,
+        ),
     }
     with connection.cursor() as cursor:
-        cursor.execute(statement, params)
+        cursor.execute(_one_statement_sql(txn.type), params)
         row = cursor.fetchone()
     if row is None:
         _raise_not_moved(txn)

@@ -13,7 +13,7 @@ from webhooks.services.endpoints import (
     webhook_send_test_event,
     webhook_update,
 )
-from webhooks.services.events import EventSql, event_record, event_record_sql
+from webhooks.services.events import EventSql, event_record
 
 __all__ = [
     "EventSql",
@@ -24,7 +24,6 @@ __all__ = [
     "delivery_redeliver",
     "event_payload",
     "event_record",
-    "event_record_sql",
     "sign",
     "webhook_create",
     "webhook_delete",

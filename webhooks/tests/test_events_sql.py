@@ -1,6 +1,6 @@
-"""`event_record_sql`: the rows `event_record` writes, as SQL a caller embeds in its own statement
-(the wallet's one-statement path), from the same subscription rule. PostgreSQL only, like its
-one user."""
+"""`EventSql`: the rows `event_record` writes, as SQL a caller embeds in its own statement (the
+wallet's one-statement path), from the same subscription rule. PostgreSQL only, like its one
+user."""
 
 from decimal import Decimal
 
@@ -10,12 +10,12 @@ from django.db import connection, transaction
 
 from wallet.services.ledger import _record
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery, Event, EventType
-from webhooks.services import event_record, event_record_sql
+from webhooks.services import EventSql, event_record
 from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db
 postgresql_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="event_record_sql writes PostgreSQL SQL"
+    connection.vendor != "postgresql", reason="EventSql writes PostgreSQL SQL"
 )
 
 ALL_TYPES = sorted(SUBSCRIBABLE_EVENT_TYPES)
@@ -48,13 +48,10 @@ def receivers(event: Event) -> list[tuple[bool, str]]:
     )
 
 
-def run_alone(event_sql) -> list[int]:
-    """The fragment as the only thing in its statement; returns the delivery ids written."""
+def run_alone(event_sql: EventSql, params: dict) -> list[int]:
+    """The event as the only thing its statement writes; returns the delivery ids written."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH {event_sql.ctes} SELECT ARRAY({event_sql.delivery_ids})",
-            event_sql.params,
-        )
+        cursor.execute(f"WITH {event_sql.ctes} SELECT ARRAY({event_sql.delivery_ids})", params)
         return cursor.fetchone()[0]
 
 
@@ -62,6 +59,7 @@ def run_alone(event_sql) -> list[int]:
 def test_the_sql_delivers_every_type_and_mode_to_the_endpoints_event_record_does(team, other_team):
     add_endpoints(team.team)
     add_endpoints(other_team.team)  # the same endpoints on another team get nothing
+    tested = EventSql(name="tested", source="(VALUES (1)) AS source")
     expected_count = 0
     for type_ in ALL_TYPES:
         for live_mode in (True, False):
@@ -69,17 +67,15 @@ def test_the_sql_delivers_every_type_and_mode_to_the_endpoints_event_record_does
                 by_orm = event_record(
                     team=team.team, live_mode=live_mode, type=type_, data_object={"n": 1}
                 )
-                fragment = event_record_sql(
-                    name="tested",
-                    source="(VALUES (1)) AS source",
+                params = tested.params(
                     team_id=team.team.pk,
                     live_mode=live_mode,
-                    type=EventType(type_),
+                    type=type_,
                     data_object={"n": 1},
                     created_at=by_orm.created_at,
                 )
-                delivery_ids = run_alone(fragment)
-            by_sql = Event.objects.get(pk=fragment.params["tested__id"])
+                delivery_ids = run_alone(tested, params)
+            by_sql = Event.objects.get(pk=params["tested__id"])
 
             assert receivers(by_sql) == receivers(by_orm), (type_, live_mode)
             # ... and both are the rule, not merely equal.
@@ -106,21 +102,23 @@ def test_the_sql_delivers_every_type_and_mode_to_the_endpoints_event_record_does
 
 @postgresql_only
 def test_fields_only_the_statement_knows_are_set_from_its_source(team):
-    fragment = event_record_sql(
+    computed = EventSql(
         name="computed",
         source="(SELECT 42.50::numeric AS amount, 7 AS count) AS source",
+        data_object_sql={"amount": "source.amount"},
+        previous_attributes_sql={"count": "source.count"},
+    )
+    params = computed.params(
         team_id=team.team.pk,
         live_mode=True,
         type=EventType.WALLET_CREDIT,
         data_object={"object": "transaction", "amount": None, "kept": "as given"},
-        data_object_sql={"amount": "source.amount"},
         previous_attributes={"count": None},
-        previous_attributes_sql={"count": "source.count"},
         created_at=team.team.created_at,
     )
     with transaction.atomic():
-        run_alone(fragment)
-    event = Event.objects.get(pk=fragment.params["computed__id"])
+        run_alone(computed, params)
+    event = Event.objects.get(pk=params["computed__id"])
     assert event.data_object == {"object": "transaction", "amount": "42.50", "kept": "as given"}
     assert event.previous_attributes == {"count": "7"}
 
@@ -128,9 +126,8 @@ def test_fields_only_the_statement_knows_are_set_from_its_source(team):
 @postgresql_only
 def test_a_source_without_a_row_writes_no_event_and_no_delivery(team):
     make_endpoint(team.team, "https://hooks.example.com/all", events=ALL_TYPES)
-    fragment = event_record_sql(
-        name="skipped",
-        source="(VALUES (1)) AS source WHERE FALSE",
+    skipped = EventSql(name="skipped", source="(VALUES (1)) AS source WHERE FALSE")
+    params = skipped.params(
         team_id=team.team.pk,
         live_mode=True,
         type=EventType.WALLET_LOW_BALANCE,
@@ -138,24 +135,16 @@ def test_a_source_without_a_row_writes_no_event_and_no_delivery(team):
         created_at=team.team.created_at,
     )
     with transaction.atomic():
-        assert run_alone(fragment) == []
+        assert run_alone(skipped, params) == []
     assert not Event.objects.filter(type="wallet.low_balance").exists()
     assert not Delivery.objects.exists()
 
 
-def test_names_that_are_not_plain_identifiers_are_refused(team):
-    common = {
-        "source": "(VALUES (1)) AS source",
-        "team_id": team.team.pk,
-        "live_mode": True,
-        "type": EventType.WALLET_CREDIT,
-        "data_object": {},
-        "created_at": team.team.created_at,
-    }
-    with pytest.raises(ValueError, match="CTE name"):
-        event_record_sql(name="x; DROP TABLE webhooks_event", **common)
-    with pytest.raises(ValueError, match="field name"):
-        event_record_sql(name="ok", data_object_sql={"a}'": "1"}, **common)
+def test_names_that_are_not_plain_identifiers_are_refused():
+    with pytest.raises(ValueError, match="plain name"):
+        EventSql(name="x; DROP TABLE webhooks_event", source="(VALUES (1)) AS source")
+    with pytest.raises(ValueError, match="plain name"):
+        EventSql(name="ok", source="(VALUES (1)) AS source", data_object_sql={"a}'": "1"})
 
 
 @pytest.mark.parametrize(
