@@ -155,8 +155,9 @@ def _write(txn: Transaction) -> None:
             team=txn.team,
             live_mode=True,
             type=EventType.WALLET_LOW_BALANCE,
-            data_object=_low_balance_object(txn, balance=fmt(moved.balance_after)),
-            previous_attributes={"balance": fmt(moved.balance_before)},
+            **_low_balance_data(
+                txn, balance=fmt(moved.balance_after), balance_before=fmt(moved.balance_before)
+            ),
         )
 
 
@@ -166,13 +167,18 @@ def _movement_event_type(txn: Transaction) -> EventType:
     return EventType.WALLET_DEBIT
 
 
-def _low_balance_object(txn: Transaction, *, balance: str | None) -> dict:
+def _low_balance_data(txn: Transaction, *, balance: str | None, balance_before: str | None):
+    """The `wallet.low_balance` event's data, for both paths (the one-statement path passes None
+    for the balances its statement fills in)."""
     return {
-        "object": "balance",
-        "balance": balance,
-        "currency": "BRL",
-        "threshold": fmt(LOW_BALANCE_THRESHOLD),
-        "transaction_id": txn.id,
+        "data_object": {
+            "object": "balance",
+            "balance": balance,
+            "currency": "BRL",
+            "threshold": fmt(LOW_BALANCE_THRESHOLD),
+            "transaction_id": txn.id,
+        },
+        "previous_attributes": {"balance": balance_before},
     }
 
 
@@ -302,9 +308,8 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
             team_id=txn.team_id,
             live_mode=True,
             type=EventType.WALLET_LOW_BALANCE,
-            data_object=_low_balance_object(txn, balance=None),  # set by the statement
-            previous_attributes={"balance": None},
             created_at=txn.created_at,
+            **_low_balance_data(txn, balance=None, balance_before=None),
         ),
     }
     with connection.cursor() as cursor:

@@ -239,5 +239,6 @@ def _json(value: dict) -> str:
     time: the one-statement path is on the wallet's hot path."""
     if not value:
         return "{}"
-    options = orjson.OPT_PASSTHROUGH_DATETIME  # datetimes as Django writes them, not orjson
+    # Datetimes as Django writes them, not as orjson would; non-string keys as json.dumps.
+    options = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
     return orjson.dumps(value, default=_DJANGO_JSON.default, option=options).decode()

@@ -2,6 +2,7 @@
 wallet's one-statement path), from the same subscription rule. PostgreSQL only, like its one
 user."""
 
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import orjson
@@ -197,3 +198,32 @@ def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
     )
     assert sent == sorted(written.values_list("event_id", "endpoint_id"))
     assert set(written.values_list("status", flat=True)) == {"succeeded"}
+
+
+@postgresql_only
+def test_data_is_stored_as_event_record_stores_it(team):
+    """Decimals, datetimes and nested values encoded as the ORM path's DjangoJSONEncoder does."""
+    data = {
+        "amount": Decimal("10.50"),
+        "at": datetime(2026, 11, 23, 12, 30, 15, 123456, tzinfo=UTC),
+        "nested": {"list": [1, "two", None, True]},
+        "text": "ção \"quoted\" 'single' %s",
+    }
+    encoded = EventSql(name="encoded", source="(VALUES (1)) AS source")
+    with transaction.atomic():
+        by_orm = event_record(
+            team=team.team, live_mode=True, type="wallet.credit", data_object=data
+        )
+        params = encoded.params(
+            team_id=team.team.pk,
+            live_mode=True,
+            type="wallet.credit",
+            data_object=data,
+            previous_attributes=data,
+            created_at=by_orm.created_at,
+        )
+        run_alone(encoded, params)
+    by_orm.refresh_from_db()
+    by_sql = Event.objects.get(pk=params["encoded__id"])
+    assert by_sql.data_object == by_sql.previous_attributes == by_orm.data_object
+    assert by_orm.data_object["at"] == "2026-11-23T12:30:15.123Z"  # Django's form, not orjson's
