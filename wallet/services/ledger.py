@@ -8,16 +8,15 @@ network call inside it.
 Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still written.
 """
 
-import json
+import functools
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import NoReturn
 
-from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from core.exceptions import Conflict, UnprocessableEntity
-from core.ids import new_id
 from core.money import fmt, q
 from core.timestamps import iso_utc
 from wallet.models import (
@@ -27,7 +26,7 @@ from wallet.models import (
     Wallet,
 )
 from webhooks.models import EventType
-from webhooks.services import deliveries_dispatch_on_commit, event_record
+from webhooks.services import EventSql, deliveries_dispatch_on_commit, event_record
 
 
 class InsufficientBalance(UnprocessableEntity):
@@ -90,8 +89,23 @@ def wallet_debit(
 
 @transaction.atomic
 def _record(
-    *, team, live_mode, type, amount, reference_type, reference_id, description, payment_method
+    *,
+    team,
+    live_mode,
+    type,
+    amount,
+    reference_type,
+    reference_id,
+    description,
+    payment_method,
+    one_statement: bool | None = None,
 ) -> Transaction:
+    """`one_statement` None: whenever it can (a live movement on PostgreSQL). The test that
+    compares both paths (wallet/tests/test_ledger_paths.py) forces one or the other."""
+    if one_statement is None:
+        one_statement = live_mode and connection.vendor == "postgresql"
+    if one_statement and not (live_mode and connection.vendor == "postgresql"):
+        raise ValueError("The one-statement path is for live movements on PostgreSQL")
     amount = q(amount)
     if amount <= 0:
         raise ValueError(f"A transaction amount must be positive, not {amount}")
@@ -107,7 +121,7 @@ def _record(
         created_at=timezone.now(),
     )
     try:
-        if live_mode and connection.vendor == "postgresql":
+        if one_statement:
             _write_live_in_one_statement(txn)
         else:
             _write(txn)
@@ -121,10 +135,10 @@ def _record(
 
 def _write(txn: Transaction) -> None:
     """The portable path: move the balance, then write the ledger row and the events."""
+    moved = None
     if txn.live_mode:
-        txn.balance_after, txn.sequence = _move_live_balance(
-            team=txn.team, type=txn.type, amount=txn.amount, now=txn.created_at
-        )
+        moved = _move_live_balance(txn)
+        txn.balance_after, txn.sequence = moved.balance_after, moved.sequence
     elif txn.type == Transaction.Type.DEBIT and txn.amount > TEST_MODE_BALANCE:
         raise InsufficientBalance()
     else:
@@ -136,20 +150,14 @@ def _write(txn: Transaction) -> None:
         type=_movement_event_type(txn),
         data_object=transaction_object(txn),
     )
-    balance_before = _balance_before(txn)
-    if txn.live_mode and balance_before >= LOW_BALANCE_THRESHOLD > txn.balance_after:
+    if moved and moved.crossed_low_balance:
         event_record(
             team=txn.team,
             live_mode=True,
             type=EventType.WALLET_LOW_BALANCE,
-            data_object={
-                "object": "balance",
-                "balance": fmt(txn.balance_after),
-                "currency": "BRL",
-                "threshold": fmt(LOW_BALANCE_THRESHOLD),
-                "transaction_id": txn.id,
-            },
-            previous_attributes={"balance": fmt(balance_before)},
+            **_low_balance_data(
+                txn, balance=fmt(moved.balance_after), balance_before=fmt(moved.balance_before)
+            ),
         )
 
 
@@ -159,24 +167,101 @@ def _movement_event_type(txn: Transaction) -> EventType:
     return EventType.WALLET_DEBIT
 
 
-def _balance_before(txn: Transaction) -> Decimal:
-    if txn.type == Transaction.Type.DEBIT:
-        return txn.balance_after + txn.amount
-    return txn.balance_after - txn.amount
+def _low_balance_data(txn: Transaction, *, balance: str | None, balance_before: str | None):
+    """The `wallet.low_balance` event's data, for both paths (the one-statement path passes None
+    for the balances its statement fills in)."""
+    return {
+        "data_object": {
+            "object": "balance",
+            "balance": balance,
+            "currency": "BRL",
+            "threshold": fmt(LOW_BALANCE_THRESHOLD),
+            "transaction_id": txn.id,
+        },
+        "previous_attributes": {"balance": balance_before},
+    }
+
+
+# The one statement that moves a live balance, used by both paths (the portable path runs it
+# alone, the one-statement path as its first CTE). A conditional UPDATE that also takes the row
+# lock until commit: a debit only matches while the balance covers it. ROUND keeps SQLite (which
+# computes in binary floating point) on exact cents; on PostgreSQL `numeric` is exact anyway.
+#
+# The low-balance rule lives here, once: `crossed_low_balance` is true when the movement takes
+# the balance from at least the threshold to below it. It is decided in SQL because the
+# one-statement path must decide inside the statement whether to write the event. CAST: SQLite
+# would otherwise compare the computed number with the parameter as text.
+_MOVE_LIVE_BALANCE = """
+UPDATE wallet_wallet
+   SET balance = ROUND(balance {sign} %(amount)s, 2),
+       last_transaction_at = %(now)s,
+       movement_count = movement_count + 1
+ WHERE team_id = %(team_id)s{guard}
+RETURNING balance, movement_count, ROUND(balance {undo} %(amount)s, 2) AS balance_before,
+          (ROUND(balance {undo} %(amount)s, 2) >= CAST(%(threshold)s AS NUMERIC)
+           AND balance < CAST(%(threshold)s AS NUMERIC)) AS crossed_low_balance"""
+_MOVE_LIVE_BALANCE_SQL = {
+    Transaction.Type.DEBIT: _MOVE_LIVE_BALANCE.format(
+        sign="-", undo="+", guard=" AND balance >= %(amount)s"
+    ),
+    Transaction.Type.CREDIT: _MOVE_LIVE_BALANCE.format(sign="+", undo="-", guard=""),
+}
+
+
+@dataclass(frozen=True)
+class _Moved:
+    balance_after: Decimal
+    sequence: int
+    balance_before: Decimal
+    crossed_low_balance: bool
+
+
+def _move_live_balance(txn: Transaction) -> _Moved:
+    with connection.cursor() as cursor:
+        cursor.execute(_MOVE_LIVE_BALANCE_SQL[txn.type], _move_params(txn))
+        row = cursor.fetchone()
+    if row is None:
+        _raise_not_moved(txn)
+    balance_after, sequence, balance_before, crossed = row
+    return _Moved(
+        balance_after=q(Decimal(str(balance_after))),
+        sequence=sequence,
+        balance_before=q(Decimal(str(balance_before))),
+        crossed_low_balance=bool(crossed),
+    )
+
+
+def _move_params(txn: Transaction) -> dict:
+    return {
+        "amount": txn.amount,
+        "now": txn.created_at,
+        "team_id": txn.team_id,
+        "threshold": LOW_BALANCE_THRESHOLD,
+    }
+
+
+def _raise_not_moved(txn: Transaction) -> NoReturn:
+    if txn.type == Transaction.Type.DEBIT and Wallet.objects.filter(team_id=txn.team_id).exists():
+        raise InsufficientBalance()
+    raise Wallet.DoesNotExist(f"Team {txn.team_id} has no wallet")
 
 
 # The same writes as `_write` for a live movement on PostgreSQL, in ONE statement: the wallet row
 # lock is then held for a single round trip and the COMMIT, not for three statements and the
 # Python between them (bench/wallet_debits.py measures the difference). Everything that does not
-# depend on the new balance is prepared before the lock is taken.
+# depend on the new balance is prepared before the lock is taken. The events and their
+# deliveries are the webhooks app's SQL (`EventSql`): the same rows `event_record` writes.
+_MOVEMENT_EVENT = EventSql(
+    name="movement", source="moved", data_object_sql={"balance_after": "moved.balance"}
+)
+_LOW_BALANCE_EVENT = EventSql(
+    name="low_balance",
+    source="moved WHERE moved.crossed_low_balance",
+    data_object_sql={"balance": "moved.balance"},
+    previous_attributes_sql={"balance": "moved.balance_before"},
+)
 _ONE_STATEMENT_MOVEMENT = """
-WITH moved AS (
-    UPDATE wallet_wallet
-       SET balance = ROUND(balance {sign} %(amount)s, 2),
-           last_transaction_at = %(now)s,
-           movement_count = movement_count + 1
-     WHERE team_id = %(team_id)s {guard}
- RETURNING balance, movement_count
+WITH moved AS ({move}
 ), ledger AS (
     INSERT INTO wallet_transaction
            (id, team_id, live_mode, type, amount, currency, description, reference_type,
@@ -185,97 +270,55 @@ WITH moved AS (
            %(reference_type)s, %(reference_id)s, balance, movement_count, %(payment_method)s,
            %(now)s
       FROM moved
-), movement_event AS (
-    INSERT INTO webhooks_event
-           (id, team_id, live_mode, type, api_version, data_object, previous_attributes,
-            created_at)
-    SELECT %(event_id)s, %(team_id)s, TRUE, %(event_type)s, %(api_version)s,
-           jsonb_set(%(data_object)s::jsonb, '{{balance_after}}', to_jsonb(balance::text)),
-           '{{}}'::jsonb, %(now)s
-      FROM moved
-), low_balance_event AS (
-    INSERT INTO webhooks_event
-           (id, team_id, live_mode, type, api_version, data_object, previous_attributes,
-            created_at)
-    SELECT %(low_balance_event_id)s, %(team_id)s, TRUE, 'wallet.low_balance', %(api_version)s,
-           jsonb_build_object('object', 'balance', 'balance', balance::text, 'currency', 'BRL',
-                              'threshold', %(threshold)s::text, 'transaction_id', %(txn_id)s),
-           jsonb_build_object('balance', (balance {undo} %(amount)s)::text), %(now)s
-      FROM moved
-     WHERE balance < %(threshold)s AND balance {undo} %(amount)s >= %(threshold)s
-    RETURNING id, type
-), deliveries AS (
-    -- The outbox: one delivery per active endpoint of the team subscribed to each event.
-    INSERT INTO webhooks_delivery
-           (event_id, endpoint_id, status, attempt_count, next_attempt_at, lease_id, created_at)
-    SELECT event.id, endpoint.id, 'pending', 0, %(now)s, '', %(now)s
-      FROM (SELECT %(event_id)s AS id, %(event_type)s AS type FROM moved
-            UNION ALL SELECT id, type FROM low_balance_event) AS event
-      JOIN webhooks_webhookendpoint AS endpoint
-        ON endpoint.team_id = %(team_id)s AND endpoint.live_mode AND endpoint.active
-       AND endpoint.events ? event.type
-    RETURNING id
-)
-SELECT balance, movement_count, ARRAY(SELECT id FROM deliveries) FROM moved
+), {movement_event}, {low_balance_event}
+SELECT balance, movement_count,
+       ARRAY({movement_deliveries} UNION ALL {low_balance_deliveries})
+  FROM moved
 """
-_DEBIT_STATEMENT = _ONE_STATEMENT_MOVEMENT.format(
-    sign="-", undo="+", guard="AND balance >= %(amount)s"
-)
-_CREDIT_STATEMENT = _ONE_STATEMENT_MOVEMENT.format(sign="+", undo="-", guard="")
+
+
+@functools.cache
+def _one_statement_sql(type: str) -> str:
+    return _ONE_STATEMENT_MOVEMENT.format(
+        move=_MOVE_LIVE_BALANCE_SQL[type],
+        movement_event=_MOVEMENT_EVENT.ctes,
+        low_balance_event=_LOW_BALANCE_EVENT.ctes,
+        movement_deliveries=_MOVEMENT_EVENT.delivery_ids,
+        low_balance_deliveries=_LOW_BALANCE_EVENT.delivery_ids,
+    )
 
 
 def _write_live_in_one_statement(txn: Transaction) -> None:
-    is_debit = txn.type == Transaction.Type.DEBIT
     params = {
-        "amount": txn.amount,
-        "now": txn.created_at,
-        "team_id": txn.team_id,
+        **_move_params(txn),
         "txn_id": txn.id,
         "type": txn.type,
         "description": txn.description,
         "reference_type": txn.reference_type,
         "reference_id": txn.reference_id,
         "payment_method": txn.payment_method,
-        "event_id": new_id("evt"),
-        "event_type": _movement_event_type(txn).value,
-        "api_version": settings.WEBHOOK_API_VERSION,
-        "data_object": json.dumps(transaction_object(txn), cls=DjangoJSONEncoder),
-        "low_balance_event_id": new_id("evt"),
-        "threshold": LOW_BALANCE_THRESHOLD,
+        **_MOVEMENT_EVENT.params(
+            team_id=txn.team_id,
+            live_mode=True,
+            type=_movement_event_type(txn),
+            data_object=transaction_object(txn),  # balance_after: set by the statement
+            created_at=txn.created_at,
+        ),
+        **_LOW_BALANCE_EVENT.params(
+            team_id=txn.team_id,
+            live_mode=True,
+            type=EventType.WALLET_LOW_BALANCE,
+            created_at=txn.created_at,
+            **_low_balance_data(txn, balance=None, balance_before=None),
+        ),
     }
     with connection.cursor() as cursor:
-        cursor.execute(_DEBIT_STATEMENT if is_debit else _CREDIT_STATEMENT, params)
+        cursor.execute(_one_statement_sql(txn.type), params)
         row = cursor.fetchone()
     if row is None:
-        if is_debit and Wallet.objects.filter(team_id=txn.team_id).exists():
-            raise InsufficientBalance()
-        raise Wallet.DoesNotExist(f"Team {txn.team_id} has no wallet")
+        _raise_not_moved(txn)
     txn.balance_after, txn.sequence, delivery_ids = row
     deliveries_dispatch_on_commit(delivery_ids)
-
-
-def _move_live_balance(*, team, type, amount: Decimal, now) -> tuple[Decimal, int]:
-    """Move the wallet balance in one statement that also takes the row lock until commit.
-
-    A debit only matches while the balance covers it. ROUND keeps SQLite (which computes in
-    binary floating point) on exact cents; on PostgreSQL `numeric` is exact anyway."""
-    table = connection.ops.quote_name(Wallet._meta.db_table)
-    sign, guard, params = ("+", "", [amount, now, team.pk])
-    if type == Transaction.Type.DEBIT:
-        sign, guard, params = "-", " AND balance >= %s", [amount, now, team.pk, amount]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET balance = ROUND(balance {sign} %s, 2), "  # noqa: S608 - fixed SQL
-            f"last_transaction_at = %s, movement_count = movement_count + 1 "
-            f"WHERE team_id = %s{guard} RETURNING balance, movement_count",
-            params,
-        )
-        row = cursor.fetchone()
-    if row is None:
-        if type == Transaction.Type.DEBIT and Wallet.objects.filter(team=team).exists():
-            raise InsufficientBalance()
-        raise Wallet.DoesNotExist(f"Team {team.pk} has no wallet")
-    return q(Decimal(str(row[0]))), row[1]
 
 
 def transaction_object(txn: Transaction) -> dict:

@@ -13,9 +13,10 @@ from webhooks.services.endpoints import (
     webhook_send_test_event,
     webhook_update,
 )
-from webhooks.services.events import event_record
+from webhooks.services.events import EventSql, event_record
 
 __all__ = [
+    "EventSql",
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
     "deliveries_sweep",

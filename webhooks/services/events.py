@@ -1,8 +1,68 @@
-from django.conf import settings
-from django.db import transaction
+"""Recording a domain event and its deliveries (the outbox).
 
+Who gets a delivery of an event is defined once, in `_subscribers_of`. Both ways of writing an
+event use that definition:
+
+* `event_record`: the ORM path, used by every writer (and by the wallet off PostgreSQL);
+* `EventSql`: the same rows written by SQL a caller embeds in its own single statement
+  (the wallet's one-statement PostgreSQL path, wallet/services/ledger.py). Its endpoint filter
+  is the SQL Django compiles from `_subscribers_of`, not a restatement of it.
+"""
+
+import functools
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import orjson
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.db.models import BooleanField, CharField, F, Func, Value
+from django.db.models.expressions import RawSQL
+
+from core.ids import new_id
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
+
+_JSON_EACH_CONTAINS = "EXISTS (SELECT 1 FROM json_each({events}) WHERE json_each.value = {type})"
+
+
+class _ListsEventType(Func):
+    """`endpoint.events`, a JSON list of type names, contains the event's type."""
+
+    arity = 2
+    output_field = BooleanField()
+
+    def as_sql(self, compiler, connection, **extra_context):
+        # SQLite's JSON1: json_each() yields the list's elements as rows. The parts are compiled
+        # SQL, their values parameters.
+        (events, type_), params = self._compile_arguments(compiler)
+        return _JSON_EACH_CONTAINS.format(events=events, type=type_), params
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        (events, type_), params = self._compile_arguments(compiler)
+        return f"({events} ? {type_})", params
+
+    def _compile_arguments(self, compiler):
+        sqls, params = [], []
+        for expression in self.get_source_expressions():
+            sql, expression_params = compiler.compile(expression)
+            sqls.append(sql)
+            params.extend(expression_params)
+        return sqls, params
+
+
+def _subscribers_of(*, team, live_mode, type):
+    """THE subscription rule: the endpoints that get a delivery of an event are the active
+    endpoints of the event's team and mode subscribed to its type. An endpoint inactive when the
+    event happens gets none (docs/decisions.md, "Outbox").
+
+    The arguments are the event's values (the ORM path) or SQL expressions naming the columns of
+    the event row being inserted (the SQL path)."""
+    return WebhookEndpoint.objects.filter(team=team, live_mode=live_mode, active=True).filter(
+        _ListsEventType(F("events"), type)
+    )
 
 
 def event_record(
@@ -25,14 +85,10 @@ def event_record(
         data_object=data_object,
         previous_attributes=previous_attributes or {},
     )
-    subscribed = [
-        endpoint.pk
-        for endpoint in WebhookEndpoint.objects.filter(
-            team=team, live_mode=live_mode, active=True
-        ).only("pk", "events")
-        if event.type in endpoint.events
-    ]
-    deliveries_create(event=event, endpoint_ids=subscribed)
+    subscribers = _subscribers_of(
+        team=event.team_id, live_mode=event.live_mode, type=Value(event.type)
+    )
+    deliveries_create(event=event, endpoint_ids=list(subscribers.values_list("pk", flat=True)))
     return event
 
 
@@ -48,3 +104,141 @@ def deliveries_create(*, event: Event, endpoint_ids: list[str]) -> list[Delivery
     )
     deliveries_dispatch_on_commit([delivery.pk for delivery in deliveries])
     return deliveries
+
+
+# --- The same rows, as SQL embedded in a caller's statement (PostgreSQL) ----------------------
+
+
+# Filled in by `EventSql` with code's own text only (names checked, the caller's
+# constant SQL, Django's compiled rule); every value is a parameter.
+_EVENT_CTES = """{name}_event AS (
+    INSERT INTO webhooks_event
+           (id, team_id, live_mode, type, api_version, data_object, previous_attributes,
+            created_at)
+    SELECT %({p}id)s, %({p}team_id)s, %({p}live_mode)s, %({p}type)s, %({p}api_version)s,
+           {data}, {previous}, %({p}created_at)s
+      FROM {source}
+ RETURNING id, team_id, live_mode, type, created_at
+), {name}_deliveries AS (
+    -- The outbox rows, due at once, for the endpoints `_subscribers_of` selects (Django's SQL
+    -- for it, reading the event row as "event").
+    INSERT INTO webhooks_delivery
+           (event_id, endpoint_id, status, attempt_count, next_attempt_at, lease_id, created_at)
+    SELECT event.id, endpoint.id, %({p}pending)s, 0, event.created_at, '', event.created_at
+      FROM {name}_event AS event
+     CROSS JOIN LATERAL ({subscribers}) AS endpoint
+ RETURNING id
+)"""
+
+
+_NAME = re.compile(r"^[a-z][a-z_]*$")
+
+
+@dataclass(frozen=True)
+class EventSql:
+    """An event and its deliveries written by a caller's own single statement (PostgreSQL only):
+    the rows `event_record` writes, for a caller that writes its change and its events in one
+    statement. Declare it once (a module constant); its SQL is built on first use and reused.
+
+    * `ctes` goes into the caller's `WITH` list: `<name>_event` writes the event once per row of
+      `source`, a FROM clause of the caller's (a CTE, possibly with a WHERE) giving zero or one
+      row, so the event can depend on the outcome of the caller's own write; `<name>_deliveries`
+      writes its deliveries, for the endpoints `_subscribers_of` selects.
+    * `params(...)` gives the values for one execution; they are named `<name>__*`, so one
+      statement can hold several events.
+    * `delivery_ids` is a query for the ids of the deliveries written: the caller passes them to
+      `deliveries_dispatch_on_commit` once the statement has run, as `event_record` does.
+
+    `data_object_sql` and `previous_attributes_sql` set top-level fields that only the statement
+    knows: field name -> SQL expression over `source`'s row, whose text replaces the field's
+    value in `data_object` / `previous_attributes`."""
+
+    name: str
+    source: str
+    data_object_sql: dict[str, str] = field(default_factory=dict)
+    previous_attributes_sql: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        for name in (self.name, *self.data_object_sql, *self.previous_attributes_sql):
+            if not _NAME.match(name):
+                raise ValueError(f"Not a plain name for SQL: {name!r}")
+
+    @cached_property
+    def ctes(self) -> str:
+        p = f"{self.name}__"
+        return _EVENT_CTES.format(
+            name=self.name,
+            p=p,
+            data=_jsonb_with_fields(f"%({p}data_object)s::jsonb", self.data_object_sql),
+            previous=_jsonb_with_fields(
+                f"%({p}previous_attributes)s::jsonb", self.previous_attributes_sql
+            ),
+            source=self.source,
+            subscribers=_subscribers_of_event_sql(connection.vendor),
+        )
+
+    @property
+    def delivery_ids(self) -> str:
+        return f"SELECT id FROM {self.name}_deliveries"  # noqa: S608 - a checked name
+
+    def params(
+        self,
+        *,
+        team_id: str,
+        live_mode: bool,
+        type: EventType | str,
+        data_object: dict,
+        previous_attributes: dict | None = None,
+        created_at,
+    ) -> dict:
+        p = f"{self.name}__"
+        return {
+            f"{p}id": new_id("evt"),
+            f"{p}team_id": team_id,
+            f"{p}live_mode": live_mode,
+            f"{p}type": EventType(type).value,
+            f"{p}api_version": settings.WEBHOOK_API_VERSION,
+            f"{p}data_object": _json(data_object),
+            f"{p}previous_attributes": _json(previous_attributes or {}),
+            f"{p}created_at": created_at,
+            f"{p}pending": Delivery.Status.PENDING.value,
+        }
+
+
+@functools.cache
+def _subscribers_of_event_sql(vendor: str) -> str:
+    """`_subscribers_of` compiled by Django once per process, with the event's team, mode and type
+    read from the columns of a row aliased "event" (the event just inserted)."""
+
+    def event_column(column: str, field):
+        return RawSQL(f'"event"."{column}"', (), output_field=field)  # noqa: S611 - constants
+
+    subscribers = _subscribers_of(
+        team=event_column("team_id", CharField()),
+        live_mode=event_column("live_mode", BooleanField()),
+        type=event_column("type", CharField()),
+    )
+    sql, params = subscribers.order_by().values("id").query.sql_with_params()
+    # The caller's statement uses named parameters: this part must need none of its own.
+    if params or "%" in sql:
+        raise RuntimeError(f"The subscription rule compiled with parameters: {sql} {params}")
+    return sql
+
+
+def _jsonb_with_fields(jsonb: str, fields: dict[str, str]) -> str:
+    for name, text_sql in fields.items():
+        jsonb = f"jsonb_set({jsonb}, '{{{name}}}', to_jsonb(({text_sql})::text))"
+    return jsonb
+
+
+_DJANGO_JSON = DjangoJSONEncoder()
+
+
+def _json(value: dict) -> str:
+    """JSON as Event's fields encode it (DjangoJSONEncoder: the ORM path), in a fraction of the
+    time: the one-statement path is on the wallet's hot path."""
+    if not value:
+        return "{}"
+    # Datetimes as Django writes them, not as orjson would; non-string keys as json.dumps.
+    options = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+    return orjson.dumps(value, default=_DJANGO_JSON.default, option=options).decode()
