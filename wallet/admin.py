@@ -1,3 +1,5 @@
+import json
+
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
@@ -125,9 +127,54 @@ class RechargeAdmin(TeamScopedAdmin):
 
 @admin.register(ProviderNotification)
 class ProviderNotificationAdmin(ReadOnlyAdmin):
-    list_display = ["provider", "event_type", "event_id", "recharge", "received_at"]
-    list_filter = ["provider", "event_type"]
-    search_fields = ["event_id", "recharge__id"]
+    """Every payment notification received, with what the provider said when we read the
+    payment back. Support only; read-only (a notification is evidence, never edited)."""
+
+    list_display = [
+        "received_at",
+        "provider",
+        "event_type",
+        "state",
+        "reason",
+        "payment_id",
+        "recharge_link",
+        "provider_status",
+        "provider_value",
+        "alert_sent_at",
+    ]
+    list_filter = ["state", "reason", "provider", "event_type"]
+    search_fields = ["event_id", "payment_id", "recharge__id"]
+    date_hierarchy = "received_at"
+    list_select_related = ["recharge"]
+    fields = [
+        "provider",
+        "event_id",
+        "event_type",
+        "payment_id",
+        "recharge_link",
+        "received_at",
+        "state",
+        "reason",
+        "detail",
+        "provider_status",
+        "provider_value",
+        "provider_reference",
+        "alert_sent_at",
+        "alert_sent_to",
+        "payload_pretty",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="Recharge", ordering="recharge")
+    def recharge_link(self, obj):
+        if not obj.recharge_id:
+            return "—"
+        url = reverse("admin:wallet_recharge_change", args=[obj.recharge_id])
+        return format_html('<a href="{}">{}</a>', url, obj.recharge_id)
+
+    @admin.display(description="Body as received")
+    def payload_pretty(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2, ensure_ascii=False))
 
     def has_module_permission(self, request):
         return getattr(request.user, "is_support", False)  # anonymous on the login page

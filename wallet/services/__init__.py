@@ -6,6 +6,7 @@ from wallet.services.ledger import (
     wallet_credit,
     wallet_debit,
 )
+from wallet.services.notifications import notification_receive, notification_verdict
 from wallet.services.recharges import (
     DailyLimitExceeded,
     RechargeNotFound,
@@ -22,6 +23,8 @@ __all__ = [
     "DuplicateTransaction",
     "InsufficientBalance",
     "RechargeNotFound",
+    "notification_receive",
+    "notification_verdict",
     "recharge_cancel",
     "recharge_complete",
     "recharge_create",
