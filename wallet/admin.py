@@ -132,14 +132,12 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
 
     list_display = [
         "received_at",
-        "provider",
         "event_type",
         "state",
         "reason",
         "payment_id",
         "recharge_link",
         "provider_status",
-        "provider_value",
         "alert_sent_at",
     ]
     list_filter = ["state", "reason", "provider", "event_type"]

@@ -53,7 +53,7 @@ def notification_alert_send(*, notification_id: int) -> bool:
             message = EmailMultiAlternatives(
                 subject=(
                     f"Payment notification rejected: {row.get_reason_display()} "
-                    f"({row.provider} {row.payment_id or row.event_id})"
+                    f"({row.provider.capitalize()} {row.payment_id or row.event_id})"
                 ),
                 body=render_to_string("emails/payment_notification_rejected.txt", context),
                 from_email=settings.DEFAULT_FROM_EMAIL,

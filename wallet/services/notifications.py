@@ -39,6 +39,11 @@ class Verdict:
     detail: str = ""
 
 
+def _plain(value) -> str:
+    """A Decimal as support reads it: 1000000, not 1E+6 (and 100.001 kept as is)."""
+    return format(value, "f")
+
+
 def _rejected(reason: str, detail: str) -> Verdict:
     return Verdict(state=State.REJECTED, reason=reason, detail=detail[:255])
 
@@ -80,7 +85,7 @@ def notification_verdict(
         if payment.value != recharge.amount:
             return _rejected(
                 Reason.AMOUNT_MISMATCH,
-                f"The provider says the payment is {payment.value}; "
+                f"The provider says the payment is {_plain(payment.value)}; "
                 f"the recharge is {fmt(recharge.amount)}.",
             )
         return Verdict(state=State.PAID)
@@ -130,7 +135,7 @@ def notification_receive(
                 reason=verdict.reason,
                 detail=verdict.detail,
                 provider_status=payment.status if payment else "",
-                provider_value=str(payment.value)[:40] if payment else "",
+                provider_value=_plain(payment.value)[:40] if payment else "",
                 provider_reference=payment.external_reference[:100] if payment else "",
             )
             if verdict.state == State.PAID:
