@@ -919,3 +919,23 @@ def test_concurrent_duplicates_of_a_rejected_event_alert_once(asaas, team, mailo
     assert (row.state, row.reason) == ("rejected", "amount_mismatch")
     assert row.alert_sent_at is not None
     assert len(mailoutbox) == 1
+
+
+def test_a_payment_id_cannot_steer_the_read_back_elsewhere(asaas, team, deliver, mailoutbox):
+    """The id comes from the notification: it is one path segment, escaped, never a path."""
+    recharge = pending_recharge(asaas, team.team)
+    crafted = "pay_1/../../customers?x=1"
+    asaas.get(
+        f"{BASE_URL}/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1",
+        status=404,
+        body=asaas_json(error_body("invalid_object", "Cobrança não encontrada.")),
+        content_type="application/json",
+    )
+
+    response = deliver(event_body(recharge, payment_id=crafted))
+
+    row = assert_rejected(response, "payment_not_found", mailoutbox)
+    assert row.payment_id == crafted
+    [call] = asaas.calls[-1:]
+    assert call.request.path_url == "/v3/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1"
+    assert_nothing_credited(recharge)
