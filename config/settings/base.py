@@ -363,7 +363,9 @@ ASAAS_BASE_URL = env.str("ASAAS_BASE_URL", default="https://api-sandbox.asaas.co
 ASAAS_WEBHOOK_TOKEN = env.str("ASAAS_WEBHOOK_TOKEN", default="")
 # Who is e-mailed when a payment notification is rejected (comma-separated). Empty: the active
 # support staff of the panel (superusers, and staff members without a team).
-SUPPORT_ALERT_EMAILS = env.list("SUPPORT_ALERT_EMAILS", default=[])
+SUPPORT_ALERT_EMAILS = [
+    address.strip() for address in env.list("SUPPORT_ALERT_EMAILS", default=[]) if address.strip()
+]
 # The receiver of sandbox PIX charges (a random EVP key: no real account behind it).
 PIX_RECEIVER_KEY = env.str("PIX_RECEIVER_KEY", default="7d9f0335-8dcc-4054-9bf9-0dbd61d36906")
 PIX_RECEIVER_NAME = env.str("PIX_RECEIVER_NAME", default="AGENCY BACKOFFICE")
