@@ -1,13 +1,15 @@
 import json
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdmin, TeamScopedAdmin
 from core.exceptions import ApplicationError
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
-from wallet.services import recharge_cancel, recharge_complete
+from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
 
 
 @admin.register(Wallet)
@@ -162,6 +164,66 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "payload_pretty",
     ]
     readonly_fields = fields
+    actions = ["verify_again"]
+
+    @admin.action(
+        description="Verify again with the provider (credits what it now confirms)",
+        permissions=["verify"],
+    )
+    def verify_again(self, request, queryset):
+        """For a rejected notification whose payment the provider may now show as received.
+        A confirmation page first (it can move money), then each one verified and logged."""
+        rejected = list(
+            queryset.filter(state=ProviderNotification.State.REJECTED).select_related(
+                "recharge__team"
+            )
+        )
+        skipped = [n.event_id for n in queryset if n.state != ProviderNotification.State.REJECTED]
+        if not rejected:
+            self.message_user(request, "Only rejected notifications can be verified again.")
+            return None
+        if request.POST.get("post") != "yes":
+            return TemplateResponse(
+                request,
+                "admin/wallet/providernotification/verify_again.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": "Verify again with the provider?",
+                    "opts": self.model._meta,
+                    "notifications": rejected,
+                    "skipped": skipped,
+                    "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                },
+            )
+        for notification in rejected:
+            before = f"{notification.get_reason_display()} ({notification.detail})"
+            try:
+                row = notification_verify_again(notification=notification)
+            except ApplicationError as exc:
+                self.message_user(
+                    request, f"Notification {notification.event_id}: {exc.message}", messages.ERROR
+                )
+                continue
+            self.log_change(
+                request, row, f"Verified again: was rejected, {before}; now {row.state}."
+            )
+            if row.state == ProviderNotification.State.REJECTED:
+                self.message_user(
+                    request,
+                    f"Notification {row.event_id}: still rejected: "
+                    f"{row.get_reason_display()} ({row.detail})",
+                    messages.WARNING,
+                )
+            else:
+                self.message_user(
+                    request,
+                    f"Notification {row.event_id}: {row.get_state_display()}.",
+                    messages.SUCCESS,
+                )
+        return None
+
+    def has_verify_permission(self, request):
+        return getattr(request.user, "is_support", False)
 
     @admin.display(description="Recharge", ordering="recharge")
     def recharge_link(self, obj):

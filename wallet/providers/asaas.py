@@ -259,19 +259,20 @@ class AsaasProvider(PaymentProvider):
         ):
             if not isinstance(text, str) or not text or len(text) > max_length:
                 raise NotificationRejected(f"not an Asaas payment event: bad {name}")
-        if event_type in PAID_EVENTS:
-            outcome = "paid"
-        elif event_type in FAILED_EVENTS:
-            outcome = "failed"
-        else:
-            outcome = "ignored"
         # Asaas gives only the payment's date; paid_at is the moment we learn of it.
         return Notification(
             event_id=event_id,
             event_type=event_type,
             provider_charge_id=charge_id,
-            outcome=outcome,
+            outcome=self.claim_of(event_type),
         )
+
+    def claim_of(self, event_type: str) -> str:
+        if event_type in PAID_EVENTS:
+            return "paid"
+        if event_type in FAILED_EVENTS:
+            return "failed"
+        return "ignored"
 
 
 def _no_constant(name: str):

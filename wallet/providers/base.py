@@ -69,6 +69,10 @@ class PaymentProvider(ABC):
         """Authenticate and read an inbound notification; raise NotificationRejected."""
 
     @abstractmethod
+    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
+        """What a notification of this type claims about its payment."""
+
+    @abstractmethod
     def fetch_payment(self, provider_charge_id: str) -> ProviderPayment | None:
         """Read a payment back from the provider: None when the provider says it does not
         exist; ProviderError when the provider cannot be reached or its answer is unreadable."""

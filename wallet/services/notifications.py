@@ -21,15 +21,21 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from core.exceptions import Conflict
 from core.money import fmt
 from wallet.models import ProviderNotification, Recharge
-from wallet.providers import Notification, PaymentProvider, ProviderPayment
+from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
 from wallet.services.recharges import recharge_complete, recharge_fail
 
 logger = logging.getLogger(__name__)
 State = ProviderNotification.State
 Reason = ProviderNotification.Reason
 DUPLICATE = "duplicate"
+
+
+class NotificationNotRejected(Conflict):
+    code = "notification_not_rejected"
+    message = "Only a rejected notification can be verified again"
 
 
 @dataclass(frozen=True)
@@ -159,3 +165,41 @@ def notification_receive(
             verdict.detail,
         )
     return verdict.state, row
+
+
+def notification_verify_again(*, notification: ProviderNotification) -> ProviderNotification:
+    """Support's "verify again with the provider" for a rejected notification: the payment is
+    read back once more and the same verification decides, so a payment the provider now shows
+    as received, for the recharge amount, for this recharge, is credited (once, like any
+    other). Anything still wrong stays rejected with the new reason (no second alert).
+    Raises ProviderError (nothing changed) when the provider cannot be read back."""
+    if notification.state != State.REJECTED:
+        raise NotificationNotRejected(details={"state": notification.state})
+    provider = get_provider(notification.provider)
+    claim = Notification(
+        event_id=notification.event_id,
+        event_type=notification.event_type,
+        provider_charge_id=notification.payment_id,
+        outcome=provider.claim_of(notification.event_type),
+    )
+    recharge = Recharge.objects.filter(
+        provider=provider.name, provider_charge_id=notification.payment_id
+    ).first()
+    payment = provider.fetch_payment(notification.payment_id)  # no lock held here
+    verdict = notification_verdict(notification=claim, recharge=recharge, payment=payment)
+    with transaction.atomic():
+        row = ProviderNotification.objects.select_for_update().get(pk=notification.pk)
+        if row.state != State.REJECTED:
+            raise NotificationNotRejected(details={"state": row.state})  # someone was quicker
+        row.state, row.reason = verdict.state, verdict.reason
+        row.detail = verdict.detail or "Verified again with the provider."
+        row.recharge = recharge
+        row.provider_status = payment.status if payment else ""
+        row.provider_value = _plain(payment.value)[:40] if payment else ""
+        row.provider_reference = payment.external_reference[:100] if payment else ""
+        row.save()
+        if verdict.state == State.PAID:
+            recharge_complete(recharge=recharge)
+        elif verdict.state == State.FAILED:
+            recharge_fail(recharge=recharge, reason=notification.event_type)
+    return row

@@ -7,11 +7,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import requests
+from django.contrib.admin.models import LogEntry
 from django.test import Client as BrowserClient
 from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
-from wallet.models import ProviderNotification
+from wallet.models import ProviderNotification, Transaction
+from wallet.tests.test_asaas import BASE_URL
 from wallet.tests.test_notifications import (  # noqa: F401 (fixtures)
     add_read_back,
     asaas,
@@ -119,6 +122,116 @@ def test_agency_users_do_not_see_payment_notifications(team, three_notifications
     assert "providernotification" not in browser.get(reverse("admin:index")).content.decode()
 
 
+# --- Verify again with the provider ------------------------------------------------------------
+
+
+def messages_of(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def verify_again(browser, *notifications, confirm: bool = True):
+    data = {"action": "verify_again", "_selected_action": [n.pk for n in notifications]}
+    if confirm:
+        data["post"] = "yes"
+    else:
+        data["index"] = "0"
+    return browser.post(NOTIFICATIONS, data, follow=confirm)
+
+
+def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  # noqa: F811
+    _, inflated, early = three_notifications
+    browser = support_browser()
+    calls = len(asaas.calls)
+
+    page = verify_again(browser, inflated, early, confirm=False)
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Verify again with the provider?" in text
+    assert "evt_inflated&amp;2" in text and "evt_early&amp;3" in text
+    assert 'name="post" value="yes"' in text
+    assert len(asaas.calls) == calls  # nothing asked, nothing changed yet
+    assert not LogEntry.objects.exists()
+
+
+def test_a_payment_asaas_now_shows_received_is_credited_once(
+    asaas,  # noqa: F811
+    three_notifications,
+):
+    _, _, early = three_notifications  # rejected: Asaas said PENDING
+    add_read_back(asaas, early.recharge, status="RECEIVED")
+    browser = support_browser()
+
+    done = verify_again(browser, early)
+
+    assert messages_of(done) == ["Notification evt_early&3: Paid: recharge credited."]
+    early.refresh_from_db()
+    assert (early.state, early.reason, early.provider_status) == ("paid", "", "RECEIVED")
+    [txn] = Transaction.objects.filter(reference_id=early.recharge_id)
+    assert txn.amount == Decimal("250.00")
+    [entry] = LogEntry.objects.all()
+    assert "was rejected, The provider does not say the payment was received" in (
+        entry.get_change_message()
+    )
+    assert entry.get_change_message().endswith("now paid.")
+
+    again = verify_again(browser, early)  # no longer rejected: nothing asked, nothing credited
+
+    assert messages_of(again) == ["Only rejected notifications can be verified again."]
+    assert Transaction.objects.filter(reference_id=early.recharge_id).count() == 1
+
+
+def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
+    asaas,  # noqa: F811
+    three_notifications,
+    mailoutbox,
+):
+    _, inflated, _ = three_notifications
+    add_read_back(asaas, inflated.recharge, value=Decimal("99.00"))
+    browser = support_browser()
+
+    done = verify_again(browser, inflated)
+
+    assert messages_of(done) == [
+        "Notification evt_inflated&2: still rejected: "
+        "The provider's value is not the recharge amount "
+        "(The provider says the payment is 99.00; the recharge is 100.00.)"
+    ]
+    inflated.refresh_from_db()
+    assert (inflated.state, inflated.reason) == ("rejected", "amount_mismatch")
+    assert inflated.detail == "The provider says the payment is 99.00; the recharge is 100.00."
+    assert not Transaction.objects.filter(reference_id=inflated.recharge_id).exists()
+    assert mailoutbox == []  # support asked: no second alert
+
+
+def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa: F811
+    _, _, early = three_notifications
+    asaas.get(
+        f"{BASE_URL}/payments/{early.payment_id}", body=requests.ReadTimeout("Read timed out.")
+    )
+    browser = support_browser()
+
+    done = verify_again(browser, early)
+
+    assert messages_of(done) == [
+        "Notification evt_early&3: The payment provider is unavailable; try again later"
+    ]
+    early.refresh_from_db()
+    assert (early.state, early.reason) == ("rejected", "not_received")
+    assert not Transaction.objects.filter(reference_id=early.recharge_id).exists()
+    assert not LogEntry.objects.exists()
+
+
+def test_agency_users_cannot_verify_again(team, three_notifications):
+    _, _, early = three_notifications
+    browser = BrowserClient()
+    browser.force_login(team.owner)
+
+    assert verify_again(browser, early).status_code == 403
+    early.refresh_from_db()
+    assert early.state == "rejected"
+
+
 # --- In a real browser ----------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -142,7 +255,7 @@ def test_support_finds_a_rejected_notification_in_the_browser(
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     settings.SUPPORT_ALERT_EMAILS = ["support@agency.example"]
     inflated = pending_recharge(asaas, team.team, amount="100.00")
@@ -186,5 +299,26 @@ def test_support_finds_a_rejected_notification_in_the_browser(
         assert inflated.id in page
         assert "support@agency.example" in page  # the alert went out, to whom
         driver.save_screenshot(str(SCREENSHOTS / "notification_rejected_detail.png"))
+
+        # Support fixed the amount with the payer in Asaas: verify again, confirm, credited.
+        add_read_back(asaas, inflated, value=Decimal("100.00"))
+        driver.get(live_server.url + NOTIFICATIONS + "?state__exact=rejected")
+        wait.until(EC.presence_of_element_located((By.ID, "result_list")))
+        driver.find_element(By.CSS_SELECTOR, "#result_list input.action-select").click()
+        Select(driver.find_element(By.NAME, "action")).select_by_value("verify_again")
+        driver.find_element(By.NAME, "index").click()
+        wait.until(EC.title_contains("Verify again with the provider?"))
+        assert "received, for the recharge amount" in driver.find_element(By.ID, "content").text
+        driver.save_screenshot(str(SCREENSHOTS / "notification_verify_again_confirm.png"))
+        driver.find_element(
+            By.CSS_SELECTOR, "input[type=submit][value='Yes, verify again']"
+        ).click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ul.messagelist")))
+        assert (
+            "Paid: recharge credited" in driver.find_element(By.CSS_SELECTOR, "ul.messagelist").text
+        )
+        driver.save_screenshot(str(SCREENSHOTS / "notification_verified_again.png"))
+        inflated.refresh_from_db()
+        assert inflated.status == "completed"
     finally:
         driver.quit()
