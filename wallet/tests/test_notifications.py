@@ -939,3 +939,52 @@ def test_a_payment_id_cannot_steer_the_read_back_elsewhere(asaas, team, deliver,
     [call] = asaas.calls[-1:]
     assert call.request.path_url == "/v3/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1"
     assert_nothing_credited(recharge)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_verify_again_and_a_new_event_credit_once(asaas, team):
+    """Two support agents verify the same rejected notification again while Asaas's next event
+    for the payment arrives: one credit, whatever the order."""
+    _needs_postgresql()
+    from wallet.services import NotificationNotRejected, notification_verify_again
+
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+    assert notify(Client(), event_body(recharge)).json()["result"] == "rejected"
+    rejected = ProviderNotification.objects.get()
+    add_read_back(asaas, recharge, status="RECEIVED")  # from now on, Asaas says received
+    barrier = threading.Barrier(3, timeout=30)
+    results: list = [None] * 3
+
+    def verify(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = notification_verify_again(notification=rejected).state
+        except NotificationNotRejected:
+            results[index] = "not_rejected"
+        except Exception as exc:  # reported by the assertions below
+            results[index] = exc
+        finally:
+            connection.close()
+
+    def confirmed_event(index: int) -> None:
+        try:
+            barrier.wait()
+            body = event_body(recharge, event="PAYMENT_CONFIRMED", event_id="evt_c&2")
+            results[index] = notify(Client(), body).json()["result"]
+        except Exception as exc:  # reported by the assertions below
+            results[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=verify, args=(i,)) for i in (0, 1)]
+    threads.append(threading.Thread(target=confirmed_event, args=(2,)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(results[:2]) == ["not_rejected", "paid"], results
+    assert results[2] == "paid", results
+    assert_credited_once(recharge, "250.00")
+    assert "consistent" in _check_ledger()
