@@ -130,7 +130,8 @@ class RechargeAdmin(TeamScopedAdmin):
 @admin.register(ProviderNotification)
 class ProviderNotificationAdmin(ReadOnlyAdmin):
     """Every payment notification received, with what the provider said when we read the
-    payment back. Support only; read-only (a notification is evidence, never edited)."""
+    payment back. Support only. Never edited by hand (no add, change or delete): the only
+    change is "verify again", which re-decides a rejected one and logs it in its history."""
 
     list_display = [
         "received_at",
