@@ -155,21 +155,71 @@ class Recharge(models.Model):
 
 class ProviderNotification(models.Model):
     """An inbound payment notification, kept once per provider event id: a notification the
-    provider sends again is recognised and changes nothing."""
+    provider sends again is recognised and changes nothing.
+
+    A notification is only a claim: the payment is read back from the provider first, and the
+    row records what the provider said and what we did. A rejected one credited nothing; support
+    is alerted by e-mail once (`alert_sent_at`, stamped by the task that sends it)."""
+
+    class State(models.TextChoices):
+        PAID = "paid", "Paid: recharge credited"
+        FAILED = "failed", "Failed: recharge marked failed"
+        IGNORED = "ignored", "Ignored: nothing to do"
+        REJECTED = "rejected", "Rejected: not credited, support alerted"
+
+    class Reason(models.TextChoices):
+        PAYMENT_NOT_FOUND = "payment_not_found", "The provider does not know this payment"
+        PAYMENT_MISMATCH = "payment_mismatch", "The provider answered for another payment"
+        UNKNOWN_PAYMENT = "unknown_payment", "No recharge has this payment id"
+        FOREIGN_REFERENCE = "foreign_reference", "The payment is for another reference"
+        NOT_RECEIVED = "not_received", "The provider does not say the payment was received"
+        AMOUNT_MISMATCH = "amount_mismatch", "The provider's value is not the recharge amount"
+        NOT_FAILED = "not_failed", "The provider does not confirm the failure"
+        REVERSED_AFTER_CREDIT = (
+            "reversed_after_credit",
+            "Refunded or charged back after the wallet was credited",
+        )
 
     provider = models.CharField(max_length=20)
     event_id = models.CharField(max_length=100)
     event_type = models.CharField(max_length=60)
+    payment_id = models.CharField(
+        max_length=100, blank=True, db_index=True, help_text="The payment the notification names."
+    )
     recharge = models.ForeignKey(Recharge, null=True, on_delete=models.PROTECT)
     payload = models.JSONField()
     received_at = models.DateTimeField(auto_now_add=True)
+    # The outcome, decided on what the provider said when asked.
+    state = models.CharField(max_length=10, choices=State.choices)
+    reason = models.CharField(max_length=30, choices=Reason.choices, blank=True)
+    detail = models.CharField(max_length=255, blank=True)
+    provider_status = models.CharField(
+        max_length=40, blank=True, help_text="The payment's status read back from the provider."
+    )
+    provider_value = models.CharField(
+        max_length=40, blank=True, help_text="The payment's value read back, as written."
+    )
+    provider_reference = models.CharField(
+        max_length=100, blank=True, help_text="The payment's external reference read back."
+    )
+    # Support alert of a rejected notification: sent once (see wallet/emails.py).
+    alert_sent_at = models.DateTimeField(null=True, blank=True)
+    alert_sent_to = models.CharField(max_length=500, blank=True)
 
     class Meta:
+        ordering = ["-received_at"]
         constraints = [
             models.UniqueConstraint(
                 fields=["provider", "event_id"], name="provider_notification_once"
-            )
+            ),
+            # A rejection always says why; nothing else carries a reason.
+            models.CheckConstraint(
+                condition=(models.Q(state="rejected") & ~models.Q(reason=""))
+                | (~models.Q(state="rejected") & models.Q(reason="")),
+                name="provider_notification_rejected_has_reason",
+            ),
         ]
+        indexes = [models.Index(fields=["state", "alert_sent_at"])]
 
     def __str__(self):
         return f"{self.provider} {self.event_type} {self.event_id}"

@@ -1,48 +1,19 @@
 """Inbound payment notifications from a provider: authenticated by the provider's own scheme,
-applied exactly once per provider event id (a unique constraint), and a completed recharge is
-credited exactly once (recharge_complete)."""
+then verified at the source (the payment is read back from the provider before anything is
+credited, wallet.services.notifications), applied exactly once per provider event id."""
 
 import json
 import logging
 
-from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from core.apis import json_error
-from wallet.models import ProviderNotification, Recharge
 from wallet.providers import NotificationRejected, ProviderError, get_provider
-from wallet.services import recharge_complete, recharge_fail
+from wallet.services import notification_receive
 
 logger = logging.getLogger(__name__)
 INBOUND_PROVIDERS = {"asaas"}
-
-
-def notification_apply(*, provider_name: str, notification, payload: dict) -> str:
-    """Record the notification once and act on it. Returns what happened."""
-    recharge = Recharge.objects.filter(
-        provider=provider_name, provider_charge_id=notification.provider_charge_id
-    ).first()
-    try:
-        with transaction.atomic():
-            ProviderNotification.objects.create(
-                provider=provider_name,
-                event_id=notification.event_id,
-                event_type=notification.event_type,
-                recharge=recharge,
-                payload=payload,
-            )
-            if recharge is None:
-                return "unknown_charge"
-            if notification.outcome == "paid":
-                recharge_complete(
-                    recharge=recharge, amount=notification.amount, paid_at=notification.paid_at
-                )
-            elif notification.outcome == "failed":
-                recharge_fail(recharge=recharge, reason=notification.event_type)
-    except IntegrityError:
-        return "duplicate"  # this event id was already applied
-    return notification.outcome
 
 
 @csrf_exempt
@@ -69,9 +40,27 @@ def provider_notification(request, provider_name: str):
     except NotificationRejected as exc:
         logger.warning("Rejected %s notification: %s", provider_name, exc)
         return json_error(request, status=401, code="unauthorized", message="Unauthorized")
-    result = notification_apply(
-        provider_name=provider_name, notification=notification, payload=json.loads(request.body)
-    )
+    try:
+        result, row = notification_receive(
+            provider=provider, notification=notification, payload=json.loads(request.body)
+        )
+    except ProviderError as exc:
+        # We could not ask the provider about the payment: nothing is credited and the event id
+        # is not recorded. A 5xx makes the provider send the notification again (Asaas retries
+        # anything but a 200), and the retry is verified afresh.
+        logger.error(
+            "Could not read back %s payment %s for notification %s (%s): %s; answered 503 so "
+            "that %s sends it again",
+            provider_name,
+            notification.provider_charge_id,
+            notification.event_id,
+            notification.event_type,
+            exc.details,
+            provider_name,
+        )
+        return json_error(
+            request, status=503, code=ProviderError.code, message=ProviderError.message
+        )
     logger.info(
         "%s notification %s (%s): %s",
         provider_name,
@@ -79,4 +68,7 @@ def provider_notification(request, provider_name: str):
         notification.event_type,
         result,
     )
-    return JsonResponse({"received": True, "result": result})
+    body = {"received": True, "result": result}
+    if row is not None and row.reason:
+        body["reason"] = row.reason
+    return JsonResponse(body)

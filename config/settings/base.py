@@ -169,6 +169,11 @@ SUPPLIER_RECONCILE_INTERVAL_SECONDS = env.int("SUPPLIER_RECONCILE_INTERVAL_SECON
 SUPPLIER_UNKNOWN_GRACE_SECONDS = env.int("SUPPLIER_UNKNOWN_GRACE_SECONDS", default=600)
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
+    # Support alerts of rejected payment notifications whose message was lost.
+    "requeue-notification-alerts": {
+        "task": "wallet.tasks.requeue_notification_alerts",
+        "schedule": 60.0,
+    },
     "expire-holds": {"task": "bookings.tasks.expire_holds", "schedule": 60.0},
     "payment-reminders": {"task": "bookings.tasks.send_payment_reminders", "schedule": 300.0},
     "issue-stuck-confirmed": {"task": "bookings.tasks.issue_stuck_confirmed", "schedule": 300.0},
@@ -356,6 +361,11 @@ PAYMENT_PROVIDER = env.str("PAYMENT_PROVIDER", default="sandbox")  # live mode: 
 ASAAS_API_KEY = env.str("ASAAS_API_KEY", default="")
 ASAAS_BASE_URL = env.str("ASAAS_BASE_URL", default="https://api-sandbox.asaas.com/v3")
 ASAAS_WEBHOOK_TOKEN = env.str("ASAAS_WEBHOOK_TOKEN", default="")
+# Who is e-mailed when a payment notification is rejected (comma-separated). Empty: the active
+# support staff of the panel (superusers, and staff members without a team).
+SUPPORT_ALERT_EMAILS = [
+    address.strip() for address in env.list("SUPPORT_ALERT_EMAILS", default=[]) if address.strip()
+]
 # The receiver of sandbox PIX charges (a random EVP key: no real account behind it).
 PIX_RECEIVER_KEY = env.str("PIX_RECEIVER_KEY", default="7d9f0335-8dcc-4054-9bf9-0dbd61d36906")
 PIX_RECEIVER_NAME = env.str("PIX_RECEIVER_NAME", default="AGENCY BACKOFFICE")

@@ -9,6 +9,7 @@ from wallet.providers.base import (
     NotificationRejected,
     PaymentProvider,
     ProviderError,
+    ProviderPayment,
 )
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "NotificationRejected",
     "PaymentProvider",
     "ProviderError",
+    "ProviderPayment",
     "get_provider",
     "provider_for",
 ]

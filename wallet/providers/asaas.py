@@ -5,11 +5,13 @@ Calls: find or create the customer (our team, by `externalReference`), create th
 (`billingType` PIX or BOLETO, `externalReference` = our recharge id), then read the PIX
 copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 (`/payments/{id}/identificationField`). Notifications carry the token configured in Asaas in the
-`asaas-access-token` header and a unique event `id`."""
+`asaas-access-token` header and a unique event `id`; the payment they name is then read back
+(`GET /payments/{id}`), and only Asaas's answer is believed."""
 
 import json
 import logging
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import requests
@@ -23,11 +25,33 @@ from wallet.providers.base import (
     NotificationRejected,
     PaymentProvider,
     ProviderError,
+    ProviderPayment,
 )
 
 TIMEOUT_SECONDS = 10
+# Events that claim a payment (credited only if the payment read back says so) and events that
+# claim a failure (acted on only if the payment read back is deleted, refunded or charged back).
 PAID_EVENTS = {"PAYMENT_RECEIVED", "PAYMENT_CONFIRMED"}
-FAILED_EVENTS = {"PAYMENT_DELETED", "PAYMENT_REFUSED", "PAYMENT_CREDIT_CARD_CAPTURE_REFUSED"}
+FAILED_EVENTS = {
+    "PAYMENT_DELETED",
+    "PAYMENT_REFUSED",
+    "PAYMENT_CREDIT_CARD_CAPTURE_REFUSED",
+    "PAYMENT_REFUNDED",
+    "PAYMENT_CHARGEBACK_REQUESTED",
+}
+# Asaas payment statuses (docs.asaas.com, payment object). RECEIVED: the money is in the
+# account; CONFIRMED: paid, balance not yet released. RECEIVED_IN_CASH is a mark someone makes by
+# hand in Asaas's panel ("received in cash, no balance in the account"): no money reached Asaas,
+# so it does not credit a wallet.
+PAID_STATUSES = {"RECEIVED", "CONFIRMED"}
+REVERSED_STATUSES = {
+    "REFUNDED",
+    "REFUND_REQUESTED",
+    "REFUND_IN_PROGRESS",
+    "CHARGEBACK_REQUESTED",
+    "CHARGEBACK_DISPUTE",
+    "AWAITING_CHARGEBACK_REVERSAL",
+}
 # Column sizes: ProviderNotification.event_id and .event_type, Recharge.provider_charge_id.
 MAX_ID_LENGTH = 100
 MAX_EVENT_TYPE_LENGTH = 60
@@ -69,15 +93,18 @@ class AsaasProvider(PaymentProvider):
 
     # --- Outbound ---------------------------------------------------------------------------
 
-    def _call(self, method: str, path: str, **kwargs) -> dict:
+    def _send(self, method: str, path: str, **kwargs) -> requests.Response:
         try:
-            response = self.session.request(
+            return self.session.request(
                 method, f"{self.base_url}{path}", timeout=TIMEOUT_SECONDS, **kwargs
             )
         except requests.RequestException as exc:
             raise ProviderError(
                 details={"provider": "asaas", "reason": type(exc).__name__}
             ) from exc
+
+    def _call(self, method: str, path: str, **kwargs) -> dict:
+        response = self._send(method, path, **kwargs)
         if response.status_code >= 400:
             raise ProviderError(
                 details={
@@ -186,6 +213,32 @@ class AsaasProvider(PaymentProvider):
         if recharge.provider_charge_id:
             self._call("DELETE", f"/payments/{recharge.provider_charge_id}")
 
+    def fetch_payment(self, provider_charge_id: str) -> ProviderPayment | None:
+        """GET /payments/{id}. A 404 is an answer (no such payment); any other failure (timeout,
+        5xx, 401 with a wrong API key, a body that is not Asaas's payment object) raises
+        ProviderError, so that the notification is answered 5xx and Asaas sends it again."""
+        response = self._send("GET", f"/payments/{quote(provider_charge_id, safe='')}")
+        if response.status_code == 404:
+            return None
+        if response.status_code != 200:
+            raise ProviderError(
+                details={
+                    "provider": "asaas",
+                    "status": response.status_code,
+                    "errors": _error_descriptions(response),
+                }
+            )
+        try:
+            # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
+            body = json.loads(
+                response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
+            )
+            return _payment_from(body)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise ProviderError(
+                details={"provider": "asaas", "reason": f"unreadable payment: {exc}"}
+            ) from exc
+
     # --- Inbound ----------------------------------------------------------------------------
 
     def parse_notification(self, *, headers, body: bytes) -> Notification:
@@ -194,13 +247,10 @@ class AsaasProvider(PaymentProvider):
         ):
             raise NotificationRejected("bad or missing asaas-access-token")
         try:
-            event = json.loads(body, parse_float=Decimal)  # amounts exactly, never via float
+            event = json.loads(body)
             event_id, event_type = event["id"], event["event"]
-            payment = event["payment"]
-            charge_id = payment["id"]
-            value = payment.get("value")
-            amount = None if value is None else Decimal(str(value))
-        except (ValueError, KeyError, TypeError, AttributeError, InvalidOperation) as exc:
+            charge_id = event["payment"]["id"]  # the payment's other fields are not read
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise NotificationRejected(f"not an Asaas payment event: {exc!r}") from None
         for name, text, max_length in (
             ("id", event_id, MAX_ID_LENGTH),
@@ -209,22 +259,51 @@ class AsaasProvider(PaymentProvider):
         ):
             if not isinstance(text, str) or not text or len(text) > max_length:
                 raise NotificationRejected(f"not an Asaas payment event: bad {name}")
-        if amount is not None and (not amount.is_finite() or amount <= 0):
-            raise NotificationRejected(f"not an Asaas payment event: bad value {value!r}")
-        if event_type in PAID_EVENTS:
-            outcome = "paid"
-        elif event_type in FAILED_EVENTS:
-            outcome = "failed"
-        else:
-            outcome = "ignored"
         # Asaas gives only the payment's date; paid_at is the moment we learn of it.
         return Notification(
             event_id=event_id,
             event_type=event_type,
             provider_charge_id=charge_id,
-            outcome=outcome,
-            amount=amount,
+            outcome=self.claim_of(event_type),
         )
+
+    def claim_of(self, event_type: str) -> str:
+        if event_type in PAID_EVENTS:
+            return "paid"
+        if event_type in FAILED_EVENTS:
+            return "failed"
+        return "ignored"
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not an amount")
+
+
+def _payment_from(body) -> ProviderPayment:
+    """Asaas's payment object, checked field by field: anything else is unreadable."""
+    if not isinstance(body, dict) or body.get("object", "payment") != "payment":
+        raise ValueError("not a payment object")
+    payment_id, status, value = body["id"], body["status"], body["value"]
+    reference = body.get("externalReference") or ""
+    if not isinstance(payment_id, str) or not payment_id:
+        raise ValueError("no payment id")
+    if not isinstance(status, str) or not status:
+        raise ValueError("no status")
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise ValueError(f"value {value!r} is not a number")
+    if not isinstance(reference, str):
+        raise ValueError("externalReference is not a string")
+    if body.get("deleted") is True:
+        state = "deleted"
+    elif status in PAID_STATUSES:
+        state = "paid"
+    elif status in REVERSED_STATUSES:
+        state = "reversed"
+    else:
+        state = "unpaid"
+    return ProviderPayment(
+        id=payment_id, status=status, state=state, value=value, external_reference=reference
+    )
 
 
 def _id_of(obj: dict, what: str) -> str:

@@ -29,12 +29,28 @@ class Charge:
 
 @dataclass(frozen=True)
 class Notification:
+    """What an authenticated notification claims. Only a claim: nothing in it is trusted (no
+    amount is even read from it); the payment is read back from the provider before acting."""
+
     event_id: str
     event_type: str
     provider_charge_id: str
     outcome: Literal["paid", "failed", "ignored"]
-    amount: Decimal | None = None
     paid_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ProviderPayment:
+    """A payment as the provider itself reports it when we ask (GET), in the provider's words
+    (`status`) and in ours (`state`): "paid" (the money is received or confirmed), "deleted"
+    (withdrawn, can no longer be paid), "reversed" (refunded or charged back after payment) or
+    "unpaid" (anything else: pending, overdue, received in cash...)."""
+
+    id: str
+    status: str
+    state: Literal["paid", "deleted", "reversed", "unpaid"]
+    value: Decimal
+    external_reference: str
 
 
 class PaymentProvider(ABC):
@@ -51,3 +67,12 @@ class PaymentProvider(ABC):
     @abstractmethod
     def parse_notification(self, *, headers, body: bytes) -> Notification:
         """Authenticate and read an inbound notification; raise NotificationRejected."""
+
+    @abstractmethod
+    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
+        """What a notification of this type claims about its payment."""
+
+    @abstractmethod
+    def fetch_payment(self, provider_charge_id: str) -> ProviderPayment | None:
+        """Read a payment back from the provider: None when the provider says it does not
+        exist; ProviderError when the provider cannot be reached or its answer is unreadable."""

@@ -41,3 +41,9 @@ class SandboxProvider(PaymentProvider):
 
     def parse_notification(self, *, headers, body: bytes):
         raise NotificationRejected("The sandbox sends no notifications; simulate a payment")
+
+    def claim_of(self, event_type: str) -> str:
+        return "ignored"
+
+    def fetch_payment(self, provider_charge_id: str) -> None:
+        return None  # sandbox payments are simulated by us, never reported from outside

@@ -6,6 +6,12 @@ from wallet.services.ledger import (
     wallet_credit,
     wallet_debit,
 )
+from wallet.services.notifications import (
+    NotificationNotRejected,
+    notification_receive,
+    notification_verdict,
+    notification_verify_again,
+)
 from wallet.services.recharges import (
     DailyLimitExceeded,
     RechargeNotFound,
@@ -21,7 +27,11 @@ __all__ = [
     "DailyLimitExceeded",
     "DuplicateTransaction",
     "InsufficientBalance",
+    "NotificationNotRejected",
     "RechargeNotFound",
+    "notification_receive",
+    "notification_verdict",
+    "notification_verify_again",
     "recharge_cancel",
     "recharge_complete",
     "recharge_create",

@@ -138,17 +138,17 @@ def _deadline(payment_method: str, now: datetime) -> tuple:
     return due, datetime.combine(due + timedelta(days=1), time.min, tzinfo=today.tzinfo)
 
 
-def recharge_complete(
-    *, recharge: Recharge, amount: Decimal | None = None, paid_at: datetime | None = None
-) -> Recharge:
-    """Credit a paid recharge exactly once. A payment is real money: it is credited whatever
-    state the recharge is in (pending, and also expired, cancelled or failed)."""
+def recharge_complete(*, recharge: Recharge, paid_at: datetime | None = None) -> Recharge:
+    """Credit a paid recharge exactly once, for its own amount (callers verify the payment
+    first: wallet.services.notifications reads it back from the provider). A payment is real
+    money: it is credited whatever state the recharge is in (pending, and also expired,
+    cancelled or failed)."""
     with transaction.atomic():
         recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
         if recharge.status == Recharge.Status.COMPLETED:
             return recharge  # a repeated notification, a retry, the loser of a race
         previous_status = recharge.status
-        paid_amount = amount if amount is not None else recharge.amount
+        paid_amount = recharge.amount
         txn = wallet_credit(
             team=recharge.team,
             live_mode=recharge.live_mode,

@@ -3,19 +3,25 @@
 The recharge is created for real through recharge_create, with Asaas's HTTP API mocked by
 `responses`; the notification then goes through the test client like Asaas's webhook would
 (https://docs.asaas.com/docs/payment-events): a JSON event with a unique `id`, authenticated by
-the `asaas-access-token` header."""
+the `asaas-access-token` header. Before anything is credited the payment is read back with
+`GET /v3/payments/{id}` (https://docs.asaas.com/reference/retrieve-a-single-payment), answered
+here by recorded bodies in Asaas's documented payment shape (payment_body)."""
 
+import html
 import threading
 from datetime import timedelta
 from decimal import Decimal
 from io import StringIO
 
 import pytest
+import requests
 import responses
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
+from agencies.models import User
+from wallet.emails import notification_alert_send, notification_alerts_requeue
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import recharge_create, recharge_expire
 from wallet.tests.test_asaas import (
@@ -27,6 +33,8 @@ from wallet.tests.test_asaas import (
     WEBHOOK_TOKEN,
     add_pix_charge,
     asaas_json,
+    calls_to,
+    error_body,
     payment_body,
 )
 from webhooks.models import Event
@@ -35,9 +43,18 @@ pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/payments/asaas/notifications"
 EVENT_ID = "evt_05b708f961d739ea7eba7e4db318f621&368604920"
+SUPPORT = "support@agency.example"
 UNAUTHORIZED = {
     "success": False,
     "error": {"code": "unauthorized", "message": "Unauthorized", "details": None},
+}
+RETRY_LATER = {
+    "success": False,
+    "error": {
+        "code": "payment_provider_error",
+        "message": "The payment provider is unavailable; try again later",
+        "details": None,
+    },
 }
 
 
@@ -47,8 +64,21 @@ def asaas(settings):
     settings.ASAAS_API_KEY = API_KEY
     settings.ASAAS_WEBHOOK_TOKEN = WEBHOOK_TOKEN
     settings.ASAAS_BASE_URL = BASE_URL
+    settings.SUPPORT_ALERT_EMAILS = [SUPPORT]
     with responses.RequestsMock(assert_all_requests_are_fired=True) as rsps:
         yield rsps
+
+
+@pytest.fixture
+def deliver(client, django_capture_on_commit_callbacks):
+    """POST a notification as Asaas does, then run what the request queued after its commit
+    (the support alert task, eager in tests), as a real worker would."""
+
+    def deliver(body, *, token: str | None = WEBHOOK_TOKEN):
+        with django_capture_on_commit_callbacks(execute=True):
+            return notify(client, body, token=token)
+
+    return deliver
 
 
 def pending_recharge(rsps, team, amount: str = "250.00", payment_id: str = PAYMENT_ID):
@@ -62,6 +92,52 @@ def pending_recharge(rsps, team, amount: str = "250.00", payment_id: str = PAYME
     return recharge
 
 
+def asaas_payment(
+    recharge,
+    *,
+    status: str = "RECEIVED",
+    payment_id: str | None = None,
+    value=None,
+    external_reference: str | None = None,
+    deleted: bool = False,
+) -> dict:
+    """The payment object Asaas holds for `recharge` (by default: received, its amount)."""
+    payment = payment_body(
+        payment_id=payment_id or recharge.provider_charge_id,
+        customer=CUSTOMER_ID,
+        value=recharge.amount if value is None else value,
+        billing_type="PIX",
+        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
+        external_reference=recharge.id if external_reference is None else external_reference,
+        status=status,
+    )
+    payment["deleted"] = deleted
+    return payment
+
+
+def add_read_back(rsps, recharge, *, payment_id: str | None = None, **fields):
+    """GET /payments/{id} answers with the payment as Asaas holds it."""
+    payment_id = payment_id or recharge.provider_charge_id
+    rsps.get(
+        f"{BASE_URL}/payments/{payment_id}",
+        body=asaas_json(asaas_payment(recharge, payment_id=payment_id, **fields)),
+        content_type="application/json",
+    )
+
+
+def add_not_found(rsps, payment_id: str):
+    rsps.get(
+        f"{BASE_URL}/payments/{payment_id}",
+        status=404,
+        body=asaas_json(error_body("invalid_object", "Cobrança não encontrada.")),
+        content_type="application/json",
+    )
+
+
+def read_backs(rsps, payment_id: str = PAYMENT_ID) -> list:
+    return calls_to(rsps, "GET", f"/payments/{payment_id}")
+
+
 def event_body(
     recharge,
     *,
@@ -69,7 +145,7 @@ def event_body(
     event_id: str = EVENT_ID,
     status: str = "RECEIVED",
     payment_id: str | None = None,
-    value: Decimal | None = None,
+    value=None,
 ) -> str:
     payment = payment_body(
         payment_id=payment_id or recharge.provider_charge_id,
@@ -130,6 +206,31 @@ def assert_credited_once(recharge, amount: str):
     return completed
 
 
+def assert_rejected(
+    response, reason: str, mailoutbox, *, event_id: str = EVENT_ID, ledger_rows: int = 0
+):
+    """The notification is acknowledged (Asaas must not resend it), stored as rejected with
+    its reason, credits nothing (the ledger holds only the `ledger_rows` made before it), and
+    support got exactly one e-mail about it."""
+    assert response.status_code == 200
+    assert response.json() == {"received": True, "result": "rejected", "reason": reason}
+    row = ProviderNotification.objects.get(event_id=event_id)
+    assert (row.state, row.reason) == ("rejected", reason)
+    assert row.detail
+    assert row.alert_sent_at is not None and row.alert_sent_to == SUPPORT
+    assert Transaction.objects.count() == ledger_rows
+    [mail] = mailoutbox
+    assert mail.to == [SUPPORT]
+    assert mail.subject.startswith("Payment notification rejected: ")
+    assert row.get_reason_display() in mail.subject
+    assert event_id in mail.body and row.payment_id in mail.body
+    assert row.detail in mail.body
+    assert f"/admin/wallet/providernotification/{row.pk}/change/" in mail.body
+    [html_body] = [content for content, mime in mail.alternatives if mime == "text/html"]
+    assert row.get_reason_display() in html.unescape(html_body)
+    return row
+
+
 # --- Authentication ----------------------------------------------------------------------------
 
 
@@ -151,6 +252,7 @@ def test_bad_token_is_rejected_and_changes_nothing(asaas, team, client, token):
     assert response.json() == UNAUTHORIZED
     assert_nothing_credited(recharge)
     assert not ProviderNotification.objects.exists()
+    assert read_backs(asaas) == []  # an unauthenticated request never makes us call Asaas
 
 
 @pytest.mark.parametrize(
@@ -166,16 +268,6 @@ def test_bad_token_is_rejected_and_changes_nothing(asaas, team, client, token):
         pytest.param(
             '{"id": {"x": 1}, "event": "PAYMENT_RECEIVED", "payment": {"id": "pay_080225913252"}}',
             id="id-not-a-string",
-        ),
-        pytest.param(
-            '{"id": "evt_1", "event": "PAYMENT_RECEIVED",'
-            ' "payment": {"id": "pay_080225913252", "value": "abc"}}',
-            id="value-not-a-number",
-        ),
-        pytest.param(
-            '{"id": "evt_1", "event": "PAYMENT_RECEIVED",'
-            ' "payment": {"id": "pay_080225913252", "value": -250.0}}',
-            id="negative-value",
         ),
         pytest.param(
             '{"id": "evt_' + "1" * 200 + '", "event": "PAYMENT_RECEIVED",'
@@ -231,48 +323,91 @@ def test_unconfigured_asaas_asks_for_a_retry(asaas, settings, team, client):
     assert_nothing_credited(recharge)
 
 
-# --- Applying payments --------------------------------------------------------------------------
+# --- Verified payments: credited once, for the recharge amount ----------------------------------
 
 
-def test_payment_received_credits_the_recharge(asaas, team, client):
+def test_payment_received_is_read_back_and_credits_the_recharge(asaas, team, deliver, mailoutbox):
     recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, value=Decimal("250.0"))
     assert balance_of(team.team) == Decimal("0.00")
 
-    response = notify(client, event_body(recharge, value=Decimal("250.0")))
+    response = deliver(event_body(recharge, value=Decimal("250.0")))
 
     assert response.status_code == 200
     assert response.json() == {"received": True, "result": "paid"}
     completed = assert_credited_once(recharge, "250.00")
     assert completed.previous_attributes["status"] == "pending"
+    [read_back] = read_backs(asaas)
+    assert read_back.request.headers["access_token"] == API_KEY
     [stored] = ProviderNotification.objects.all()
     assert (stored.provider, stored.event_id, stored.event_type) == (
         "asaas",
         EVENT_ID,
         "PAYMENT_RECEIVED",
     )
+    assert (stored.state, stored.reason, stored.payment_id) == ("paid", "", PAYMENT_ID)
     assert stored.recharge_id == recharge.id
+    assert (stored.provider_status, stored.provider_value, stored.provider_reference) == (
+        "RECEIVED",
+        "250.0",
+        recharge.id,
+    )
     assert stored.payload["payment"]["externalReference"] == recharge.id
+    assert stored.alert_sent_at is None
+    assert mailoutbox == []
 
 
-def test_the_same_event_again_changes_nothing(asaas, team, client):
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param('"1e6"', id="string-1e6"),
+        pytest.param("1e6", id="number-1e6"),
+        pytest.param("100.001", id="three-decimals"),
+        pytest.param('"abc"', id="not-a-number"),
+        pytest.param("-250.0", id="negative"),
+        pytest.param("null", id="null"),
+    ],
+)
+def test_the_notification_value_is_never_what_is_credited(asaas, team, deliver, mailoutbox, value):
+    """The bug this fixes: a 100.00 recharge was credited 1,000,000.00 because the notification
+    said `"value": "1e6"`. Whatever the notification says, what Asaas says is checked and the
+    recharge amount is what is credited."""
+    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    add_read_back(asaas, recharge, value=Decimal("100.00"))
+    body = event_body(recharge).replace('"value": 100.00,', f'"value": {value},', 1)
+    assert f'"value": {value},' in body
+
+    response = deliver(body)
+
+    assert response.status_code == 200
+    assert response.json() == {"received": True, "result": "paid"}
+    assert_credited_once(recharge, "100.00")
+    assert mailoutbox == []
+
+
+def test_the_same_event_again_changes_nothing(asaas, team, deliver, mailoutbox):
     recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge)
     body = event_body(recharge)
-    assert notify(client, body).status_code == 200
+    assert deliver(body).status_code == 200
 
-    again = notify(client, body)
+    again = deliver(body)
 
     assert again.status_code == 200
     assert again.json() == {"received": True, "result": "duplicate"}
     assert_credited_once(recharge, "250.00")
     assert ProviderNotification.objects.count() == 1
+    assert len(read_backs(asaas)) == 1  # an applied event id is not even read back again
+    assert mailoutbox == []
 
 
-def test_confirmed_after_received_credits_once(asaas, team, client):
+def test_confirmed_after_received_credits_once(asaas, team, deliver):
     recharge = pending_recharge(asaas, team.team)
-    assert notify(client, event_body(recharge)).status_code == 200
+    add_read_back(asaas, recharge, status="RECEIVED")
+    add_read_back(asaas, recharge, status="CONFIRMED")
+    assert deliver(event_body(recharge)).status_code == 200
 
-    confirmed = notify(
-        client,
+    confirmed = deliver(
         event_body(
             recharge,
             event="PAYMENT_CONFIRMED",
@@ -282,83 +417,413 @@ def test_confirmed_after_received_credits_once(asaas, team, client):
     )
 
     assert confirmed.status_code == 200
+    assert confirmed.json()["result"] == "paid"
     assert_credited_once(recharge, "250.00")
-    assert ProviderNotification.objects.count() == 2
+    assert ProviderNotification.objects.filter(state="paid").count() == 2
 
 
-def test_payment_after_expiry_is_still_credited(asaas, team, client):
+def test_payment_after_expiry_is_still_credited(asaas, team, deliver):
     """Real money is never dropped: a PIX paid after our 30 minutes is credited."""
     recharge = pending_recharge(asaas, team.team)
     assert recharge_expire(recharge=recharge, now=recharge.expires_at + timedelta(minutes=1))
     recharge.refresh_from_db()
     assert recharge.status == Recharge.Status.EXPIRED
+    add_read_back(asaas, recharge)
 
-    response = notify(client, event_body(recharge))
+    response = deliver(event_body(recharge))
 
     assert response.status_code == 200
     completed = assert_credited_once(recharge, "250.00")
     assert completed.previous_attributes["status"] == "expired"
 
 
-def test_payment_deleted_fails_a_pending_recharge(asaas, team, client):
+# --- Rejected: nothing credited, stored with the reason, support alerted once -------------------
+
+
+@pytest.mark.parametrize(
+    ("asaas_value", "expected"),
+    [
+        pytest.param(Decimal("1e6"), "1000000", id="1e6"),
+        pytest.param(Decimal("100.001"), "100.001", id="100.001"),
+        pytest.param(Decimal("99.99"), "99.99", id="a-cent-less"),
+        pytest.param(Decimal("1000.00"), "1000.00", id="another-amount"),
+    ],
+)
+def test_a_payment_of_another_value_at_asaas_is_rejected(
+    asaas, team, deliver, mailoutbox, asaas_value, expected
+):
+    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    add_read_back(asaas, recharge, value=asaas_value)
+
+    response = deliver(event_body(recharge, value=asaas_value))
+
+    row = assert_rejected(response, "amount_mismatch", mailoutbox)
+    assert_nothing_credited(recharge)
+    assert row.recharge_id == recharge.id
+    assert row.provider_value == expected
+    assert row.detail == f"The provider says the payment is {expected}; the recharge is 100.00."
+
+
+def test_a_payment_asaas_does_not_know_is_rejected(asaas, team, deliver, mailoutbox):
     recharge = pending_recharge(asaas, team.team)
+    add_not_found(asaas, PAYMENT_ID)
 
-    response = notify(client, event_body(recharge, event="PAYMENT_DELETED", status="PENDING"))
+    response = deliver(event_body(recharge))
 
-    assert response.status_code == 200
-    assert response.json()["result"] == "failed"
-    assert_nothing_credited(recharge, status=Recharge.Status.FAILED)
-    assert recharge.failure_reason == "PAYMENT_DELETED"
+    row = assert_rejected(response, "payment_not_found", mailoutbox)
+    assert_nothing_credited(recharge)
+    assert row.provider_status == "" and row.provider_value == ""
+    assert "(no such payment)" in mailoutbox[0].body
 
 
-def test_payment_deleted_does_not_undo_a_completed_recharge(asaas, team, client):
+@pytest.mark.parametrize(
+    "reference",
+    ["rch_3f9a0c2b7d1e4a5f8b6c0d9e", "056984", ""],
+    ids=["other-rch", "foreign", "none"],
+)
+def test_a_payment_for_another_reference_is_rejected(asaas, team, deliver, mailoutbox, reference):
+    """Asaas says the payment is real and received, but not for this recharge."""
     recharge = pending_recharge(asaas, team.team)
-    assert notify(client, event_body(recharge)).status_code == 200
+    add_read_back(asaas, recharge, external_reference=reference)
 
-    response = notify(
-        client,
-        event_body(recharge, event="PAYMENT_DELETED", event_id="evt_deleted&368604922"),
+    response = deliver(event_body(recharge))
+
+    row = assert_rejected(response, "foreign_reference", mailoutbox)
+    assert_nothing_credited(recharge)
+    assert row.provider_reference == reference
+    assert recharge.id in mailoutbox[0].body and team.team.name in mailoutbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("status", "deleted"),
+    [
+        ("PENDING", False),
+        ("OVERDUE", False),
+        ("RECEIVED_IN_CASH", False),  # marked by hand in Asaas: no money reached the account
+        ("AWAITING_RISK_ANALYSIS", False),
+        ("REFUNDED", False),
+        ("RECEIVED", True),  # a removed payment is not a payment
+    ],
+)
+def test_a_payment_asaas_does_not_say_is_received_is_rejected(
+    asaas, team, deliver, mailoutbox, status, deleted
+):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status=status, deleted=deleted)
+
+    response = deliver(event_body(recharge))  # claims PAYMENT_RECEIVED
+
+    row = assert_rejected(response, "not_received", mailoutbox)
+    assert_nothing_credited(recharge)
+    assert row.provider_status == status
+    assert status in row.detail
+
+
+def test_a_payment_no_recharge_has_is_rejected(asaas, team, deliver, mailoutbox):
+    """A real payment in our Asaas account that no recharge of ours holds (a charge created by
+    hand in Asaas, or one whose creation crashed before we stored its id): support decides."""
+    recharge = pending_recharge(asaas, team.team)
+    stranger = "pay_999999999999"
+    add_read_back(asaas, recharge, payment_id=stranger)
+
+    response = deliver(event_body(recharge, payment_id=stranger))
+
+    row = assert_rejected(response, "unknown_payment", mailoutbox)
+    assert_nothing_credited(recharge)
+    assert row.recharge_id is None and row.payment_id == stranger
+    assert "None of our recharges has this payment id." in mailoutbox[0].body
+
+
+def test_asaas_answering_for_another_payment_is_rejected(asaas, team, deliver, mailoutbox):
+    recharge = pending_recharge(asaas, team.team)
+    asaas.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        body=asaas_json(asaas_payment(recharge, payment_id="pay_000000000001")),
+        content_type="application/json",
     )
 
-    assert response.status_code == 200
-    assert_credited_once(recharge, "250.00")
+    response = deliver(event_body(recharge))
 
-
-def test_other_events_are_recorded_and_ignored(asaas, team, client):
-    recharge = pending_recharge(asaas, team.team)
-
-    response = notify(client, event_body(recharge, event="PAYMENT_CREATED", status="PENDING"))
-
-    assert response.status_code == 200
-    assert response.json()["result"] == "ignored"
+    assert_rejected(response, "payment_mismatch", mailoutbox)
     assert_nothing_credited(recharge)
 
 
-def test_unknown_charge_is_acknowledged_and_credits_nothing(asaas, team, client):
-    recharge = pending_recharge(asaas, team.team)
-
-    response = notify(client, event_body(recharge, payment_id="pay_999999999999"))
-
-    assert response.status_code == 200
-    assert response.json() == {"received": True, "result": "unknown_charge"}
-    assert_nothing_credited(recharge)
-    assert ProviderNotification.objects.get().recharge_id is None
-
-
-def test_a_sandbox_charge_cannot_be_paid_by_an_asaas_notification(asaas, team, client):
+def test_a_sandbox_charge_cannot_be_paid_by_an_asaas_notification(asaas, team, deliver, mailoutbox):
     """Test-mode recharges never touch Asaas; knowing their charge id must not credit them."""
     sandbox = recharge_create(
         team=team.team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
     )
     assert sandbox.provider == "sandbox"
+    add_not_found(asaas, sandbox.provider_charge_id)
 
-    response = notify(client, event_body(sandbox))
+    response = deliver(event_body(sandbox))
 
-    assert response.status_code == 200
-    assert response.json()["result"] == "unknown_charge"
+    row = assert_rejected(response, "payment_not_found", mailoutbox)
+    assert row.recharge_id is None
     sandbox.refresh_from_db()
     assert sandbox.status == Recharge.Status.PENDING
     assert not Transaction.objects.filter(reference_id=sandbox.id).exists()
+
+
+def test_a_rejected_event_sent_again_is_stored_and_alerted_once(asaas, team, deliver, mailoutbox):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+    body = event_body(recharge)
+    assert_rejected(deliver(body), "not_received", mailoutbox)
+
+    again = deliver(body)
+
+    assert again.json() == {"received": True, "result": "duplicate"}
+    assert ProviderNotification.objects.count() == 1
+    assert len(mailoutbox) == 1
+    assert len(read_backs(asaas)) == 1
+
+
+# --- Asaas unreachable: nothing applied, 5xx so that Asaas sends it again ----------------------
+
+
+def _timeout(rsps):
+    rsps.get(f"{BASE_URL}/payments/{PAYMENT_ID}", body=requests.ReadTimeout("Read timed out."))
+
+
+def _connection_refused(rsps):
+    rsps.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        body=requests.ConnectionError("Failed to establish a new connection: [Errno 111]"),
+    )
+
+
+def _server_error(rsps):
+    rsps.get(f"{BASE_URL}/payments/{PAYMENT_ID}", status=500, body="")
+
+
+def _bad_gateway_html(rsps):
+    rsps.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        status=502,
+        body="<html><body>502 Bad Gateway</body></html>",
+        content_type="text/html",
+    )
+
+
+def _ok_but_not_json(rsps):
+    rsps.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        body="<html>maintenance</html>",
+        content_type="text/html",
+    )
+
+
+def _api_key_refused(rsps):
+    rsps.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        status=401,
+        body=asaas_json(error_body("invalid_access_token", "A chave de API fornecida é inválida")),
+        content_type="application/json",
+    )
+
+
+def _value_not_a_number(recharge):
+    def register(rsps):
+        payment = asaas_payment(recharge)
+        payment["value"] = "250.00"  # Asaas writes amounts as JSON numbers
+        rsps.get(
+            f"{BASE_URL}/payments/{PAYMENT_ID}",
+            body=asaas_json(payment),
+            content_type="application/json",
+        )
+
+    return register
+
+
+def _value_nan(rsps):
+    rsps.get(
+        f"{BASE_URL}/payments/{PAYMENT_ID}",
+        body='{"object": "payment", "id": "pay_080225913252", "status": "RECEIVED",'
+        ' "value": NaN, "externalReference": "x", "deleted": false}',
+        content_type="application/json",
+    )
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        _timeout,
+        _connection_refused,
+        _server_error,
+        _bad_gateway_html,
+        _ok_but_not_json,
+        _api_key_refused,
+        "value-not-a-number",
+        _value_nan,
+    ],
+    ids=lambda f: f if isinstance(f, str) else f.__name__.strip("_"),
+)
+def test_asaas_unreachable_answers_503_then_the_retry_credits_once(
+    asaas, team, deliver, mailoutbox, caplog, failure
+):
+    recharge = pending_recharge(asaas, team.team)
+    (_value_not_a_number(recharge) if failure == "value-not-a-number" else failure)(asaas)
+    add_read_back(asaas, recharge)  # the next read back works (responses answers in order)
+    body = event_body(recharge)
+
+    response = deliver(body)
+
+    assert response.status_code == 503
+    assert response.json() == RETRY_LATER
+    assert_nothing_credited(recharge)
+    assert not ProviderNotification.objects.exists()  # the event id is not spent
+    assert mailoutbox == []
+    assert "Could not read back asaas payment pay_080225913252" in caplog.text
+
+    retry = deliver(body)  # Asaas sends the same event again later
+
+    assert retry.status_code == 200
+    assert retry.json() == {"received": True, "result": "paid"}
+    assert_credited_once(recharge, "250.00")
+    assert deliver(body).json()["result"] == "duplicate"
+    assert_credited_once(recharge, "250.00")
+    assert len(read_backs(asaas)) == 2
+    assert mailoutbox == []
+
+
+# --- Failures, read back too --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event", "status", "deleted"),
+    [
+        ("PAYMENT_DELETED", "PENDING", True),
+        ("PAYMENT_REFUNDED", "REFUNDED", False),
+    ],
+)
+def test_a_confirmed_failure_fails_a_pending_recharge(
+    asaas, team, deliver, mailoutbox, event, status, deleted
+):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status=status, deleted=deleted)
+
+    response = deliver(event_body(recharge, event=event, status=status))
+
+    assert response.status_code == 200
+    assert response.json() == {"received": True, "result": "failed"}
+    assert_nothing_credited(recharge, status=Recharge.Status.FAILED)
+    assert recharge.failure_reason == event
+    assert ProviderNotification.objects.get().state == "failed"
+    assert mailoutbox == []
+
+
+def test_a_deletion_asaas_does_not_confirm_is_rejected(asaas, team, deliver, mailoutbox):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+
+    response = deliver(event_body(recharge, event="PAYMENT_DELETED", status="PENDING"))
+
+    row = assert_rejected(response, "not_failed", mailoutbox)
+    assert_nothing_credited(recharge)  # still pending: the payer can still pay it
+    assert "PAYMENT_DELETED" in row.detail and "PENDING" in row.detail
+
+
+def test_payment_deleted_does_not_undo_a_completed_recharge(asaas, team, deliver, mailoutbox):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge)  # received, then still received when the deletion comes
+    add_read_back(asaas, recharge)
+    assert deliver(event_body(recharge)).status_code == 200
+
+    response = deliver(
+        event_body(recharge, event="PAYMENT_DELETED", event_id="evt_deleted&368604922"),
+    )
+
+    assert_rejected(
+        response, "not_failed", mailoutbox, event_id="evt_deleted&368604922", ledger_rows=1
+    )
+    assert_credited_once(recharge, "250.00")
+
+
+def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
+    asaas, team, deliver, mailoutbox
+):
+    """The money went back to the payer after the wallet was credited: the recharge stays
+    completed (never failed), the credit stays (corrections are new transactions, made by
+    people), and support is told."""
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge)
+    add_read_back(asaas, recharge, status="REFUNDED")
+    assert deliver(event_body(recharge)).status_code == 200
+
+    response = deliver(
+        event_body(recharge, event="PAYMENT_REFUNDED", event_id="evt_refund&1", status="REFUNDED")
+    )
+
+    assert response.json()["reason"] == "reversed_after_credit"
+    row = ProviderNotification.objects.get(event_id="evt_refund&1")
+    assert (row.state, row.reason, row.provider_status) == (
+        "rejected",
+        "reversed_after_credit",
+        "REFUNDED",
+    )
+    assert_credited_once(recharge, "250.00")
+    [mail] = mailoutbox
+    assert "Refunded or charged back after the wallet was credited" in mail.subject
+
+
+def test_other_events_are_read_back_recorded_and_ignored(asaas, team, deliver, mailoutbox):
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+
+    response = deliver(event_body(recharge, event="PAYMENT_CREATED", status="PENDING"))
+
+    assert response.status_code == 200
+    assert response.json() == {"received": True, "result": "ignored"}
+    assert_nothing_credited(recharge)
+    row = ProviderNotification.objects.get()
+    assert (row.state, row.reason, row.provider_status) == ("ignored", "", "PENDING")
+    assert mailoutbox == []
+
+
+# --- The support alert --------------------------------------------------------------------------
+
+
+def test_a_lost_alert_is_sent_by_the_sweep_once(asaas, team, client, mailoutbox):
+    """The alert is a row before it is a message: if the message is lost (here: the request's
+    after-commit callbacks never run, as when the broker is down), the sweep sends it."""
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+    response = notify(client, event_body(recharge))
+    assert response.json()["result"] == "rejected"
+    row = ProviderNotification.objects.get()
+    assert row.alert_sent_at is None and mailoutbox == []
+
+    assert notification_alerts_requeue(now=row.received_at + timedelta(seconds=30)) == 0
+    assert notification_alerts_requeue(now=row.received_at + timedelta(minutes=3)) == 1
+
+    [mail] = mailoutbox
+    assert EVENT_ID in mail.body
+    row.refresh_from_db()
+    assert row.alert_sent_at is not None
+    assert notification_alerts_requeue(now=row.received_at + timedelta(minutes=10)) == 0
+    assert notification_alert_send(notification_id=row.pk) is False  # a duplicate message
+    assert len(mailoutbox) == 1
+
+
+def test_without_the_setting_the_support_staff_are_alerted(
+    asaas, settings, team, deliver, mailoutbox
+):
+    settings.SUPPORT_ALERT_EMAILS = []
+    User.objects.create_superuser("root", "root@agency.example", "x")
+    User.objects.create_user("desk", "desk@agency.example", "x", is_staff=True)
+    User.objects.create_user("gone", "gone@agency.example", "x", is_staff=True, is_active=False)
+    # An agency user (staff of a team) is not support: they never hear of other payments.
+    User.objects.create_user("ana", "ana@alpha.example", "x", is_staff=True, team=team.team)
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+
+    deliver(event_body(recharge))
+
+    [mail] = mailoutbox
+    assert mail.to == ["desk@agency.example", "root@agency.example"]
+    row = ProviderNotification.objects.get()
+    assert row.alert_sent_to == "desk@agency.example, root@agency.example"
 
 
 # --- Concurrency (PostgreSQL) -------------------------------------------------------------------
@@ -397,11 +862,16 @@ def _check_ledger() -> str:
     return out.getvalue()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_concurrent_duplicates_credit_once(asaas, team):
+def _needs_postgresql():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicates_credit_once(asaas, team, mailoutbox):
+    _needs_postgresql()
     recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge)
 
     results = _send_concurrently([event_body(recharge)] * THREADS)
 
@@ -409,13 +879,14 @@ def test_concurrent_duplicates_credit_once(asaas, team):
     assert_credited_once(recharge, "250.00")
     assert ProviderNotification.objects.count() == 1
     assert "consistent" in _check_ledger()
+    assert mailoutbox == []
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
+    _needs_postgresql()
     recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge)
     bodies = [
         event_body(
             recharge,
@@ -431,4 +902,89 @@ def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
     assert results == [(200, "paid")] * THREADS, results
     assert_credited_once(recharge, "250.00")
     assert ProviderNotification.objects.filter(recharge=recharge).count() == THREADS
+    assert "consistent" in _check_ledger()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicates_of_a_rejected_event_alert_once(asaas, team, mailoutbox):
+    _needs_postgresql()
+    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    add_read_back(asaas, recharge, value=Decimal("1e6"))
+
+    results = _send_concurrently([event_body(recharge, value=Decimal("1e6"))] * THREADS)
+
+    assert sorted(results) == [(200, "duplicate")] * (THREADS - 1) + [(200, "rejected")], results
+    assert_nothing_credited(recharge)
+    [row] = ProviderNotification.objects.all()
+    assert (row.state, row.reason) == ("rejected", "amount_mismatch")
+    assert row.alert_sent_at is not None
+    assert len(mailoutbox) == 1
+
+
+def test_a_payment_id_cannot_steer_the_read_back_elsewhere(asaas, team, deliver, mailoutbox):
+    """The id comes from the notification: it is one path segment, escaped, never a path."""
+    recharge = pending_recharge(asaas, team.team)
+    crafted = "pay_1/../../customers?x=1"
+    asaas.get(
+        f"{BASE_URL}/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1",
+        status=404,
+        body=asaas_json(error_body("invalid_object", "Cobrança não encontrada.")),
+        content_type="application/json",
+    )
+
+    response = deliver(event_body(recharge, payment_id=crafted))
+
+    row = assert_rejected(response, "payment_not_found", mailoutbox)
+    assert row.payment_id == crafted
+    [call] = asaas.calls[-1:]
+    assert call.request.path_url == "/v3/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1"
+    assert_nothing_credited(recharge)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_verify_again_and_a_new_event_credit_once(asaas, team):
+    """Two support agents verify the same rejected notification again while Asaas's next event
+    for the payment arrives: one credit, whatever the order."""
+    _needs_postgresql()
+    from wallet.services import NotificationNotRejected, notification_verify_again
+
+    recharge = pending_recharge(asaas, team.team)
+    add_read_back(asaas, recharge, status="PENDING")
+    assert notify(Client(), event_body(recharge)).json()["result"] == "rejected"
+    rejected = ProviderNotification.objects.get()
+    add_read_back(asaas, recharge, status="RECEIVED")  # from now on, Asaas says received
+    barrier = threading.Barrier(3, timeout=30)
+    results: list = [None] * 3
+
+    def verify(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = notification_verify_again(notification=rejected).state
+        except NotificationNotRejected:
+            results[index] = "not_rejected"
+        except Exception as exc:  # reported by the assertions below
+            results[index] = exc
+        finally:
+            connection.close()
+
+    def confirmed_event(index: int) -> None:
+        try:
+            barrier.wait()
+            body = event_body(recharge, event="PAYMENT_CONFIRMED", event_id="evt_c&2")
+            results[index] = notify(Client(), body).json()["result"]
+        except Exception as exc:  # reported by the assertions below
+            results[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=verify, args=(i,)) for i in (0, 1)]
+    threads.append(threading.Thread(target=confirmed_event, args=(2,)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(results[:2]) == ["not_rejected", "paid"], results
+    assert results[2] == "paid", results
+    assert_credited_once(recharge, "250.00")
     assert "consistent" in _check_ledger()

@@ -1,0 +1,90 @@
+"""The support alert of a rejected payment notification. The rejected ProviderNotification row
+is written in the transaction that rejects it (so the alert is never lost); a Celery task sends
+the e-mail and stamps `alert_sent_at` under the row's lock (so it is sent once); a periodic
+sweep queues again any alert whose message was lost."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from wallet.models import ProviderNotification
+
+# How long the alert queued at a rejection has to arrive before the sweep queues it again.
+ALERT_GRACE = timedelta(minutes=2)
+
+
+def support_recipients() -> list[str]:
+    """SUPPORT_ALERT_EMAILS; without it, the e-mail addresses of the active support staff
+    (superusers and staff members without a team: the people who see every team)."""
+    if settings.SUPPORT_ALERT_EMAILS:
+        return list(settings.SUPPORT_ALERT_EMAILS)
+    support = get_user_model().objects.filter(
+        Q(is_superuser=True) | Q(is_staff=True, team__isnull=True), is_active=True
+    )
+    return sorted({user.email for user in support if user.email})
+
+
+def notification_alert_send(*, notification_id: int) -> bool:
+    """E-mail support about a rejected notification, once. Returns whether it was sent now."""
+    with transaction.atomic():
+        row = (
+            ProviderNotification.objects.select_for_update(of=("self",))
+            .select_related("recharge__team")
+            .filter(pk=notification_id, state=ProviderNotification.State.REJECTED)
+            .first()
+        )
+        if row is None or row.alert_sent_at is not None:
+            return False
+        recipients = support_recipients()
+        if recipients:
+            context = {
+                "notification": row,
+                "recharge": row.recharge,
+                "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+                + reverse("admin:wallet_providernotification_change", args=[row.pk]),
+            }
+            message = EmailMultiAlternatives(
+                subject=(
+                    f"Payment notification rejected: {row.get_reason_display()} "
+                    f"({row.provider.capitalize()} {row.payment_id or row.event_id})"
+                ),
+                body=render_to_string("emails/payment_notification_rejected.txt", context),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                to=recipients,
+            )
+            message.attach_alternative(
+                render_to_string("emails/payment_notification_rejected.html", context),
+                "text/html",
+            )
+            message.send()
+        # Stamped even with nobody to write to: the row stays visible in the panel, and the
+        # sweep does not retry forever. alert_sent_to says who was told (empty: nobody).
+        row.alert_sent_at = timezone.now()
+        row.alert_sent_to = ", ".join(recipients)[:500]
+        row.save(update_fields=["alert_sent_at", "alert_sent_to"])
+    return True
+
+
+def notification_alerts_requeue(*, now=None) -> int:
+    """Queue again the alerts of rejected notifications not yet sent: the broker was down at
+    the rejection, or the mail server refused. Returns how many were queued."""
+    from wallet.tasks import send_notification_alert
+
+    now = now or timezone.now()
+    waiting = list(
+        ProviderNotification.objects.filter(
+            state=ProviderNotification.State.REJECTED,
+            alert_sent_at__isnull=True,
+            received_at__lte=now - ALERT_GRACE,
+        ).values_list("pk", flat=True)
+    )
+    for notification_id in waiting:
+        send_notification_alert.delay(notification_id)
+    return len(waiting)

@@ -1,0 +1,205 @@
+"""Inbound payment notifications, verified at the source.
+
+A notification (already authenticated by the provider's token) is only a claim. The payment it
+names is read back from the provider, and we act on the provider's answer alone:
+
+- a payment claim credits the recharge only when the provider says the payment is received or
+  confirmed, for exactly the recharge amount, with our recharge id as its external reference and
+  the recharge's own payment id; what is credited is the recharge amount, never a number from
+  the notification;
+- a failure claim marks a pending recharge failed only when the provider says the payment was
+  deleted, refunded or charged back (a completed recharge is never failed);
+- anything else credits nothing: the notification is stored as rejected with its reason, and
+  support is alerted by e-mail once.
+
+Each provider event id is applied once (a unique constraint). A provider that cannot answer the
+read back raises ProviderError before anything is stored, so the event id stays unapplied and the
+provider's own retry brings it back."""
+
+import logging
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from core.exceptions import Conflict
+from core.money import fmt
+from wallet.models import ProviderNotification, Recharge
+from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
+from wallet.services.recharges import recharge_complete, recharge_fail
+
+logger = logging.getLogger(__name__)
+State = ProviderNotification.State
+Reason = ProviderNotification.Reason
+DUPLICATE = "duplicate"
+
+
+class NotificationNotRejected(Conflict):
+    code = "notification_not_rejected"
+    message = "Only a rejected notification can be verified again"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    state: str
+    reason: str = ""
+    detail: str = ""
+
+
+def _plain(value) -> str:
+    """A Decimal as support reads it: 1000000, not 1E+6 (and 100.001 kept as is)."""
+    return format(value, "f")
+
+
+def _rejected(reason: str, detail: str) -> Verdict:
+    return Verdict(state=State.REJECTED, reason=reason, detail=detail[:255])
+
+
+def notification_verdict(
+    *, notification: Notification, recharge: Recharge | None, payment: ProviderPayment | None
+) -> Verdict:
+    """What to do with a notification, given what the provider said about its payment (None:
+    the provider does not know it). Pure: reads nothing, writes nothing."""
+    if notification.outcome == "ignored":
+        return Verdict(state=State.IGNORED)  # informational: changes nothing, alerts nobody
+    charge_id = notification.provider_charge_id
+    if payment is None:
+        return _rejected(Reason.PAYMENT_NOT_FOUND, f"The provider has no payment {charge_id}.")
+    if payment.id != charge_id:
+        return _rejected(
+            Reason.PAYMENT_MISMATCH,
+            f"Asked for payment {charge_id}, the provider answered with {payment.id}.",
+        )
+    if recharge is None:
+        return _rejected(
+            Reason.UNKNOWN_PAYMENT,
+            f"No recharge has payment {charge_id} "
+            f"(its external reference is {payment.external_reference or 'empty'}).",
+        )
+    if payment.external_reference != recharge.id:
+        return _rejected(
+            Reason.FOREIGN_REFERENCE,
+            f"Payment {charge_id} is for {payment.external_reference or 'no reference'}, "
+            f"not for recharge {recharge.id}.",
+        )
+    if notification.outcome == "paid":
+        if payment.state != "paid":
+            return _rejected(
+                Reason.NOT_RECEIVED,
+                f"{notification.event_type}, but the provider says the payment is "
+                f"{payment.status}{' (deleted)' if payment.state == 'deleted' else ''}.",
+            )
+        if payment.value != recharge.amount:
+            return _rejected(
+                Reason.AMOUNT_MISMATCH,
+                f"The provider says the payment is {_plain(payment.value)}; "
+                f"the recharge is {fmt(recharge.amount)}.",
+            )
+        return Verdict(state=State.PAID)
+    # A failure claim.
+    if payment.state not in ("deleted", "reversed"):
+        return _rejected(
+            Reason.NOT_FAILED,
+            f"{notification.event_type}, but the provider says the payment is {payment.status}.",
+        )
+    if recharge.status == Recharge.Status.COMPLETED:
+        if payment.state == "reversed":
+            return _rejected(
+                Reason.REVERSED_AFTER_CREDIT,
+                f"The provider says {payment.status} for a recharge already credited "
+                f"({fmt(recharge.amount)}, transaction {recharge.transaction_id}).",
+            )
+        return Verdict(state=State.IGNORED, detail="The recharge is completed; kept as is.")
+    return Verdict(state=State.FAILED)
+
+
+def notification_receive(
+    *, provider: PaymentProvider, notification: Notification, payload: dict
+) -> tuple[str, ProviderNotification | None]:
+    """Verify a notification against the provider and apply it once. Returns the result ("paid",
+    "failed", "ignored", "rejected" or "duplicate") and the stored row (None for a duplicate).
+    Raises ProviderError, storing nothing, when the provider cannot be read back."""
+    already = ProviderNotification.objects.filter(
+        provider=provider.name, event_id=notification.event_id
+    )
+    if already.exists():
+        return DUPLICATE, None  # applied before: no need to ask the provider again
+    recharge = Recharge.objects.filter(
+        provider=provider.name, provider_charge_id=notification.provider_charge_id
+    ).first()
+    payment = provider.fetch_payment(notification.provider_charge_id)  # no lock held here
+    verdict = notification_verdict(notification=notification, recharge=recharge, payment=payment)
+    try:
+        with transaction.atomic():
+            row = ProviderNotification.objects.create(
+                provider=provider.name,
+                event_id=notification.event_id,
+                event_type=notification.event_type,
+                payment_id=notification.provider_charge_id,
+                recharge=recharge,
+                payload=payload,
+                state=verdict.state,
+                reason=verdict.reason,
+                detail=verdict.detail,
+                provider_status=payment.status if payment else "",
+                provider_value=_plain(payment.value)[:40] if payment else "",
+                provider_reference=payment.external_reference[:100] if payment else "",
+            )
+            if verdict.state == State.PAID:
+                recharge_complete(recharge=recharge)  # the recharge amount, credited once
+            elif verdict.state == State.FAILED:
+                recharge_fail(recharge=recharge, reason=notification.event_type)
+            elif verdict.state == State.REJECTED:
+                from wallet.tasks import send_notification_alert
+
+                send_notification_alert.delay_on_commit(row.pk)
+    except IntegrityError:
+        return DUPLICATE, None  # a concurrent copy of this event id was applied first
+    if verdict.state == State.REJECTED:
+        logger.warning(
+            "Rejected %s notification %s (%s) for payment %s: %s. %s",
+            provider.name,
+            notification.event_id,
+            notification.event_type,
+            notification.provider_charge_id,
+            verdict.reason,
+            verdict.detail,
+        )
+    return verdict.state, row
+
+
+def notification_verify_again(*, notification: ProviderNotification) -> ProviderNotification:
+    """Support's "verify again with the provider" for a rejected notification: the payment is
+    read back once more and the same verification decides, so a payment the provider now shows
+    as received, for the recharge amount, for this recharge, is credited (once, like any
+    other). Anything still wrong stays rejected with the new reason (no second alert).
+    Raises ProviderError (nothing changed) when the provider cannot be read back."""
+    if notification.state != State.REJECTED:
+        raise NotificationNotRejected(details={"state": notification.state})
+    provider = get_provider(notification.provider)
+    claim = Notification(
+        event_id=notification.event_id,
+        event_type=notification.event_type,
+        provider_charge_id=notification.payment_id,
+        outcome=provider.claim_of(notification.event_type),
+    )
+    recharge = Recharge.objects.filter(
+        provider=provider.name, provider_charge_id=notification.payment_id
+    ).first()
+    payment = provider.fetch_payment(notification.payment_id)  # no lock held here
+    verdict = notification_verdict(notification=claim, recharge=recharge, payment=payment)
+    with transaction.atomic():
+        row = ProviderNotification.objects.select_for_update().get(pk=notification.pk)
+        if row.state != State.REJECTED:
+            raise NotificationNotRejected(details={"state": row.state})  # someone was quicker
+        row.state, row.reason = verdict.state, verdict.reason
+        row.detail = verdict.detail or "Verified again with the provider."
+        row.recharge = recharge
+        row.provider_status = payment.status if payment else ""
+        row.provider_value = _plain(payment.value)[:40] if payment else ""
+        row.provider_reference = payment.external_reference[:100] if payment else ""
+        row.save()
+        if verdict.state == State.PAID:
+            recharge_complete(recharge=recharge)
+        elif verdict.state == State.FAILED:
+            recharge_fail(recharge=recharge, reason=notification.event_type)
+    return row

@@ -1,0 +1,139 @@
+"""The support alert of a rejected payment notification, through a real Celery worker, Redis
+and PostgreSQL: queued by the request that rejects it, and still sent by the sweep when the
+broker loses the message."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings as django_settings
+
+from wallet.models import ProviderNotification
+from wallet.tests.test_notifications import (  # noqa: F401 (fixture)
+    add_read_back,
+    asaas,
+    event_body,
+    notify,
+    pending_recharge,
+)
+
+REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
+    django_settings.REDIS_URL
+)
+pytestmark = [
+    pytest.mark.skipif(
+        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
+    ),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(90),
+]
+ROOT = Path(__file__).resolve().parents[2]
+SUPPORT = "support@agency.example"
+
+
+@pytest.fixture
+def broker():
+    """The test process queues through Redis for real (not eagerly), on an empty queue."""
+    from config.celery_app import app
+
+    app.conf.task_always_eager = False
+    app.control.purge()
+    yield app
+    app.control.purge()
+    app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def worker():
+    test_db = django_settings.DATABASES["default"]["NAME"]
+    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": database_url,
+            "SUPPORT_ALERT_EMAILS": SUPPORT,
+        },
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    yield process
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def wait_until(condition, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def alert_stamped() -> bool:
+    row = ProviderNotification.objects.get()
+    return row.alert_sent_at is not None and row.alert_sent_to == SUPPORT
+
+
+def reject_one(asaas, team, client):  # noqa: F811
+    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    add_read_back(asaas, recharge, value=Decimal("1e6"))
+    response = notify(client, event_body(recharge, value=Decimal("1e6")))
+    assert response.json()["result"] == "rejected"
+
+
+def test_the_alert_is_sent_by_a_worker(asaas, team, client, broker, worker):  # noqa: F811
+    reject_one(asaas, team, client)
+
+    assert wait_until(alert_stamped)
+
+
+def test_a_lost_alert_message_is_sent_by_the_sweep(
+    asaas,  # noqa: F811
+    team,
+    client,
+    broker,
+    worker,
+):
+    os.killpg(worker.pid, signal.SIGSTOP)  # the worker cannot take the message…
+    reject_one(asaas, team, client)
+    broker.control.purge()  # …and the broker loses it
+    os.killpg(worker.pid, signal.SIGCONT)
+    time.sleep(1)
+    assert ProviderNotification.objects.get().alert_sent_at is None
+    # Past the grace period the sweep (run by beat every minute) queues it again.
+    ProviderNotification.objects.update(received_at=_minutes_ago(3))
+
+    broker.send_task("wallet.tasks.requeue_notification_alerts")
+
+    assert wait_until(alert_stamped)
+
+
+def _minutes_ago(minutes: int):
+    from django.utils import timezone
+
+    return timezone.now() - timedelta(minutes=minutes)
