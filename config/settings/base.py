@@ -68,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",
+    "core.middleware.no_store_api_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -238,6 +239,7 @@ SPECTACULAR_SETTINGS = {
         "ReferenceTypeEnum": ["booking", "recharge", "refund"],
         "BookingTypeEnum": ["hold", "instant"],
         "BookingStatusEnum": ["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"],
+        "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -329,6 +331,8 @@ SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
 
 # --- Webhooks ---------------------------------------------------------------------------------
 WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
+# Events are kept (and readable through the events API, recoverable to a webhook) this long.
+EVENTS_RETENTION_DAYS = env.int("EVENTS_RETENTION_DAYS", default=30)
 WEBHOOK_TIMEOUT_SECONDS = 5  # the spec's response time, for connecting and for the answer
 # Networks exempt from the SSRF rules (e.g. "127.0.0.0/8" for a receiver on this machine during
 # development). Empty in production: private, loopback and link-local addresses are refused.
