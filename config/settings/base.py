@@ -226,6 +226,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # Paths are relative to the server URL, so a client's base URL is `<host>/api/v1`.
+    "SCHEMA_PATH_PREFIX_TRIM": True,
+    "SERVERS": [{"url": "/api/v1", "description": "This service (prefix with its host)"}],
     # Choice sets shared by several fields get one name each in the schema.
     "ENUM_NAME_OVERRIDES": {
         "TransactionTypeEnum": ["credit", "debit"],
