@@ -250,6 +250,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.schema.document_common_errors",
+        "core.schema.describe_operations",
     ],
 }
 
