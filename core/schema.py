@@ -1,5 +1,9 @@
 """OpenAPI pieces shared by every app: the Bearer scheme, the error body, envelopes."""
 
+import json
+from functools import cache
+from pathlib import Path
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -205,9 +209,18 @@ META_SCHEMA = {
 }
 
 
+# Each operation's request and answer from a sandbox journey (manage.py capture_api_examples).
+EXAMPLES_FILE = Path(__file__).resolve().parent / "api_examples.json"
+
+
+@cache
+def sandbox_examples() -> dict:
+    return json.loads(EXAMPLES_FILE.read_text()) if EXAMPLES_FILE.exists() else {}
+
+
 def describe_operations(result, generator, request, public):
     """drf-spectacular postprocessing hook: a summary and a description for every operation,
-    `_meta` on every answer, 405/415, and links between operations."""
+    its sandbox examples, `_meta` on every answer, 405/415, and links between operations."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Meta"] = META_SCHEMA
     error_schema = {"$ref": "#/components/schemas/Error"}
@@ -234,12 +247,28 @@ def describe_operations(result, generator, request, public):
                         "content": {"application/json": {"schema": error_schema}},
                     },
                 )
+            _attach_examples(operation, sandbox_examples().get(operation_id))
             for status, response in responses.items():
                 _declare_meta(schemas, response)
                 links = _links(operation_id, status)
                 if links:
                     response["links"] = links
     return result
+
+
+def _attach_examples(operation: dict, example: dict | None) -> None:
+    if not example:
+        return
+    sandbox = {"summary": "From the sandbox (test key)"}
+    answer = operation["responses"].get(example["status"], {}).get("content", {})
+    if "application/json" in answer:
+        answer["application/json"].setdefault("examples", {})["Sandbox"] = {
+            **sandbox,
+            "value": example["response"],
+        }
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is not None and "request" in example:
+        body.setdefault("examples", {})["Sandbox"] = {**sandbox, "value": example["request"]}
 
 
 def _declare_meta(schemas: dict, response: dict) -> None:
