@@ -286,3 +286,159 @@ def _links(operation_id: str, status: str) -> dict:
     for name, (target, body) in BODY_LINKS.get((operation_id, status), {}).items():
         links[name] = {"operationId": target, "requestBody": body}
     return links
+
+
+# --- Webhook payloads: one component per event type --------------------------------------------
+
+_TIMESTAMP = {"type": "string", "format": "date-time"}
+_NULLABLE_TIMESTAMP = {**_TIMESTAMP, "nullable": True}
+_MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
+EVENT_OBJECTS = {
+    "BookingEventObject": {
+        "type": "object",
+        "description": "A booking as booking events carry it (no identity documents).",
+        "properties": {
+            "id": {"type": "string"},
+            "booking_reference": {"type": "string"},
+            "status": {"$ref": "#/components/schemas/BookingStatusEnum"},
+            "total_amount": _MONEY,
+            "currency": {"type": "string"},
+            "documents": {"type": "array", "items": {"$ref": "#/components/schemas/Document"}},
+            "passengers": {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/BookingPassenger"},
+            },
+            "slices": {"type": "array", "items": {"$ref": "#/components/schemas/BookingSlice"}},
+            "created_at": _TIMESTAMP,
+        },
+        "required": [
+            "id",
+            "booking_reference",
+            "status",
+            "total_amount",
+            "currency",
+            "documents",
+            "passengers",
+            "slices",
+            "created_at",
+        ],
+    },
+    "LowBalanceObject": {
+        "type": "object",
+        "properties": {
+            "object": {"type": "string", "enum": ["balance"]},
+            "balance": _MONEY,
+            "currency": {"type": "string", "enum": ["BRL"]},
+            "threshold": _MONEY,
+            "transaction_id": {"type": "string"},
+        },
+        "required": ["object", "balance", "currency", "threshold", "transaction_id"],
+    },
+    "IntegrationObject": {
+        "type": "object",
+        "description": "Never the supplier's access token.",
+        "properties": {
+            "id": {"type": "string"},
+            "object": {"type": "string", "enum": ["integration"]},
+            "provider": {"type": "string", "enum": ["duffel"]},
+            "status": {"type": "string", "enum": ["active", "disconnected"]},
+            "live_mode": {"type": "boolean"},
+            "connected_at": _TIMESTAMP,
+            "disconnected_at": _NULLABLE_TIMESTAMP,
+        },
+        "required": ["id", "object", "provider", "status", "live_mode", "connected_at"],
+    },
+    "ApiKeyObject": {
+        "type": "object",
+        "description": "The key's display prefix only, never the key.",
+        "properties": {
+            "id": {"type": "string"},
+            "object": {"type": "string", "enum": ["api_key"]},
+            "name": {"type": "string"},
+            "live_mode": {"type": "boolean"},
+            "display_prefix": {"type": "string"},
+            "created_at": _TIMESTAMP,
+            "last_used_at": _NULLABLE_TIMESTAMP,
+            "revoked_at": _NULLABLE_TIMESTAMP,
+        },
+        "required": ["id", "object", "name", "live_mode", "display_prefix", "created_at"],
+    },
+}
+# Which object each event type carries in `data.object`.
+EVENT_OBJECT_OF = {
+    "booking": "BookingEventObject",
+    "wallet.credit": "Transaction",
+    "wallet.debit": "Transaction",
+    "wallet.recharge": "Recharge",
+    "wallet.low_balance": "LowBalanceObject",
+    "integration": "IntegrationObject",
+    "api_key": "ApiKeyObject",
+}
+
+
+def _object_of(event_type: str) -> str:
+    return next(name for prefix, name in EVENT_OBJECT_OF.items() if event_type.startswith(prefix))
+
+
+def event_component_name(event_type: str) -> str:
+    """`booking.ticketed` → `BookingTicketedEvent`."""
+    words = event_type.replace(".", "_").split("_")
+    return "".join(word.capitalize() for word in words) + "Event"
+
+
+def document_webhook_payloads(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every event type's delivery payload as a component
+    (`BookingTicketedEvent`…), with a real example, referenced from docs/webhooks.md."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(EVENT_OBJECTS)
+    examples = sandbox_examples().get("events", {})
+    for event_type in sorted(set(EVENT_CHOICES_FOR_SCHEMA)):
+        component = {
+            "type": "object",
+            "description": f"The body of a `{event_type}` delivery (signed; see docs/webhooks.md).",
+            "properties": {
+                "id": {"type": "string", "description": "evt_…"},
+                "type": {"type": "string", "enum": [event_type]},
+                "api_version": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                "created_at": _TIMESTAMP,
+                "data": {
+                    "type": "object",
+                    "properties": {
+                        "object": {"$ref": f"#/components/schemas/{_object_of(event_type)}"},
+                        "previous_attributes": {
+                            "type": "object",
+                            "description": "What changed (update-type events), e.g. status.",
+                        },
+                    },
+                    "required": ["object", "previous_attributes"],
+                },
+                "team_id": {"type": "string"},
+                "webhook_id": {"type": "string", "nullable": True},
+            },
+            "required": ["id", "type", "api_version", "created_at", "data", "team_id"],
+        }
+        if event_type in examples:
+            component["example"] = examples[event_type]
+        schemas[event_component_name(event_type)] = component
+    return result
+
+
+EVENT_CHOICES_FOR_SCHEMA = [
+    "booking.created",
+    "booking.confirmed",
+    "booking.ticketed",
+    "booking.cancelled",
+    "booking.expired",
+    "booking.failed",
+    "booking.updated",
+    "wallet.credit",
+    "wallet.debit",
+    "wallet.recharge.pending",
+    "wallet.recharge.completed",
+    "wallet.recharge.expired",
+    "wallet.low_balance",
+    "integration.connected",
+    "integration.disconnected",
+    "api_key.created",
+    "api_key.revoked",
+]

@@ -251,6 +251,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.schema.document_common_errors",
         "core.schema.describe_operations",
+        "core.schema.document_webhook_payloads",
     ],
 }
 

@@ -164,4 +164,85 @@ def _journey(team, receiver_url: str) -> dict:
     )
     call("webhooks_delete", "delete", f"/webhooks/{hook['id']}")
     examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"  # noqa: S105
+    examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
     return examples
+
+
+def _one_event_of_each_type(team, client, offers, passenger) -> dict:
+    """Make the changes the journey did not (an expiry, a failure, a low balance, an
+    integration, a revoked key), then keep the latest event of each type, as delivered."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agencies.models import ApiKey
+    from agencies.services import api_key_revoke, integration_connect, integration_disconnect
+    from bookings.models import Booking
+    from bookings.services import booking_expire
+    from wallet.models import Recharge
+    from wallet.services import recharge_expire, wallet_debit
+    from wallet.tests.factories import fund
+    from webhooks.models import Event, EventType
+    from webhooks.payloads import event_object
+
+    holdable = [o for o in offers if not o["payment_requirements"]["requires_instant_payment"]]
+    expiring = client.post(
+        "/api/v1/bookings",
+        {"offerId": holdable[1]["id"], "type": "hold", "passengers": [passenger(holdable[1])]},
+        format="json",
+    ).json()
+    later = timezone.now() + timedelta(days=4)
+    booking_expire(booking=Booking.objects.get(pk=expiring["id"]), now=later)
+    failing = next(o for o in offers[2:] if Decimal(o["base_cost_brl"]) < Decimal("5000.00"))
+    client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": failing["id"],
+            "type": "instant",
+            "passengers": [{**passenger(failing), "family_name": "Issuancefail"}],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": failing["total_amount"],
+                    "currency": failing["total_currency"],
+                }
+            ],
+        },
+        format="json",
+    )
+    pending = Recharge.objects.filter(team=team.team, status="pending").first()
+    if pending is None:
+        pending_id = client.post(
+            "/api/v1/wallet/recharge",
+            {"amount": "150.00", "currency": "BRL", "payment_method": "pix"},
+            format="json",
+        ).json()["data"]["id"]
+        pending = Recharge.objects.get(pk=pending_id)
+    recharge_expire(recharge=pending, now=later)
+    fund(team.team, "600.00", reference_id="rch_example")
+    wallet_debit(
+        team=team.team,
+        live_mode=True,
+        amount=Decimal("150.00"),
+        reference_type="booking",
+        reference_id="ord_example",
+        description="Booking ord_example (LA)",
+    )
+    integration = integration_connect(
+        team=team.team,
+        live_mode=True,
+        provider="duffel",
+        access_token="duffel_live_example",  # noqa: S106 - a throwaway example
+    )
+    integration_disconnect(integration=integration)
+    api_key_revoke(api_key=ApiKey.objects.filter(team=team.team).first())
+
+    events = {}
+    for event_type in EventType.values:
+        if event_type == EventType.WEBHOOK_TEST:
+            continue
+        latest = Event.objects.filter(team=team.team, type=event_type).order_by("-created_at")
+        event = latest.first()
+        if event is not None:
+            events[event_type] = event_object(event, webhook_id="wh_01m84tymf0example0000000000")
+    return events
