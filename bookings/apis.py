@@ -1,8 +1,17 @@
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from bookings.models import Booking
+from bookings.schemas import (
+    CREATE_EXAMPLES,
+    BookingConfirmedSerializer,
+    BookingConfirmInput,
+    BookingCreateInput,
+    BookingListItemSerializer,
+    BookingSerializer,
+    CancelResultSerializer,
+)
 from bookings.selectors import booking_get, booking_list
 from bookings.services import booking_cancel, booking_confirm, booking_create, booking_object
 from core.apis import ApiView, envelope
@@ -10,34 +19,6 @@ from core.money import fmt
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
-
-BookingSerializer = inline_serializer(
-    "Booking",
-    {
-        "id": serializers.CharField(),
-        "booking_reference": serializers.CharField(),
-        "status": serializers.ChoiceField(
-            choices=["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"]
-        ),
-        "type": serializers.ChoiceField(choices=["hold", "instant"]),
-        "live_mode": serializers.BooleanField(),
-        "synced_at": serializers.DateTimeField(allow_null=True),
-        "created_at": serializers.DateTimeField(),
-        "total_amount": serializers.CharField(),
-        "total_currency": serializers.CharField(),
-        "tax_amount": serializers.CharField(),
-        "tax_currency": serializers.CharField(),
-        "base_amount": serializers.CharField(),
-        "base_currency": serializers.CharField(),
-        "owner": serializers.DictField(),
-        "slices": serializers.ListField(child=serializers.DictField()),
-        "passengers": serializers.ListField(child=serializers.DictField()),
-        "documents": serializers.ListField(child=serializers.DictField()),
-        "conditions": serializers.DictField(),
-        "payment_status": serializers.DictField(),
-        "metadata": serializers.DictField(),
-    },
-)
 
 
 class BookingListParams(PaginationParams):
@@ -91,7 +72,7 @@ class BookingCreateApi(ApiView):
         parameters=[BookingListParams],
         responses={
             200: enveloped(
-                serializers.ListField(child=serializers.DictField()),
+                BookingListItemSerializer(many=True),
                 name="BookingListEnvelope",
                 pagination=PaginationSerializer(),
             ),
@@ -116,16 +97,8 @@ class BookingCreateApi(ApiView):
         operation_id="bookings_create",
         tags=["Bookings"],
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=inline_serializer(
-            "BookingCreateInput",
-            {
-                "offerId": serializers.CharField(),
-                "type": serializers.ChoiceField(choices=["hold", "instant"]),
-                "passengers": serializers.ListField(child=serializers.DictField()),
-                "payments": serializers.ListField(child=serializers.DictField(), required=False),
-                "metadata": serializers.DictField(required=False),
-            },
-        ),
+        request=BookingCreateInput,
+        examples=CREATE_EXAMPLES,
         responses={
             201: BookingSerializer,
             400: error_response(
@@ -158,28 +131,7 @@ class BookingDetailApi(ApiView):
         tags=["Bookings"],
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
         responses={
-            200: inline_serializer(
-                "BookingCancelEnvelope",
-                {
-                    "success": serializers.BooleanField(),
-                    "data": inline_serializer(
-                        "CancelResult",
-                        {
-                            "id": serializers.CharField(),
-                            "status": serializers.CharField(),
-                            "refund": inline_serializer(
-                                "Refund",
-                                {
-                                    "amount": serializers.CharField(),
-                                    "currency": serializers.CharField(),
-                                    "penalty_amount": serializers.CharField(allow_null=True),
-                                    "penalty_currency": serializers.CharField(allow_null=True),
-                                },
-                            ),
-                        },
-                    ),
-                },
-            ),
+            200: enveloped(CancelResultSerializer, name="BookingCancelEnvelope"),
             404: error_response("Booking not found"),
             409: error_response("Booking already cancelled"),
         },
@@ -208,23 +160,9 @@ class BookingConfirmApi(ApiView):
         operation_id="bookings_confirm",
         tags=["Bookings"],
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=inline_serializer("BookingConfirmInput", {"payment": serializers.DictField()}),
+        request=BookingConfirmInput,
         responses={
-            200: inline_serializer(
-                "BookingConfirmEnvelope",
-                {
-                    "success": serializers.BooleanField(),
-                    "data": inline_serializer(
-                        "BookingConfirmed",
-                        {
-                            "id": serializers.CharField(),
-                            "booking_reference": serializers.CharField(),
-                            "status": serializers.CharField(),
-                            "documents": serializers.ListField(child=serializers.DictField()),
-                        },
-                    ),
-                },
-            ),
+            200: enveloped(BookingConfirmedSerializer, name="BookingConfirmEnvelope"),
             400: error_response("Payment amount mismatch"),
             404: error_response("Booking not found"),
             409: error_response("Booking already confirmed"),

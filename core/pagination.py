@@ -11,7 +11,7 @@ DEFAULT_PAGE_SIZE = 20
 class PaginationParams(serializers.Serializer):
     """Query parameters of every list endpoint; list filters subclass it."""
 
-    page = serializers.IntegerField(min_value=1, default=1)
+    page = serializers.IntegerField(min_value=1, max_value=2**31 - 1, default=1)
     limit = serializers.IntegerField(
         min_value=1,
         default=DEFAULT_PAGE_SIZE,

@@ -1,5 +1,9 @@
 """OpenAPI pieces shared by every app: the Bearer scheme, the error body, envelopes."""
 
+import json
+from functools import cache
+from pathlib import Path
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -84,3 +88,357 @@ def document_common_errors(result, generator, request, public):
                     },
                 )
     return result
+
+
+# --- What every operation says about itself ---------------------------------------------------
+
+OPERATIONS = {
+    "wallet_balance": (
+        "Read the wallet balance",
+        "The balance, what pending holds tie up and what is available now. In test mode the "
+        "balance is a constant 5000.00.",
+    ),
+    "wallet_transactions": (
+        "List wallet transactions",
+        "Ledger movements, newest first, with a summary of the whole filtered set. Dates are "
+        "calendar days in America/Sao_Paulo, both inclusive.",
+    ),
+    "wallet_recharge_create": (
+        "Recharge the wallet by PIX or boleto",
+        "Creates a pending recharge with its payment instructions (PIX copy-and-paste and QR "
+        "code, or boleto line, page and PDF). The wallet is credited when the payment arrives.",
+    ),
+    "wallet_recharge_get": (
+        "Read a recharge",
+        "Its status, and its payment instructions while it is pending.",
+    ),
+    "wallet_recharge_cancel": (
+        "Cancel a pending recharge",
+        "The provider's charge is withdrawn, so it can no longer be paid.",
+    ),
+    "wallet_recharge_simulate_payment": (
+        "Pay a test recharge (test keys only)",
+        "Simulates the payer paying a test-mode recharge: it completes and is credited.",
+    ),
+    "flights_search": (
+        "Search flight offers",
+        "Offers priced for the agency: the airline fare converted to BRL at a locked rate, "
+        "plus the team's markup and fee (`client_amount`). Book one by its id before it expires.",
+    ),
+    "bookings_create": (
+        "Book an offer (hold or instant)",
+        "A hold is pending until confirmed (no debit); an instant booking is paid from the "
+        "wallet now (its `base_cost_brl`) and normally answers ticketed. If the airline's "
+        "answer is uncertain the booking answers `confirmed` and is settled shortly after.",
+    ),
+    "bookings_list": (
+        "List bookings",
+        "Newest first; filter by status and by creation day (America/Sao_Paulo).",
+    ),
+    "bookings_get": ("Read a booking", "The full booking with its status and issued tickets."),
+    "bookings_confirm": (
+        "Pay for a hold",
+        "Debits the wallet and issues the tickets automatically (`confirmed`, then `ticketed`).",
+    ),
+    "bookings_cancel": (
+        "Cancel a booking",
+        "Refunds per `conditions.refund_before_departure`: a pending hold costs nothing; a "
+        "paid booking is refunded its total minus the penalty, or nothing if not refundable.",
+    ),
+    "webhooks_list": ("List webhooks", "The team's endpoints of this mode, with statistics."),
+    "webhooks_create": (
+        "Register a webhook",
+        "The URL is probed first (HTTPS, public, answers within 5 s). The signing `secret` is "
+        "shown only in this response.",
+    ),
+    "webhooks_retrieve": ("Read a webhook", "One endpoint, in the list shape."),
+    "webhooks_update": (
+        "Change a webhook",
+        "Its URL (probed again), its events, or `active` (true reactivates it).",
+    ),
+    "webhooks_delete": ("Delete a webhook", "Its deliveries and attempts go with it."),
+    "webhooks_recover": (
+        "Redeliver events since a moment",
+        "Every event of the webhook's types since `since`, those missed while it was disabled "
+        "included, delivered again from the first attempt.",
+    ),
+    "events_list": (
+        "List events",
+        "The team's events of this mode, newest first, exactly as they are delivered.",
+    ),
+    "events_retrieve": ("Read an event", "One event, exactly as it is delivered."),
+}
+
+# OpenAPI links, so that stateful tools (and readers) can chain operations:
+# source operation and status → {link name: (target operation, parameters, request body)}.
+LINKS = {
+    ("wallet_recharge_create", "201"): {
+        "ReadRecharge": ("wallet_recharge_get", {"recharge_id": "$response.body#/data/id"}),
+        "CancelRecharge": ("wallet_recharge_cancel", {"recharge_id": "$response.body#/data/id"}),
+    },
+    ("bookings_create", "201"): {
+        "ReadBooking": ("bookings_get", {"booking_id": "$response.body#/id"}),
+        "ConfirmBooking": ("bookings_confirm", {"booking_id": "$response.body#/id"}),
+        "CancelBooking": ("bookings_cancel", {"booking_id": "$response.body#/id"}),
+    },
+    ("webhooks_create", "201"): {
+        "ReadWebhook": ("webhooks_retrieve", {"webhook_id": "$response.body#/data/id"}),
+        "UpdateWebhook": ("webhooks_update", {"webhook_id": "$response.body#/data/id"}),
+        "DeleteWebhook": ("webhooks_delete", {"webhook_id": "$response.body#/data/id"}),
+        "RecoverWebhook": ("webhooks_recover", {"webhook_id": "$response.body#/data/id"}),
+    },
+    ("events_list", "200"): {
+        "ReadEvent": ("events_retrieve", {"event_id": "$response.body#/data/0/id"}),
+    },
+}
+# Search → book: the offer id goes into the booking's body.
+BODY_LINKS = {
+    ("flights_search", "200"): {
+        "BookOffer": ("bookings_create", {"offerId": "$response.body#/offers/0/id"}),
+    },
+}
+
+META_SCHEMA = {
+    "type": "object",
+    "description": "Present on every answer to a test key (`sk_test_…`), errors included.",
+    "properties": {
+        "test_mode": {"type": "boolean", "enum": [True]},
+        "message": {"type": "string"},
+    },
+    "required": ["test_mode", "message"],
+}
+
+
+# Each operation's request and answer from a sandbox journey (manage.py capture_api_examples).
+EXAMPLES_FILE = Path(__file__).resolve().parent / "api_examples.json"
+
+
+@cache
+def sandbox_examples() -> dict:
+    return json.loads(EXAMPLES_FILE.read_text()) if EXAMPLES_FILE.exists() else {}
+
+
+def describe_operations(result, generator, request, public):
+    """drf-spectacular postprocessing hook: a summary and a description for every operation,
+    its sandbox examples, `_meta` on every answer, 405/415, and links between operations."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Meta"] = META_SCHEMA
+    error_schema = {"$ref": "#/components/schemas/Error"}
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            operation_id = operation["operationId"]
+            if operation_id in OPERATIONS:
+                operation["summary"], operation["description"] = OPERATIONS[operation_id]
+            responses = operation.setdefault("responses", {})
+            responses.setdefault(
+                "405",
+                {
+                    "description": "Method not allowed on this path (`Allow` lists those that are)",
+                    "content": {"application/json": {"schema": error_schema}},
+                },
+            )
+            if "requestBody" in operation:
+                responses.setdefault(
+                    "415",
+                    {
+                        "description": "The body is not `application/json`",
+                        "content": {"application/json": {"schema": error_schema}},
+                    },
+                )
+            _attach_examples(operation, sandbox_examples().get(operation_id))
+            for status, response in responses.items():
+                _declare_meta(schemas, response)
+                links = _links(operation_id, status)
+                if links:
+                    response["links"] = links
+    return result
+
+
+def _attach_examples(operation: dict, example: dict | None) -> None:
+    if not example:
+        return
+    sandbox = {"summary": "From the sandbox (test key)"}
+    answer = operation["responses"].get(example["status"], {}).get("content", {})
+    if "application/json" in answer:
+        answer["application/json"].setdefault("examples", {})["Sandbox"] = {
+            **sandbox,
+            "value": example["response"],
+        }
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is not None and "request" in example:
+        body.setdefault("examples", {})["Sandbox"] = {**sandbox, "value": example["request"]}
+
+
+def _declare_meta(schemas: dict, response: dict) -> None:
+    for content in (response.get("content") or {}).values():
+        reference = (content.get("schema") or {}).get("$ref", "")
+        component = schemas.get(reference.rsplit("/", 1)[-1]) if reference else None
+        if component is not None and component.get("type") == "object":
+            component.setdefault("properties", {})["_meta"] = {"$ref": "#/components/schemas/Meta"}
+
+
+def _links(operation_id: str, status: str) -> dict:
+    links = {}
+    for name, (target, parameters) in LINKS.get((operation_id, status), {}).items():
+        links[name] = {"operationId": target, "parameters": parameters}
+    for name, (target, body) in BODY_LINKS.get((operation_id, status), {}).items():
+        links[name] = {"operationId": target, "requestBody": body}
+    return links
+
+
+# --- Webhook payloads: one component per event type --------------------------------------------
+
+_TIMESTAMP = {"type": "string", "format": "date-time"}
+_NULLABLE_TIMESTAMP = {**_TIMESTAMP, "nullable": True}
+_MONEY = {"type": "string", "pattern": r"^\d+\.\d{2}$"}
+EVENT_OBJECTS = {
+    "BookingEventObject": {
+        "type": "object",
+        "description": "A booking as booking events carry it (no identity documents).",
+        "properties": {
+            "id": {"type": "string"},
+            "booking_reference": {"type": "string"},
+            "status": {"$ref": "#/components/schemas/BookingStatusEnum"},
+            "total_amount": _MONEY,
+            "currency": {"type": "string"},
+            "documents": {"type": "array", "items": {"$ref": "#/components/schemas/Document"}},
+            "passengers": {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/BookingPassenger"},
+            },
+            "slices": {"type": "array", "items": {"$ref": "#/components/schemas/BookingSlice"}},
+            "created_at": _TIMESTAMP,
+        },
+        "required": [
+            "id",
+            "booking_reference",
+            "status",
+            "total_amount",
+            "currency",
+            "documents",
+            "passengers",
+            "slices",
+            "created_at",
+        ],
+    },
+    "LowBalanceObject": {
+        "type": "object",
+        "properties": {
+            "object": {"type": "string", "enum": ["balance"]},
+            "balance": _MONEY,
+            "currency": {"type": "string", "enum": ["BRL"]},
+            "threshold": _MONEY,
+            "transaction_id": {"type": "string"},
+        },
+        "required": ["object", "balance", "currency", "threshold", "transaction_id"],
+    },
+    "IntegrationObject": {
+        "type": "object",
+        "description": "Never the supplier's access token.",
+        "properties": {
+            "id": {"type": "string"},
+            "object": {"type": "string", "enum": ["integration"]},
+            "provider": {"type": "string", "enum": ["duffel"]},
+            "status": {"type": "string", "enum": ["active", "disconnected"]},
+            "live_mode": {"type": "boolean"},
+            "connected_at": _TIMESTAMP,
+            "disconnected_at": _NULLABLE_TIMESTAMP,
+        },
+        "required": ["id", "object", "provider", "status", "live_mode", "connected_at"],
+    },
+    "ApiKeyObject": {
+        "type": "object",
+        "description": "The key's display prefix only, never the key.",
+        "properties": {
+            "id": {"type": "string"},
+            "object": {"type": "string", "enum": ["api_key"]},
+            "name": {"type": "string"},
+            "live_mode": {"type": "boolean"},
+            "display_prefix": {"type": "string"},
+            "created_at": _TIMESTAMP,
+            "last_used_at": _NULLABLE_TIMESTAMP,
+            "revoked_at": _NULLABLE_TIMESTAMP,
+        },
+        "required": ["id", "object", "name", "live_mode", "display_prefix", "created_at"],
+    },
+}
+# Which object each event type carries in `data.object`.
+EVENT_OBJECT_OF = {
+    "booking": "BookingEventObject",
+    "wallet.credit": "Transaction",
+    "wallet.debit": "Transaction",
+    "wallet.recharge": "Recharge",
+    "wallet.low_balance": "LowBalanceObject",
+    "integration": "IntegrationObject",
+    "api_key": "ApiKeyObject",
+}
+
+
+def _object_of(event_type: str) -> str:
+    return next(name for prefix, name in EVENT_OBJECT_OF.items() if event_type.startswith(prefix))
+
+
+def event_component_name(event_type: str) -> str:
+    """`booking.ticketed` → `BookingTicketedEvent`."""
+    words = event_type.replace(".", "_").split("_")
+    return "".join(word.capitalize() for word in words) + "Event"
+
+
+def document_webhook_payloads(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every event type's delivery payload as a component
+    (`BookingTicketedEvent`…), with a real example, referenced from docs/webhooks.md."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(EVENT_OBJECTS)
+    examples = sandbox_examples().get("events", {})
+    for event_type in sorted(set(EVENT_CHOICES_FOR_SCHEMA)):
+        component = {
+            "type": "object",
+            "description": f"The body of a `{event_type}` delivery (signed; see docs/webhooks.md).",
+            "properties": {
+                "id": {"type": "string", "description": "evt_…"},
+                "type": {"type": "string", "enum": [event_type]},
+                "api_version": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                "created_at": _TIMESTAMP,
+                "data": {
+                    "type": "object",
+                    "properties": {
+                        "object": {"$ref": f"#/components/schemas/{_object_of(event_type)}"},
+                        "previous_attributes": {
+                            "type": "object",
+                            "description": "What changed (update-type events), e.g. status.",
+                        },
+                    },
+                    "required": ["object", "previous_attributes"],
+                },
+                "team_id": {"type": "string"},
+                "webhook_id": {"type": "string", "nullable": True},
+            },
+            "required": ["id", "type", "api_version", "created_at", "data", "team_id"],
+        }
+        if event_type in examples:
+            component["example"] = examples[event_type]
+        schemas[event_component_name(event_type)] = component
+    return result
+
+
+EVENT_CHOICES_FOR_SCHEMA = [
+    "booking.created",
+    "booking.confirmed",
+    "booking.ticketed",
+    "booking.cancelled",
+    "booking.expired",
+    "booking.failed",
+    "booking.updated",
+    "wallet.credit",
+    "wallet.debit",
+    "wallet.recharge.pending",
+    "wallet.recharge.completed",
+    "wallet.recharge.expired",
+    "wallet.low_balance",
+    "integration.connected",
+    "integration.disconnected",
+    "api_key.created",
+    "api_key.revoked",
+]

@@ -1,4 +1,4 @@
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
 from core.apis import ApiView, envelope
@@ -145,6 +145,17 @@ class WalletTransactionsApi(ApiView):
         )
 
 
+@extend_schema_serializer(component_name="RechargeCreate")
+class RechargeCreateSchema(serializers.Serializer):
+    """What the schema says of the body (the view checks it with the spec's own messages)."""
+
+    amount = serializers.RegexField(
+        r"^\d+(\.\d{1,2})?$", help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.'
+    )
+    currency = serializers.ChoiceField(choices=["BRL"], help_text="Always BRL.")
+    payment_method = serializers.ChoiceField(choices=["pix", "boleto"])
+
+
 class RechargeCreateApi(ApiView):
     class Input(serializers.Serializer):
         amount = StrictCharField(help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.')
@@ -154,7 +165,7 @@ class RechargeCreateApi(ApiView):
     @extend_schema(
         operation_id="wallet_recharge_create",
         tags=["Wallet"],
-        request=Input,
+        request=RechargeCreateSchema,
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
         responses={
             201: enveloped(RechargeSerializer, name="RechargeCreatedEnvelope"),

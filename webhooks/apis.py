@@ -1,12 +1,16 @@
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
 from core.apis import ApiView, envelope
+from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
-from webhooks.selectors import webhook_get, webhook_list
-from webhooks.services import webhook_create, webhook_delete, webhook_update
+from webhooks.payloads import event_object
+from webhooks.selectors import event_get, event_list, webhook_get, webhook_list
+from webhooks.services import webhook_create, webhook_delete, webhook_recover, webhook_update
+from webhooks.services.recovery import recovery_window
 
 EVENT_CHOICES = sorted(SUBSCRIBABLE_EVENT_TYPES)
 
@@ -184,3 +188,149 @@ class WebhookDetailApi(ApiView):
         deleted_id = endpoint.id
         webhook_delete(endpoint=endpoint)
         return envelope({"id": deleted_id, "deleted": True})
+
+
+# --- Events ------------------------------------------------------------------------------------
+
+
+class EventSerializer(serializers.Serializer):
+    """An event exactly as it is delivered (`webhook_id` null: read here, not delivered)."""
+
+    id = serializers.CharField(help_text="evt_…")
+    type = serializers.ChoiceField(choices=EVENT_CHOICES)
+    api_version = serializers.CharField(help_text="API version date, YYYY-MM-DD.")
+    created_at = serializers.DateTimeField()
+    data = inline_serializer(
+        "EventData",
+        {
+            "object": serializers.DictField(help_text="The object as it was at the event."),
+            "previous_attributes": serializers.DictField(
+                help_text="Attributes that changed (update-type events)."
+            ),
+        },
+    )
+    team_id = serializers.CharField()
+    webhook_id = serializers.CharField(allow_null=True)
+
+
+class EventListParams(PaginationParams):
+    type = serializers.CharField(
+        required=False, help_text="One event type or several, comma-separated."
+    )
+    created_after = serializers.DateTimeField(
+        required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); inclusive."
+    )
+    created_before = serializers.DateTimeField(
+        required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); exclusive."
+    )
+
+    def validate_type(self, value):
+        types = [t.strip() for t in value.split(",") if t.strip()]
+        unknown = set(types) - SUBSCRIBABLE_EVENT_TYPES
+        if not types or unknown:
+            raise serializers.ValidationError(
+                f"Unknown event type: {', '.join(sorted(unknown)) or value!r}."
+            )
+        return types
+
+
+class EventListApi(ApiView):
+    @extend_schema(
+        operation_id="events_list",
+        summary="List events",
+        description=(
+            "The team's events of the key's mode, newest first, each exactly as it is "
+            "delivered to webhooks. Events are kept "
+            "`EVENTS_RETENTION_DAYS` (30) days; older ones are not listed."
+        ),
+        tags=["Events"],
+        parameters=[EventListParams],
+        responses={
+            200: enveloped(
+                serializers.ListField(child=EventSerializer()),
+                name="EventListEnvelope",
+                pagination=PaginationSerializer(),
+            ),
+            400: error_response("Invalid request parameters"),
+        },
+    )
+    def get(self, request):
+        params = EventListParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        oldest = timezone.now() - recovery_window()
+        queryset = event_list(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            types=data.get("type"),
+            created_after=max(data.get("created_after") or oldest, oldest),
+            created_before=data.get("created_before"),
+        )
+        items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
+        return envelope([event_object(e, webhook_id=None) for e in items], pagination=pagination)
+
+
+class EventDetailApi(ApiView):
+    @extend_schema(
+        operation_id="events_retrieve",
+        summary="Read an event",
+        description="One event of the team and mode of the key, exactly as it is delivered.",
+        tags=["Events"],
+        responses={
+            200: enveloped(EventSerializer, name="EventEnvelope"),
+            404: error_response("Event not found"),
+        },
+    )
+    def get(self, request, event_id):
+        event = event_get(
+            team=request.user.team, live_mode=request.user.live_mode, event_id=event_id
+        )
+        return envelope(event_object(event, webhook_id=None))
+
+
+class WebhookRecoverApi(ApiView):
+    @extend_schema_serializer(component_name="WebhookRecover")
+    class InputSerializer(serializers.Serializer):
+        since = serializers.DateTimeField(
+            help_text="ISO 8601 timestamp; events created at or after it are delivered again "
+            "(at most EVENTS_RETENTION_DAYS, 30 days, back)."
+        )
+
+    @extend_schema(
+        operation_id="webhooks_recover",
+        summary="Redeliver events since a moment",
+        description=(
+            "Delivers again, from the first attempt, every event of the webhook's subscribed "
+            "types created since `since`, including those that happened while the webhook was "
+            "disabled. The webhook must be active. Answers 202 with the number of events "
+            "queued; receivers deduplicate by `X-Service-Event-Id`."
+        ),
+        tags=["Webhooks"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            202: enveloped(
+                inline_serializer(
+                    "WebhookRecovered",
+                    {
+                        "id": serializers.CharField(),
+                        "since": serializers.DateTimeField(),
+                        "queued": serializers.IntegerField(help_text="Events queued."),
+                    },
+                ),
+                name="WebhookRecoveredEnvelope",
+            ),
+            400: error_response("Invalid request parameters"),
+            404: error_response("Webhook not found"),
+            409: error_response("Webhook inactive"),
+        },
+    )
+    def post(self, request, webhook_id):
+        endpoint = webhook_get(
+            team=request.user.team, live_mode=request.user.live_mode, webhook_id=webhook_id
+        )
+        body = self.InputSerializer(data=_body(request))
+        body.is_valid(raise_exception=True)
+        since = body.validated_data["since"]
+        queued = webhook_recover(endpoint=endpoint, since=since)
+        return envelope({"id": endpoint.id, "since": iso_utc(since), "queued": queued}, status=202)

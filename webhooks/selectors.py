@@ -1,5 +1,14 @@
+from datetime import datetime
+
+from django.db.models import QuerySet
+
 from core.exceptions import NotFound
-from webhooks.models import WebhookEndpoint
+from webhooks.models import Event, EventType, WebhookEndpoint
+
+
+class EventNotFound(NotFound):
+    code = "event_not_found"
+    message = "Event not found"
 
 
 class WebhookNotFound(NotFound):
@@ -17,3 +26,31 @@ def webhook_get(*, team, live_mode: bool, webhook_id: str) -> WebhookEndpoint:
     if endpoint is None:
         raise WebhookNotFound()
     return endpoint
+
+
+def event_list(
+    *,
+    team,
+    live_mode: bool,
+    types: list[str] | None = None,
+    created_after: datetime | None = None,
+    created_before: datetime | None = None,
+) -> QuerySet[Event]:
+    """The team's events of one mode, newest first (the panel's test events left out)."""
+    events = Event.objects.filter(team=team, live_mode=live_mode).exclude(
+        type=EventType.WEBHOOK_TEST
+    )
+    if types:
+        events = events.filter(type__in=types)
+    if created_after:
+        events = events.filter(created_at__gte=created_after)
+    if created_before:
+        events = events.filter(created_at__lt=created_before)
+    return events.order_by("-created_at", "-id")
+
+
+def event_get(*, team, live_mode: bool, event_id: str) -> Event:
+    event = event_list(team=team, live_mode=live_mode).filter(pk=event_id).first()
+    if event is None:
+        raise EventNotFound()
+    return event

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",
+    "core.middleware.no_store_api_middleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -230,6 +231,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # Paths are relative to the server URL, so a client's base URL is `<host>/api/v1`.
+    "SCHEMA_PATH_PREFIX_TRIM": True,
+    "SERVERS": [{"url": "/api/v1", "description": "This service (prefix with its host)"}],
     # Choice sets shared by several fields get one name each in the schema.
     "ENUM_NAME_OVERRIDES": {
         "TransactionTypeEnum": ["credit", "debit"],
@@ -243,6 +247,7 @@ SPECTACULAR_SETTINGS = {
         "ReferenceTypeEnum": ["booking", "recharge", "refund"],
         "BookingTypeEnum": ["hold", "instant"],
         "BookingStatusEnum": ["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"],
+        "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -250,6 +255,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.schema.document_common_errors",
+        "core.schema.describe_operations",
+        "core.schema.document_webhook_payloads",
     ],
 }
 
@@ -334,6 +341,8 @@ SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
 
 # --- Webhooks ---------------------------------------------------------------------------------
 WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
+# Events are kept (and readable through the events API, recoverable to a webhook) this long.
+EVENTS_RETENTION_DAYS = env.int("EVENTS_RETENTION_DAYS", default=30)
 WEBHOOK_TIMEOUT_SECONDS = 5  # the spec's response time, for connecting and for the answer
 # Networks exempt from the SSRF rules (e.g. "127.0.0.0/8" for a receiver on this machine during
 # development). Empty in production: private, loopback and link-local addresses are refused.

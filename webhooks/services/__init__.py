@@ -14,9 +14,11 @@ from webhooks.services.endpoints import (
     webhook_update,
 )
 from webhooks.services.events import EventSql, event_record
+from webhooks.services.recovery import WebhookInactive, webhook_recover
 
 __all__ = [
     "EventSql",
+    "WebhookInactive",
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
     "deliveries_sweep",
@@ -27,6 +29,7 @@ __all__ = [
     "sign",
     "webhook_create",
     "webhook_delete",
+    "webhook_recover",
     "webhook_send_test_event",
     "webhook_update",
 ]

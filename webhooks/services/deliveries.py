@@ -19,9 +19,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from core.timestamps import iso_utc
 from webhooks import http
 from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
+from webhooks.payloads import event_object
 from webhooks.tasks import deliver_webhook, send_deactivation_alert
 
 logger = logging.getLogger(__name__)
@@ -34,20 +34,7 @@ EXCERPT_CHARS = 500
 
 def event_payload(event: Event, *, webhook_id: str) -> bytes:
     """The body of a delivery: exactly the spec's fields."""
-    return orjson.dumps(
-        {
-            "id": event.id,
-            "type": event.type,
-            "api_version": event.api_version,
-            "created_at": iso_utc(event.created_at),
-            "data": {
-                "object": event.data_object,
-                "previous_attributes": event.previous_attributes,
-            },
-            "team_id": event.team_id,
-            "webhook_id": webhook_id,
-        }
-    )
+    return orjson.dumps(event_object(event, webhook_id=webhook_id))
 
 
 def sign(*, secret: str, timestamp: int, body: bytes) -> str:

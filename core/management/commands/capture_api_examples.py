@@ -1,0 +1,248 @@
+"""Capture the schema's examples from the sandbox: an agency's journey with a test key, each
+operation's request and answer kept as it really was, written to core/api_examples.json (which
+the schema reads). Development only: it refuses to run outside the test settings (an in-memory
+database it migrates itself).
+
+    DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python manage.py capture_api_examples
+"""
+
+import json
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from rest_framework.test import APIClient
+
+EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "api_examples.json"
+
+
+class Command(BaseCommand):
+    help = "Capture the OpenAPI examples from a sandbox journey (test settings only)."
+
+    def handle(self, *args, **options):
+        if settings.DATABASES["default"]["NAME"] != ":memory:":
+            raise CommandError("Run with DJANGO_SETTINGS_MODULE=config.settings.test")
+        call_command("migrate", verbosity=0)
+        from agencies.tests.factories import make_team
+        from webhooks.tests.receiver import Receiver
+
+        receiver = Receiver().start()
+        try:
+            with override_settings(
+                WEBHOOKS_ALLOWED_NETWORKS=["127.0.0.0/8"], ALLOWED_HOSTS=["testserver"]
+            ):
+                import os
+
+                os.environ["REQUESTS_CA_BUNDLE"] = receiver.ca_path
+                examples = _journey(make_team("Demo Travel"), receiver.url)
+        finally:
+            receiver.stop()
+        EXAMPLES_FILE.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
+        self.stdout.write(f"{len(examples)} operations written to {EXAMPLES_FILE}")
+
+
+def _journey(team, receiver_url: str) -> dict:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
+    examples: dict[str, dict] = {}
+
+    def call(operation, method, path, body=None, **query):
+        response = getattr(client, method)(f"/api/v1{path}", body or query or None, format="json")
+        assert response.status_code < 300, (operation, response.status_code, response.content)
+        examples[operation] = {"status": str(response.status_code), "response": response.json()}
+        if body is not None:
+            examples[operation]["request"] = body
+        return response.json()
+
+    call("wallet_balance", "get", "/wallet/balance")
+    pix = call(
+        "wallet_recharge_create",
+        "post",
+        "/wallet/recharge",
+        {"amount": "250.00", "currency": "BRL", "payment_method": "pix"},
+    )["data"]
+    call(
+        "wallet_recharge_simulate_payment", "post", f"/wallet/recharge/{pix['id']}/simulate-payment"
+    )
+    call("wallet_recharge_get", "get", f"/wallet/recharge/{pix['id']}")
+    boleto = client.post(
+        "/api/v1/wallet/recharge",
+        {"amount": "1000.00", "currency": "BRL", "payment_method": "boleto"},
+        format="json",
+    ).json()["data"]
+    call("wallet_recharge_cancel", "delete", f"/wallet/recharge/{boleto['id']}")
+    call("wallet_transactions", "get", "/wallet/transactions", type="credit")
+
+    departure = date.today() + timedelta(days=60)
+    search = {
+        "type": "round_trip",
+        "passengers": [{"type": "adult", "count": 1}],
+        "slices": [
+            {"origin": "SAO", "destination": "RIO", "departureDate": str(departure)},
+            {
+                "origin": "RIO",
+                "destination": "SAO",
+                "departureDate": str(departure + timedelta(14)),
+            },
+        ],
+    }
+    result = call("flights_search", "post", "/flights/search", search)
+    result["offers"] = result["offers"][:1]  # one offer is example enough
+    examples["flights_search"]["response"] = result
+    offers = client.post("/api/v1/flights/search", search, format="json").json()["offers"]
+
+    def passenger(offer):
+        return {
+            "id": offer["passengers"][0]["id"],
+            "given_name": "Ana",
+            "family_name": "Souza",
+            "gender": "f",
+            "title": "ms",
+            "born_on": "1990-05-01",
+            "email": "ana@example.com",
+            "phone_number": "+5511987654321",
+            "identity_documents": [
+                {
+                    "type": "passport",
+                    "unique_identifier": "FX123456",
+                    "issuing_country_code": "BR",
+                    "expires_on": "2031-01-01",
+                }
+            ],
+        }
+
+    def affordable(instant):
+        return next(
+            o
+            for o in offers
+            if o["payment_requirements"]["requires_instant_payment"] is instant
+            and Decimal(o["base_cost_brl"]) < Decimal("5000.00")
+        )
+
+    held_offer = affordable(False)
+    hold = call(
+        "bookings_create",
+        "post",
+        "/bookings",
+        {
+            "offerId": held_offer["id"],
+            "type": "hold",
+            "passengers": [passenger(held_offer)],
+            "metadata": {"client_reference": "PED-2291"},
+        },
+    )
+    payment = {
+        "type": "balance",
+        "amount": held_offer["total_amount"],
+        "currency": held_offer["total_currency"],
+    }
+    call("bookings_confirm", "put", f"/bookings/{hold['id']}/confirm", {"payment": payment})
+    call("bookings_get", "get", f"/bookings/{hold['id']}")
+    call("bookings_list", "get", "/bookings", status="ticketed")
+    call("bookings_cancel", "delete", f"/bookings/{hold['id']}")
+
+    hook = call(
+        "webhooks_create",
+        "post",
+        "/webhooks",
+        {"url": receiver_url, "events": ["booking.ticketed", "wallet.debit"]},
+    )["data"]
+    call("webhooks_list", "get", "/webhooks")
+    call("webhooks_retrieve", "get", f"/webhooks/{hook['id']}")
+    call("webhooks_update", "put", f"/webhooks/{hook['id']}", {"events": ["booking.ticketed"]})
+    events = call("events_list", "get", "/events", type="booking.ticketed")
+    call("events_retrieve", "get", f"/events/{events['data'][0]['id']}")
+    call(
+        "webhooks_recover",
+        "post",
+        f"/webhooks/{hook['id']}/recover",
+        {"since": events["data"][0]["created_at"]},
+    )
+    call("webhooks_delete", "delete", f"/webhooks/{hook['id']}")
+    examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"  # noqa: S105
+    examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
+    return examples
+
+
+def _one_event_of_each_type(team, client, offers, passenger) -> dict:
+    """Make the changes the journey did not (an expiry, a failure, a low balance, an
+    integration, a revoked key), then keep the latest event of each type, as delivered."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agencies.models import ApiKey
+    from agencies.services import api_key_revoke, integration_connect, integration_disconnect
+    from bookings.models import Booking
+    from bookings.services import booking_expire
+    from wallet.models import Recharge
+    from wallet.services import recharge_expire, wallet_debit
+    from wallet.tests.factories import fund
+    from webhooks.models import Event, EventType
+    from webhooks.payloads import event_object
+
+    holdable = [o for o in offers if not o["payment_requirements"]["requires_instant_payment"]]
+    expiring = client.post(
+        "/api/v1/bookings",
+        {"offerId": holdable[1]["id"], "type": "hold", "passengers": [passenger(holdable[1])]},
+        format="json",
+    ).json()
+    later = timezone.now() + timedelta(days=4)
+    booking_expire(booking=Booking.objects.get(pk=expiring["id"]), now=later)
+    failing = next(o for o in offers[2:] if Decimal(o["base_cost_brl"]) < Decimal("5000.00"))
+    client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": failing["id"],
+            "type": "instant",
+            "passengers": [{**passenger(failing), "family_name": "Issuancefail"}],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": failing["total_amount"],
+                    "currency": failing["total_currency"],
+                }
+            ],
+        },
+        format="json",
+    )
+    pending = Recharge.objects.filter(team=team.team, status="pending").first()
+    if pending is None:
+        pending_id = client.post(
+            "/api/v1/wallet/recharge",
+            {"amount": "150.00", "currency": "BRL", "payment_method": "pix"},
+            format="json",
+        ).json()["data"]["id"]
+        pending = Recharge.objects.get(pk=pending_id)
+    recharge_expire(recharge=pending, now=later)
+    fund(team.team, "600.00", reference_id="rch_example")
+    wallet_debit(
+        team=team.team,
+        live_mode=True,
+        amount=Decimal("150.00"),
+        reference_type="booking",
+        reference_id="ord_example",
+        description="Booking ord_example (LA)",
+    )
+    integration = integration_connect(
+        team=team.team,
+        live_mode=True,
+        provider="duffel",
+        access_token="duffel_live_example",  # noqa: S106 - a throwaway example
+    )
+    integration_disconnect(integration=integration)
+    api_key_revoke(api_key=ApiKey.objects.filter(team=team.team).first())
+
+    events = {}
+    for event_type in EventType.values:
+        if event_type == EventType.WEBHOOK_TEST:
+            continue
+        latest = Event.objects.filter(team=team.team, type=event_type).order_by("-created_at")
+        event = latest.first()
+        if event is not None:
+            events[event_type] = event_object(event, webhook_id="wh_01m84tymf0example0000000000")
+    return events

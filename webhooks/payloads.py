@@ -1,0 +1,22 @@
+"""What the webhooks app hands out: events as they are delivered (and read back through the
+events API). Services change rows; this module turns them into the wire shape."""
+
+from core.timestamps import iso_utc
+from webhooks.models import Event
+
+
+def event_object(event: Event, *, webhook_id: str | None) -> dict:
+    """The spec's event payload. `webhook_id` names the receiving webhook in a delivery; the
+    events API, which is no delivery, says null."""
+    return {
+        "id": event.id,
+        "type": event.type,
+        "api_version": event.api_version,
+        "created_at": iso_utc(event.created_at),
+        "data": {
+            "object": event.data_object,
+            "previous_attributes": event.previous_attributes,
+        },
+        "team_id": event.team_id,
+        "webhook_id": webhook_id,
+    }
