@@ -19,6 +19,7 @@ from core.money import fmt
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
+from flights.suppliers import supplier_require_connected
 
 
 class BookingListParams(PaginationParams):
@@ -106,12 +107,13 @@ class BookingCreateApi(ApiView):
             ),
             404: error_response("Offer not found"),
             409: error_response("Offer already booked"),
-            422: error_response("Insufficient balance"),
+            422: error_response("Insufficient balance, No flight supplier connected (live mode)"),
             502: error_response("Supplier error"),
         },
     )
     def post(self, request):
         body = request.data if isinstance(request.data, dict) else {}
+        supplier_require_connected(team=request.user.team, live_mode=request.user.live_mode)
         booking = booking_create(
             team=request.user.team,
             live_mode=request.user.live_mode,
