@@ -66,6 +66,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import requests
 from django.conf import settings
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flights import airports
 from flights.suppliers.base import (
@@ -80,6 +81,7 @@ from flights.suppliers.base import (
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierOutcomeUnknown,
     SupplierSegment,
     SupplierSlice,
     TicketDocument,
@@ -99,6 +101,15 @@ SUPPLIER_TIMEOUT_MS = 20_000
 # 8 is a child (2 to 11) for every airline.
 CHILD_AGE = 8
 DUFFEL_TITLES = frozenset({"mr", "ms", "mrs", "miss", "dr"})
+# find_order lists orders in pages of ORDERS_PAGE_SIZE (Duffel's maximum), at most
+# MAX_ORDER_PAGES of them: past that it cannot tell (SupplierError), it does not guess.
+ORDERS_PAGE_SIZE = 200
+MAX_ORDER_PAGES = 5
+METADATA_BOOKING_ID = "booking_id"
+# What a call changes at the airline, hence what a lost or unreadable answer means:
+READ = "read"  # nothing: a plain failure
+CHANGE = "change"  # something (a cancellation): a failure whose message says to check first
+OUTCOME = "outcome"  # an order or a payment: SupplierOutcomeUnknown, reconciled later
 BAGGAGE_TYPES = frozenset({"checked", "carry_on"})
 
 ISO_DURATION = re.compile(
@@ -120,10 +131,12 @@ UNCERTAIN_BAD_RESPONSE = (
     "The flight supplier sent an answer we could not read; check whether the booking changed "
     "before trying again",
 )
+# Outcomes we cannot know (SupplierOutcomeUnknown): the order or payment may exist.
+OUTCOME_UNKNOWN = (SupplierOutcomeUnknown.code, SupplierOutcomeUnknown.message)
 PAID_NOT_READ = (
-    "supplier_unavailable",
-    "The order was paid but the flight supplier did not return it; read the order again later "
-    "instead of paying again",
+    SupplierOutcomeUnknown.code,
+    "The order was paid but the flight supplier did not return it; we are checking with it "
+    "(do not pay again)",
 )
 AUTH_FAILED = (
     "supplier_authentication_failed",
@@ -142,10 +155,14 @@ REFUSED = ("supplier_error", "The flight supplier refused the request")
 NOT_FOUND = ("supplier_not_found", "The flight supplier does not know this resource")
 OFFER_NOT_FOUND = ("offer_not_found", "Unknown Duffel offer")
 ORDER_NOT_FOUND = ("order_not_found", "Unknown Duffel order")
+TOO_MANY_ORDERS = (
+    "supplier_unavailable",
+    "Too many Duffel orders to look through for this booking; check it in the Duffel dashboard",
+)
 QUOTE_NOT_FOUND = ("quote_not_found", "Unknown Duffel cancellation quote")
 ORDER_PENDING = (
     "order_pending",
-    "The airline has not confirmed the booking yet; do not book again before checking it",
+    "The airline has not confirmed the booking yet; we are checking with it",
 )
 
 # Duffel error codes that mean something to the agency, whatever the HTTP status.
@@ -174,6 +191,11 @@ KNOWN_ERRORS: dict[str, tuple[str, str]] = {
 def _error(pair: tuple[str, str], details=None) -> SupplierError:
     code, message = pair
     return SupplierError(message, code=code, details=details)
+
+
+def _unknown(pair: tuple[str, str], details=None) -> SupplierOutcomeUnknown:
+    code, message = pair
+    return SupplierOutcomeUnknown(message, code=code, details=details)
 
 
 class _Unreadable(Exception):
@@ -237,7 +259,7 @@ class DuffelSupplier(FlightSupplier):
         data = self._call(
             "POST", "/air/offer_requests", body=body, params=params, timeout=SEARCH_TIMEOUT
         )
-        passenger_ids = _read(_passenger_ids, data, len(request.passengers))
+        passenger_ids = _read(_passenger_ids, data, request.passengers)
         context = _OfferContext(passenger_ids=passenger_ids, cabin_class=request.cabin_class)
         offers = []
         for raw in data.get("offers") or []:
@@ -258,6 +280,7 @@ class DuffelSupplier(FlightSupplier):
         instant: bool,
         amount: Decimal,
         currency: str,
+        booking_id: str = "",
     ) -> SupplierOrder:
         offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
         if not offer_id.startswith("off_"):
@@ -269,17 +292,19 @@ class DuffelSupplier(FlightSupplier):
         }
         if instant:
             body["payments"] = [balance_payment(amount, currency)]
+        if booking_id:  # how find_order recognises the order when this answer is lost
+            body["metadata"] = {METADATA_BOOKING_ID: str(booking_id)}
         response = self._send(
             "POST",
             "/air/orders",
             body=body,
             timeout=ORDER_TIMEOUT,
             not_found=OFFER_NOT_FOUND,
-            uncertain=True,
+            effect=OUTCOME,
         )
         if response.status_code == 202:  # accepted, the airline has not confirmed yet
-            raise _error(ORDER_PENDING, {"supplier": "duffel", "status": 202})
-        return _read(order_from, _data_of(response, uncertain=True), uncertain=True)
+            raise _unknown(ORDER_PENDING, {"supplier": "duffel", "status": 202})
+        return _read(order_from, _data_of(response, effect=OUTCOME), effect=OUTCOME)
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
         self._call(
@@ -288,12 +313,12 @@ class DuffelSupplier(FlightSupplier):
             body={"order_id": order_id, "payment": balance_payment(amount, currency)},
             timeout=ORDER_TIMEOUT,
             not_found=ORDER_NOT_FOUND,
-            uncertain=True,
+            effect=OUTCOME,
         )
         try:
             return self.get_order(order_id)
         except SupplierError as exc:  # paid all the same: paying again must not look safe
-            raise _error(PAID_NOT_READ, exc.details) from exc
+            raise _unknown(PAID_NOT_READ, exc.details) from exc
 
     def get_order(self, order_id: str) -> SupplierOrder:
         data = self._call(
@@ -304,9 +329,28 @@ class DuffelSupplier(FlightSupplier):
         )
         return _read(order_from, data)
 
-    def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
-        # Not built yet: an unknown Duffel outcome stays unknown (support checks it).
-        raise _error(UNAVAILABLE, {"supplier": "duffel", "reason": "find_order not built"})
+    def find_order(
+        self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]
+    ) -> SupplierOrder | None:
+        """`GET /air/orders` (Duffel lists them in no promised order), narrowed by the lead
+        passenger's family name (`passenger_name[]`, a partial match), page after page (`after`)
+        until one carries our booking id in its metadata. None only after the complete listing;
+        more than MAX_ORDER_PAGES pages, an error or an unreadable page: SupplierError."""
+        params: dict[str, str] = {"limit": str(ORDERS_PAGE_SIZE)}
+        if passengers and passengers[0].family_name.strip():
+            params["passenger_name[]"] = passengers[0].family_name.strip()
+        for _ in range(MAX_ORDER_PAGES):
+            response = self._send("GET", "/air/orders", params=params, timeout=ORDER_TIMEOUT)
+            orders, after = _read(_orders_page, _json_or_none(response))
+            for raw in orders:
+                if _is_booking_order(raw, booking_id, created_after):
+                    return _read(order_from, raw)
+            if not after:
+                return None
+            params["after"] = after
+        raise _error(
+            TOO_MANY_ORDERS, {"supplier": "duffel", "pages": MAX_ORDER_PAGES, "booking": booking_id}
+        )
 
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         data = self._call(
@@ -324,14 +368,14 @@ class DuffelSupplier(FlightSupplier):
             f"/air/order_cancellations/{_path_part(quote_id)}/actions/confirm",
             timeout=ORDER_TIMEOUT,
             not_found=QUOTE_NOT_FOUND,
-            uncertain=True,
+            effect=CHANGE,
         )
 
     # --- HTTP ----------------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, **kwargs) -> dict:
         response = self._send(method, path, **kwargs)
-        return _data_of(response, uncertain=kwargs.get("uncertain", False))
+        return _data_of(response, effect=kwargs.get("effect", READ))
 
     def _send(
         self,
@@ -342,10 +386,11 @@ class DuffelSupplier(FlightSupplier):
         body: dict | None = None,
         params: dict | None = None,
         not_found: tuple[str, str] = NOT_FOUND,
-        uncertain: bool = False,
+        effect: str = READ,
     ) -> requests.Response:
-        """The answer to a call, or SupplierError. `uncertain`: the call changes something at
-        the airline, so a lost answer does not mean nothing happened."""
+        """The answer to a call, or SupplierError. `effect`: what the call changes at the
+        airline (READ nothing; CHANGE or OUTCOME something), so whether a lost answer may hide
+        a change."""
         if not self._has_token:
             raise _error(AUTH_FAILED, {"supplier": "duffel", "reason": "no access token"})
         try:
@@ -358,14 +403,12 @@ class DuffelSupplier(FlightSupplier):
             )
         except requests.RequestException as exc:
             logger.warning("Duffel %s %s failed: %s", method, path, type(exc).__name__)
-            # A request that never connected took no effect; any other failure may have.
-            unsure = uncertain and not isinstance(exc, requests.ConnectTimeout)
-            raise _error(
-                UNCERTAIN if unsure else UNAVAILABLE,
-                {"supplier": "duffel", "reason": type(exc).__name__},
-            ) from exc
+            details = {"supplier": "duffel", "reason": type(exc).__name__}
+            if _never_sent(exc):  # nothing reached Duffel: nothing can have happened
+                raise _error(UNAVAILABLE, details) from exc
+            raise _failure(effect, UNAVAILABLE, UNCERTAIN, details) from exc
         if response.status_code >= 400:
-            error = http_error(response, not_found=not_found, uncertain=uncertain)
+            error = http_error(response, not_found=not_found, effect=effect)
             logger.warning(
                 "Duffel %s %s answered %s (%s, request %s)",
                 method,
@@ -376,6 +419,35 @@ class DuffelSupplier(FlightSupplier):
             )
             raise error
         return response
+
+
+def _never_sent(exc: requests.RequestException) -> bool:
+    """Whether the request certainly never reached Duffel: no connection (a connect timeout,
+    refused, a name that does not resolve, a failed TLS handshake) or a URL we cannot send to.
+    A read timeout or a connection dropped after sending may hide a change."""
+    if isinstance(
+        exc,
+        requests.ConnectTimeout
+        | requests.exceptions.SSLError
+        | requests.exceptions.InvalidURL
+        | requests.exceptions.MissingSchema
+        | requests.exceptions.InvalidSchema,
+    ):
+        return True
+    if isinstance(exc, requests.ConnectionError):
+        reason = exc.args[0] if exc.args else None
+        if isinstance(reason, MaxRetryError):
+            reason = reason.reason
+        return isinstance(reason, NewConnectionError)  # refused, DNS (NameResolutionError)
+    return False
+
+
+def _failure(effect: str, sure: tuple[str, str], check: tuple[str, str], details) -> SupplierError:
+    """The error of a failure that may have taken effect: for an order or a payment
+    SupplierOutcomeUnknown; for another change a refusal whose message says to check first."""
+    if effect == OUTCOME:
+        return _unknown(OUTCOME_UNKNOWN, details)
+    return _error(check if effect == CHANGE else sure, details)
 
 
 # --- Requests ----------------------------------------------------------------------------------
@@ -443,26 +515,34 @@ def _json_or_none(response: requests.Response):
         return None
 
 
-def _data_of(response: requests.Response, *, uncertain: bool = False) -> dict:
+def _data_of(response: requests.Response, *, effect: str = READ) -> dict:
     body = _json_or_none(response)
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, dict):
-        raise _error(
-            UNCERTAIN_BAD_RESPONSE if uncertain else BAD_RESPONSE,
+        raise _failure(
+            effect,
+            BAD_RESPONSE,
+            UNCERTAIN_BAD_RESPONSE,
             {"supplier": "duffel", "status": response.status_code, "reason": "no data object"},
         )
     return data
 
 
-def _read(mapper, data: dict, *args, uncertain: bool = False):
+def _read(mapper, data, *args, effect: str = READ):
     """mapper(data, *args), any missing or malformed field being a SupplierError."""
     try:
         return mapper(data, *args)
     except READ_ERRORS as exc:
         logger.warning("Unreadable Duffel answer for %s: %r", mapper.__name__, exc)
-        raise _error(
-            UNCERTAIN_BAD_RESPONSE if uncertain else BAD_RESPONSE,
-            {"supplier": "duffel", "id": data.get("id"), "reason": repr(exc)},
+        raise _failure(
+            effect,
+            BAD_RESPONSE,
+            UNCERTAIN_BAD_RESPONSE,
+            {
+                "supplier": "duffel",
+                "id": data.get("id") if isinstance(data, dict) else None,
+                "reason": repr(exc),
+            },
         ) from exc
 
 
@@ -470,7 +550,7 @@ def http_error(
     response: requests.Response,
     *,
     not_found: tuple[str, str] = NOT_FOUND,
-    uncertain: bool = False,
+    effect: str = READ,
 ) -> SupplierError:
     body = _json_or_none(response)
     body = body if isinstance(body, dict) else {}
@@ -482,12 +562,13 @@ def http_error(
         "request_id": meta.get("request_id") or response.headers.get("x-request-id"),
         "errors": [_error_summary(e) for e in errors],
     }
-    return _error(_classify(response.status_code, errors, not_found, uncertain), details)
+    if response.status_code >= 500 and not any(e.get("code") in KNOWN_ERRORS for e in errors):
+        # The airline may have acted before the error (Duffel's own advice: check the order).
+        return _failure(effect, UNAVAILABLE, UNCERTAIN, details)
+    return _error(_classify(response.status_code, errors, not_found), details)
 
 
-def _classify(
-    status: int, errors: list[dict], not_found: tuple[str, str], uncertain: bool
-) -> tuple[str, str]:
+def _classify(status: int, errors: list[dict], not_found: tuple[str, str]) -> tuple[str, str]:
     for error in errors:
         if error.get("code") in KNOWN_ERRORS:
             return KNOWN_ERRORS[error["code"]]
@@ -502,7 +583,7 @@ def _classify(
     if status == 422 and any(e.get("type") == "validation_error" for e in errors):
         return VALIDATION
     if status >= 500:
-        return UNCERTAIN if uncertain else UNAVAILABLE
+        return UNAVAILABLE
     return REFUSED
 
 
@@ -526,11 +607,32 @@ class _OfferContext:
     cabin_class: CabinClass  # the one asked for, when a segment does not say
 
 
-def _passenger_ids(data: dict, expected: int) -> tuple[str, ...]:
-    ids = tuple(str(p["id"]) for p in data.get("passengers") or [])
-    if len(ids) != expected:
-        raise _Unreadable(f"{len(ids)} passengers for {expected} searched")
-    return ids
+def _passenger_ids(data: dict, kinds: tuple[PassengerType, ...]) -> tuple[str, ...]:
+    """Duffel's passenger ids in the order of our search's passengers. Each of ours takes the
+    first unused Duffel passenger of its kind (by `type`, or by `age` for those searched by
+    age); when the kinds cannot be told apart, Duffel's order (the order we sent them in).
+    Names Duffel may carry on them (given_name, family_name) are not read."""
+    passengers = [p for p in data.get("passengers") or [] if isinstance(p, dict)]
+    if len(passengers) != len(kinds):
+        raise _Unreadable(f"{len(passengers)} passengers for {len(kinds)} searched")
+    unused = list(passengers)
+    matched = []
+    for kind in kinds:
+        match = next((p for p in unused if _passenger_kind(p) == kind), None)
+        if match is None:
+            return tuple(str(p["id"]) for p in passengers)
+        unused.remove(match)
+        matched.append(str(match["id"]))
+    return tuple(matched)
+
+
+def _passenger_kind(passenger: dict) -> str | None:
+    if passenger.get("type"):
+        return passenger["type"]
+    age = passenger.get("age")
+    if isinstance(age, int) and not isinstance(age, bool):
+        return "infant_without_seat" if age < 2 else "child" if age < 12 else "adult"
+    return None
 
 
 def offer_from(raw: dict, context: _OfferContext) -> SupplierOffer:
@@ -563,8 +665,16 @@ def offer_from(raw: dict, context: _OfferContext) -> SupplierOffer:
 
 
 def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:
+    """Base and tax in the total's currency. Duffel gives each its own currency (base_currency,
+    tax_currency); one in another currency cannot be added to the total's, so it is treated
+    as missing."""
+    currency = raw["total_currency"]
     base = _decimal_or_none(raw.get("base_amount"))
     tax = _decimal_or_none(raw.get("tax_amount"))
+    if raw.get("base_currency") not in (None, "", currency):
+        base = None
+    if raw.get("tax_currency") not in (None, "", currency):
+        tax = None
     if base is None and tax is None:
         return total, Decimal("0.00")
     if base is None:
@@ -694,7 +804,30 @@ def order_from(data: dict) -> SupplierOrder:
         documents=documents,
         payment_required_by=_utc_or_none(status, "payment_required_by"),
         price_guarantee_expires_at=_utc_or_none(status, "price_guarantee_expires_at"),
+        awaiting_payment=status.get("awaiting_payment") is True,
+        cancelled=bool(data.get("cancelled_at")),
     )
+
+
+def _orders_page(body) -> tuple[list[dict], str | None]:
+    """The orders of one `GET /air/orders` page and the cursor of the next (None: the last)."""
+    if not isinstance(body, dict) or not isinstance(body.get("data"), list):
+        raise _Unreadable("no list of orders")
+    meta = body.get("meta")
+    if not isinstance(meta, dict) or "after" not in meta:
+        raise _Unreadable("no pagination cursor")  # cannot tell whether the listing is complete
+    orders = body["data"]
+    if not all(isinstance(order, dict) for order in orders):
+        raise _Unreadable("an order that is not an object")
+    return orders, meta["after"] or None
+
+
+def _is_booking_order(raw: dict, booking_id: str, created_after: datetime) -> bool:
+    metadata = raw.get("metadata")
+    if not isinstance(metadata, dict) or metadata.get(METADATA_BOOKING_ID) != booking_id:
+        return False
+    created_at = raw.get("created_at")
+    return not created_at or utc_instant(created_at) >= created_after
 
 
 def quote_from(data: dict) -> CancellationQuote:
