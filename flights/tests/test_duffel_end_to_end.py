@@ -286,3 +286,84 @@ def test_the_fake_refuses_what_duffel_refuses(duffel):
     assert no_version.status_code == 400
     assert not_wrapped.status_code == 422
     assert not_wrapped.json()["meta"]["request_id"] == not_wrapped.headers["x-request-id"]
+
+
+# --- Uncertain answers, for real over HTTP: what the reconciliation will see ------------------
+
+
+@pytest.fixture
+def fake():
+    with FakeDuffel(token=TOKEN) as server:
+        yield server
+
+
+def order_for(supplier, family_name: str, *, instant: bool, booking_id: str):
+    from datetime import date as day
+
+    from flights.suppliers.base import OrderPassenger, SearchRequest, SearchSlice
+
+    search = SearchRequest(
+        slices=(SearchSlice("GRU", "LIS", ("GRU",), ("LIS",), day(2027, 3, 10)),),
+        passengers=("adult",),
+    )
+    offer = next(o for o in supplier.search(search) if o.requires_instant_payment == instant)
+    passenger = OrderPassenger(
+        supplier_passenger_id=offer.supplier_passenger_ids[0],
+        type="adult",
+        title="ms",
+        given_name="Marina",
+        family_name=family_name,
+        gender="f",
+        born_on=day(1988, 7, 14),
+        email="marina@example.com",
+        phone_number="+5511987654321",
+    )
+    return (
+        offer,
+        [passenger],
+        lambda: supplier.create_order(
+            offer=offer,
+            passengers=[passenger],
+            instant=instant,
+            amount=offer.total_amount,
+            currency=offer.total_currency,
+            booking_id=booking_id,
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("family_name", "instant", "code", "created"),
+    [
+        ("Lostanswer", True, "supplier_outcome_unknown", True),  # created, the answer lost
+        ("Pending", False, "order_pending", True),  # 202: accepted, not confirmed
+        ("Servererror", True, "supplier_outcome_unknown", False),  # 500, nothing created
+    ],
+)
+def test_an_uncertain_order_is_found_by_its_booking_id_or_certainly_absent(
+    fake, family_name, instant, code, created
+):
+    from flights.suppliers.base import SupplierOutcomeUnknown
+    from flights.suppliers.duffel import DuffelSupplier
+
+    supplier = DuffelSupplier(access_token=TOKEN, base_url=fake.base_url)
+    started = datetime.now(UTC) - timedelta(seconds=1)
+    # Another booking's order whose name the name filter also returns: the metadata decides.
+    _, _, other = order_for(supplier, f"{family_name}s", instant=True, booking_id="ord_other")
+    other()
+    _, passengers, create = order_for(supplier, family_name, instant=instant, booking_id="ord_ours")
+
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
+        create()
+
+    assert raised.value.code == code
+    found = supplier.find_order(booking_id="ord_ours", created_after=started, passengers=passengers)
+    ours = [o for o in fake.state.orders.values() if o["metadata"] == {"booking_id": "ord_ours"}]
+    if not created:
+        assert found is None and ours == []
+        return
+    [order] = ours
+    assert found.supplier_order_id == order["id"]
+    assert found.booking_reference == order["booking_reference"]
+    assert found.awaiting_payment is (not instant)
+    assert len(found.documents) == (1 if instant else 0)
