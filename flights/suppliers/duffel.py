@@ -14,7 +14,7 @@ Calls (JSON bodies wrapped in `{"data": ...}`, answers likewise):
 - get_order: `GET /air/orders/{id}`.
 - find_order: `GET /air/orders?limit=200&passenger_name[]=<lead family name>`, following
   `meta.after` for at most MAX_ORDER_PAGES pages, for the order whose `metadata.booking_id` is
-  ours (and created after the booking).
+  ours.
 - quote_cancellation: `POST /air/order_cancellations`; confirm_cancellation:
   `POST /air/order_cancellations/{id}/actions/confirm`.
 
@@ -350,7 +350,9 @@ class DuffelSupplier(FlightSupplier):
         """`GET /air/orders` (Duffel lists them in no promised order), narrowed by the lead
         passenger's family name (`passenger_name[]`, a partial match), page after page (`after`)
         until one carries our booking id in its metadata. None only after the complete listing;
-        more than MAX_ORDER_PAGES pages, an error or an unreadable page: SupplierError."""
+        more than MAX_ORDER_PAGES pages, an error or an unreadable page: SupplierError.
+        `created_after` excludes nothing: the booking id is ours alone, and Duffel's clock is
+        not ours (an order stamped a second before our booking is still its order)."""
         params: dict[str, str] = {"limit": str(ORDERS_PAGE_SIZE)}
         if passengers and passengers[0].family_name.strip():
             params["passenger_name[]"] = passengers[0].family_name.strip()
@@ -358,7 +360,7 @@ class DuffelSupplier(FlightSupplier):
             response = self._send("GET", "/air/orders", params=params, timeout=ORDER_TIMEOUT)
             orders, after = _read(_orders_page, _json_or_none(response))
             for raw in orders:
-                if _is_booking_order(raw, booking_id, created_after):
+                if _carries_booking_id(raw, booking_id):
                     return _read(order_from, raw)
             if not after:
                 return None
@@ -837,12 +839,9 @@ def _orders_page(body) -> tuple[list[dict], str | None]:
     return orders, meta["after"] or None
 
 
-def _is_booking_order(raw: dict, booking_id: str, created_after: datetime) -> bool:
+def _carries_booking_id(raw: dict, booking_id: str) -> bool:
     metadata = raw.get("metadata")
-    if not isinstance(metadata, dict) or metadata.get(METADATA_BOOKING_ID) != booking_id:
-        return False
-    created_at = raw.get("created_at")
-    return not created_at or utc_instant(created_at) >= created_after
+    return isinstance(metadata, dict) and metadata.get(METADATA_BOOKING_ID) == booking_id
 
 
 def quote_from(data: dict) -> CancellationQuote:

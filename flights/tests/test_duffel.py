@@ -1287,16 +1287,23 @@ def test_find_order_reads_the_pages_until_the_booking_id(duffel, supplier):
 
 
 def test_find_order_after_a_complete_listing_without_it_is_none(duffel, supplier):
-    # Our booking id on an order created before our booking: not ours (an earlier attempt).
-    older = listed(
+    someone_else = listed(recorded("order_held"), metadata={"booking_id": "ord_other"})
+    answer_orders(duffel, orders_page([someone_else], after="g2wAAAACbQAAABBB"))
+    answer_orders(duffel, orders_page([], after=None), after="g2wAAAACbQAAABBB")
+
+    assert find(supplier) is None
+
+
+def test_find_order_trusts_the_booking_id_over_duffels_clock(duffel, supplier):
+    # Stamped by Duffel's clock a second before our booking: still the booking's order.
+    ours = listed(
         recorded("order_held"),
         metadata={"booking_id": BOOKING},
         created_at="2027-02-01T14:04:59Z",
     )
-    answer_orders(duffel, orders_page([older], after="g2wAAAACbQAAABBB"))
-    answer_orders(duffel, orders_page([], after=None), after="g2wAAAACbQAAABBB")
+    answer_orders(duffel, orders_page([ours], after=None))
 
-    assert find(supplier) is None
+    assert find(supplier).supplier_order_id == HELD_ORDER
 
 
 def test_find_order_finds_a_cancelled_order(duffel, supplier):
