@@ -94,6 +94,9 @@ def test_errors_change_nothing(team, args, message):
     assert Event.objects.count() == events
 
 
+# As from a shell: Django closes the database connections after the command, which a test
+# inside a transaction would not survive.
+@pytest.mark.django_db(transaction=True)
 def test_from_the_command_line_an_error_exits_non_zero_with_its_message(team, capsys):
     utility = ManagementUtility(
         ["manage.py", "connect_supplier", "team_unknown", "duffel", "--access-token", "x"]
