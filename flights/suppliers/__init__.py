@@ -33,12 +33,6 @@ def supplier_for(*, team, live_mode: bool) -> FlightSupplier:
     return supplier_named("sandbox")
 
 
-def supplier_require_connected(*, team, live_mode: bool) -> None:
-    """Refuses (SupplierNotConnected) what `supplier_for` refuses, before anything is written:
-    a booking claims its offer and debits the wallet before it asks its supplier."""
-    supplier_for(team=team, live_mode=live_mode)
-
-
 def supplier_for_booking(booking) -> FlightSupplier:
     """The supplier holding a booking's order: the one it was made with, whatever the team has
     connected or disconnected since."""

@@ -89,12 +89,14 @@ def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
     # An offer searched while the operator allowed the sandbox in live mode...
     fund(team.team, "10000.00")
     settings.FLIGHTS_LIVE_SANDBOX = True
-    offer = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"][0]
+    offers = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"]
+    offer = offers[0]
+    holdable = next(o for o in offers if not o["payment_requirements"]["requires_instant_payment"])
     events = Event.objects.count()
     # ...is not booked once it no longer does: no booking, no debit, no event.
     settings.FLIGHTS_LIVE_SANDBOX = False
 
-    for body in (instant_booking(offer), {**instant_booking(offer), "type": "hold"}):
+    for body in (instant_booking(offer), {**instant_booking(holdable), "type": "hold"}):
         response = live_client.post("/api/v1/bookings", body, format="json")
         assert response.status_code == 422
         assert response.json() == NOT_CONNECTED
@@ -105,20 +107,22 @@ def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
     assert Event.objects.count() == events
 
 
-def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, team):
+def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, team, settings):
+    fund(team.team, "10000.00")
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    offer = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"][0]
+    settings.FLIGHTS_LIVE_SANDBOX = False
     integration = integration_connect(
         team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_x"
     )
     integration_disconnect(integration=integration)
 
-    response = live_client.post(
-        "/api/v1/bookings",
-        {"offerId": "off_0000000000000000000000", "type": "hold", "passengers": []},
-        format="json",
-    )
+    response = live_client.post("/api/v1/bookings", instant_booking(offer), format="json")
 
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "supplier_not_connected"
+    assert not Booking.objects.exists()
+    assert not Transaction.objects.filter(type="debit").exists()
 
 
 def test_the_operator_can_allow_the_sandbox_in_live_mode(live_client, team, settings):
