@@ -367,3 +367,75 @@ def test_an_uncertain_order_is_found_by_its_booking_id_or_certainly_absent(
     assert found.booking_reference == order["booking_reference"]
     assert found.awaiting_payment is (not instant)
     assert len(found.documents) == (1 if instant else 0)
+
+
+# --- Uncertain answers over the API: kept with their money, then settled once ----------------
+
+
+def book_as(client, offer, family_name: str, type: str):
+    passenger = {
+        **person(offer["passengers"][0]["id"], given="Marina", born="1988-07-14"),
+        "family_name": family_name,
+    }
+    body = {"offerId": offer["id"], "type": type, "passengers": [passenger]}
+    if type == "instant":
+        body["payments"] = [payment(offer)]
+    response = client.post("/api/v1/bookings", body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def test_uncertain_duffel_answers_are_settled_by_the_check_exactly_once(
+    duffel, live_client, team, settings
+):
+    from bookings.services import booking_outcome_check
+
+    fund(team.team, "50000.00")
+    offers = search(live_client, [{"type": "adult", "count": 1}])["offers"]
+    euros = next(o for o in offers if o["total_currency"] == "EUR")  # instant only
+    lost = book_as(live_client, euros, "Lostanswer", "instant")
+    offers = search(live_client, [{"type": "adult", "count": 1}])["offers"]
+    euros = next(o for o in offers if o["total_currency"] == "EUR")
+    never_made = book_as(live_client, euros, "Servererror", "instant")
+    dollars = next(o for o in offers if o["total_currency"] == "USD")  # holdable
+    pending = book_as(live_client, dollars, "Pending", "hold")
+
+    # Paid instant bookings wait as confirmed, the hold as pending; nothing refunded yet.
+    assert (lost["status"], never_made["status"], pending["status"]) == (
+        "confirmed",
+        "confirmed",
+        "pending",
+    )
+    assert Booking.objects.filter(outcome_unknown_since__isnull=False).count() == 3
+    assert Transaction.objects.filter(type="debit").count() == 2
+    assert not Transaction.objects.filter(type="credit", reference_type="refund").exists()
+
+    # Found by the booking id in the order's metadata: settled as the first answer would have.
+    assert booking_outcome_check(booking_id=lost["id"]) == "ticketed"
+    assert booking_outcome_check(booking_id=pending["id"]) == "held"
+    # Certainly absent, but only failed once the grace period is over.
+    assert booking_outcome_check(booking_id=never_made["id"]) == "unknown"
+    settings.SUPPLIER_UNKNOWN_GRACE_SECONDS = 0
+    assert booking_outcome_check(booking_id=never_made["id"]) == "failed"
+    for booking_id in (lost["id"], pending["id"], never_made["id"]):
+        assert booking_outcome_check(booking_id=booking_id) == "settled"  # once only
+
+    ticketed = live_client.get(f"/api/v1/bookings/{lost['id']}").json()
+    assert ticketed["status"] == "ticketed" and len(ticketed["documents"]) == 1
+    [lost_order] = [
+        o for o in duffel.state.orders.values() if o["metadata"] == {"booking_id": lost["id"]}
+    ]
+    assert ticketed["booking_reference"] == lost_order["booking_reference"]
+    held = live_client.get(f"/api/v1/bookings/{pending['id']}").json()
+    assert held["status"] == "pending" and held["payment_status"]["awaiting_payment"] is True
+    failed = live_client.get(f"/api/v1/bookings/{never_made['id']}").json()
+    assert failed["status"] == "failed"
+    # One debit each for the instant bookings, one full refund for the one never made.
+    [refund] = Transaction.objects.filter(type="credit", reference_type="refund")
+    assert refund.reference_id == never_made["id"]
+    assert (
+        refund.amount == Transaction.objects.get(type="debit", reference_id=never_made["id"]).amount
+    )
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "consistent" in out.getvalue()
