@@ -60,3 +60,10 @@ def https_receiver(_receiver_server, settings, monkeypatch):
     _receiver_server.reset()
     yield _receiver_server
     _receiver_server.reset()
+
+
+@pytest.fixture
+def live_sandbox(settings):
+    """Live keys search and book the sandbox supplier, as `FLIGHTS_LIVE_SANDBOX=true` allows
+    (demos, staging). Without it a live team needs a connected supplier."""
+    settings.FLIGHTS_LIVE_SANDBOX = True

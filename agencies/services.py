@@ -168,6 +168,22 @@ def integration_disconnect(*, integration: Integration) -> Integration:
     return integration
 
 
+@transaction.atomic
+def integration_replace(
+    *, team: Team, live_mode: bool, provider: str, access_token: str
+) -> Integration:
+    """Connect `provider` with a new access token, disconnecting the active integration first
+    (events integration.disconnected, then integration.connected), all or nothing."""
+    active = Integration.objects.select_for_update().filter(
+        team=team, live_mode=live_mode, provider=provider, status=Integration.Status.ACTIVE
+    )
+    for integration in active:
+        integration_disconnect(integration=integration)
+    return integration_connect(
+        team=team, live_mode=live_mode, provider=provider, access_token=access_token
+    )
+
+
 def integration_event_object(integration: Integration) -> dict:
     return {
         "id": integration.id,

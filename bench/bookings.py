@@ -198,6 +198,7 @@ def main() -> int:
         # E-mail tasks are queued to Redis for a worker, as in production, not run in the request.
         "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"),
         "EMAIL_URL": "dummymail://",
+        "FLIGHTS_LIVE_SANDBOX": "true",  # the live key books the sandbox
     }
     with scratch_django("bookings", env):
         report = run(args.bookings, args.threads)

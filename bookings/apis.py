@@ -106,7 +106,7 @@ class BookingCreateApi(ApiView):
             ),
             404: error_response("Offer not found"),
             409: error_response("Offer already booked"),
-            422: error_response("Insufficient balance"),
+            422: error_response("Insufficient balance, No flight supplier connected (live mode)"),
             502: error_response("Supplier error"),
         },
     )

@@ -20,6 +20,7 @@ class FlightSearchApi(ApiView):
                 "Invalid request parameters, Invalid airport code, Invalid date "
                 "format or Departure date in the past"
             ),
+            422: error_response("No flight supplier connected (live mode)"),
             502: error_response("The flight supplier failed"),
         },
         examples=[

@@ -69,6 +69,8 @@ class Stack:
             "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
             "DJANGO_CONN_MAX_AGE": "0",
             "LOG_LEVEL": "WARNING",
+            # The live keys of these stacks search and book the sandbox (no supplier connected).
+            "FLIGHTS_LIVE_SANDBOX": "true",
         }
         if receiver_ca:
             self.env["REQUESTS_CA_BUNDLE"] = receiver_ca

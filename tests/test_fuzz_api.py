@@ -4,7 +4,8 @@ of the documented shape), with a test key and with a live key.
 
 Bounded for CI: a fixed number of examples per operation, derandomized so that a failure
 reproduces. Outside calls are the sandbox's (no network): live searches use the sandbox supplier
-because the team has no Duffel integration, and live recharges the sandbox payment provider.
+(allowed explicitly, FLIGHTS_LIVE_SANDBOX: the team has no Duffel integration), and live
+recharges the sandbox payment provider.
 """
 
 import pytest
@@ -36,7 +37,7 @@ def _keep_the_test_transaction():
 
 
 @pytest.fixture(params=["test", "live"])
-def api_key(request, db):
+def api_key(request, db, live_sandbox):
     created = make_team("Fuzz Travel")
     fund(created.team, "100000.00")
     return created.test_key if request.param == "test" else created.live_key

@@ -9,7 +9,8 @@ from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 BOOKINGS = "/api/v1/bookings"

@@ -9,7 +9,8 @@ from bookings.tasks import send_booking_email, send_payment_reminders
 from bookings.tests.test_create import NOW, book, holdable, person
 from wallet.tests.factories import fund
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 
 @pytest.fixture(autouse=True)

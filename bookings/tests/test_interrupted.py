@@ -15,7 +15,8 @@ from flights.suppliers.sandbox import SandboxSupplier
 from wallet.models import Transaction
 from wallet.tests.factories import fund
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 KEY = "retry-me-1"
 

@@ -23,7 +23,8 @@ from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 BOOKINGS = "/api/v1/bookings"
 BALANCE = Decimal("5000.00")  # the test wallet's constant, and what the live wallet holds

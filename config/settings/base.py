@@ -404,3 +404,7 @@ FX_STATIC_RATES = env.json(
     },
 )
 DUFFEL_BASE_URL = env.str("DUFFEL_BASE_URL", default="https://api.duffel.com")
+# Live mode without a connected supplier refuses to search or book (supplier_not_connected):
+# real wallet money must not buy sandbox tickets. Demos and staging may allow the sandbox in
+# live mode explicitly; DJANGO_DEBUG never implies it.
+FLIGHTS_LIVE_SANDBOX = env.bool("FLIGHTS_LIVE_SANDBOX", default=False)

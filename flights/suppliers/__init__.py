@@ -1,6 +1,10 @@
 """Which supplier serves a team: test mode always the sandbox; live mode Duffel when the team has
-an active live Duffel integration, otherwise the sandbox. A booking keeps the supplier it was
-made with (`supplier_for_booking`)."""
+an active live Duffel integration, otherwise nothing (SupplierNotConnected: real wallet money
+never buys sandbox tickets), unless the operator allows the sandbox in live mode
+(FLIGHTS_LIVE_SANDBOX, for demos and staging). A booking keeps the supplier it was made with
+(`supplier_for_booking`)."""
+
+from django.conf import settings
 
 from flights.suppliers.base import FlightSupplier, SupplierNotConnected
 
@@ -18,10 +22,14 @@ def _active_duffel_token(*, team, live_mode: bool) -> str | None:
 
 
 def supplier_for(*, team, live_mode: bool) -> FlightSupplier:
+    """The supplier new searches and bookings of the team use. Raises SupplierNotConnected in
+    live mode without an active integration (unless FLIGHTS_LIVE_SANDBOX)."""
     if live_mode:
         token = _active_duffel_token(team=team, live_mode=True)
         if token is not None:
             return supplier_named("duffel", access_token=token)
+        if not settings.FLIGHTS_LIVE_SANDBOX:
+            raise SupplierNotConnected()
     return supplier_named("sandbox")
 
 

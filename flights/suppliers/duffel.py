@@ -7,22 +7,28 @@ Calls (JSON bodies wrapped in `{"data": ...}`, answers likewise):
   (the requested codes: Duffel takes IATA city codes as well as airports), the passengers and
   the cabin; the offers come back in the same answer.
 - create_order: `POST /air/orders`, type `hold` (no payment) or `instant` (paid from the Duffel
-  balance). It reads only `offer.supplier_offer_id` from the stored offer; the amount and
-  currency paid are the method's arguments.
+  balance), the passengers by the offer request's ids, and `metadata: {"booking_id": "ord_…"}`
+  (Duffel's metadata: string values). It reads only `offer.supplier_offer_id` from the stored
+  offer; the amount and currency paid are the method's arguments.
 - pay_order: `POST /air/payments` (balance), then `GET /air/orders/{id}` for the tickets.
 - get_order: `GET /air/orders/{id}`.
+- find_order: `GET /air/orders?limit=200&passenger_name[]=<lead family name>`, following
+  `meta.after` for at most MAX_ORDER_PAGES pages, for the order whose `metadata.booking_id` is
+  ours.
 - quote_cancellation: `POST /air/order_cancellations`; confirm_cancellation:
   `POST /air/order_cancellations/{id}/actions/confirm`.
 
 Mapping decisions (Duffel's nulls included):
 
 - Amounts are strings at Duffel and stay Decimal (the JSON is read with `parse_float=Decimal`
-  too). A missing `base_amount` or `tax_amount` is the total minus the other (both missing: base
-  = total, tax = 0).
+  too), in the offer's `total_currency` (any currency: pricing converts it to BRL). A missing
+  `base_amount` or `tax_amount`, or one in another currency than the total's (`base_currency`,
+  `tax_currency`), is the total minus the other (both: base = total, tax = 0).
 - Passengers are sent as `{"type": "adult"}`, `{"type": "infant_without_seat"}` and, for a
   child, `{"age": CHILD_AGE}`: Duffel prices children by age and our search has no ages.
-  `supplier_passenger_ids` are the offer request's passenger ids, which Duffel returns in the
-  order they were sent, i.e. the order of `SearchRequest.passengers`.
+  `supplier_passenger_ids` are the offer request's passenger ids in the order of
+  `SearchRequest.passengers`: each of ours takes the first Duffel passenger of its kind (`type`,
+  or `age` when searched by age), else Duffel's order. Names on them are ignored.
 - Segment times are Duffel's local wall-clock times, kept naive. Durations are ISO 8601
   (`PT2H26M`, `P1DT2H`) in minutes (seconds rounded); a missing duration is computed from the
   local times and the airports' time zones (Duffel's `time_zone`, else ours).
@@ -34,9 +40,11 @@ Mapping decisions (Duffel's nulls included):
 - A condition that is null (the airline did not say) counts as not allowed; an allowed one with
   no penalty amount keeps `penalty_amount=None` (unknown, not free).
 - Instants (expiry, hold deadlines) are aware UTC. An offer that requires instant payment has no
-  hold deadlines (`payment_required_by` and `price_guarantee_expires_at` are None).
+  hold deadlines (`payment_required_by` and `price_guarantee_expires_at` are None). A holdable
+  offer whose `payment_required_by` is null stays holdable; the deadline comes with the order.
 - An offer that cannot be read is left out of the results (and logged), not the whole search.
 - Order documents: only `electronic_ticket` ones, for the first of their `passenger_ids`.
+  `awaiting_payment` is `payment_status.awaiting_payment`; `cancelled` is `cancelled_at` set.
 - Order passengers: Duffel requires a title among mr, ms, mrs, miss, dr; a missing or other
   title becomes "mr" (gender m) or "ms" (gender f).
 
@@ -47,12 +55,19 @@ already_cancelled, order_not_created), then by status: 401/403 supplier_authenti
 404 a not-found code per call (offer_not_found, order_not_found, quote_not_found), 422
 validation_error supplier_validation_error, 429 supplier_rate_limited, 5xx supplier_unavailable,
 any other refusal supplier_error. Connection errors and timeouts are supplier_unavailable. A
-success we cannot read is supplier_bad_response. When a call may have taken effect anyway
-(creating an order, paying, confirming a cancellation: answer lost, 5xx, unreadable), the
-message says to check before retrying; a 202 on order creation (accepted, not confirmed) is
-order_pending; a payment whose order cannot be read back says not to pay again.
+success we cannot read is supplier_bad_response.
 
-Timeouts: connect 5 s; read 30 s for searches, 60 s for everything else. The access token lives
+When creating an order or paying may have taken effect anyway, the error is
+SupplierOutcomeUnknown (code supplier_outcome_unknown), never a refusal: a read timeout or a
+connection dropped after the request was sent, a 5xx without one of the known codes above, an
+unreadable 2xx, a 202 on order creation (accepted, not confirmed: code order_pending), and a
+payment whose order cannot be read back. A request that never reached Duffel (connect timeout,
+refused, a name that does not resolve, a failed TLS handshake) is a plain SupplierError.
+Confirming a cancellation that may have taken effect is a plain SupplierError whose message says
+to check before retrying.
+
+Timeouts: connect 5 s; read 30 s for searches, 130 s for everything else (Duffel's advice for
+orders). The access token lives
 only in the session's Authorization header: it is never logged, put in an error or in `repr`.
 """
 
@@ -66,6 +81,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import requests
 from django.conf import settings
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from flights import airports
 from flights.suppliers.base import (
@@ -80,6 +96,7 @@ from flights.suppliers.base import (
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierOutcomeUnknown,
     SupplierSegment,
     SupplierSlice,
     TicketDocument,
@@ -99,6 +116,15 @@ SUPPLIER_TIMEOUT_MS = 20_000
 # 8 is a child (2 to 11) for every airline.
 CHILD_AGE = 8
 DUFFEL_TITLES = frozenset({"mr", "ms", "mrs", "miss", "dr"})
+# find_order lists orders in pages of ORDERS_PAGE_SIZE (Duffel's maximum), at most
+# MAX_ORDER_PAGES of them: past that it cannot tell (SupplierError), it does not guess.
+ORDERS_PAGE_SIZE = 200
+MAX_ORDER_PAGES = 5
+METADATA_BOOKING_ID = "booking_id"
+# What a call changes at the airline, hence what a lost or unreadable answer means:
+READ = "read"  # nothing: a plain failure
+CHANGE = "change"  # something (a cancellation): a failure whose message says to check first
+OUTCOME = "outcome"  # an order or a payment: SupplierOutcomeUnknown, reconciled later
 BAGGAGE_TYPES = frozenset({"checked", "carry_on"})
 
 ISO_DURATION = re.compile(
@@ -120,10 +146,12 @@ UNCERTAIN_BAD_RESPONSE = (
     "The flight supplier sent an answer we could not read; check whether the booking changed "
     "before trying again",
 )
+# Outcomes we cannot know (SupplierOutcomeUnknown): the order or payment may exist.
+OUTCOME_UNKNOWN = (SupplierOutcomeUnknown.code, SupplierOutcomeUnknown.message)
 PAID_NOT_READ = (
-    "supplier_unavailable",
-    "The order was paid but the flight supplier did not return it; read the order again later "
-    "instead of paying again",
+    SupplierOutcomeUnknown.code,
+    "The order was paid but the flight supplier did not return it; we are checking with it "
+    "(do not pay again)",
 )
 AUTH_FAILED = (
     "supplier_authentication_failed",
@@ -142,10 +170,14 @@ REFUSED = ("supplier_error", "The flight supplier refused the request")
 NOT_FOUND = ("supplier_not_found", "The flight supplier does not know this resource")
 OFFER_NOT_FOUND = ("offer_not_found", "Unknown Duffel offer")
 ORDER_NOT_FOUND = ("order_not_found", "Unknown Duffel order")
+TOO_MANY_ORDERS = (
+    "supplier_unavailable",
+    "Too many Duffel orders to look through for this booking; check it in the Duffel dashboard",
+)
 QUOTE_NOT_FOUND = ("quote_not_found", "Unknown Duffel cancellation quote")
 ORDER_PENDING = (
     "order_pending",
-    "The airline has not confirmed the booking yet; do not book again before checking it",
+    "The airline has not confirmed the booking yet; we are checking with it",
 )
 
 # Duffel error codes that mean something to the agency, whatever the HTTP status.
@@ -174,6 +206,11 @@ KNOWN_ERRORS: dict[str, tuple[str, str]] = {
 def _error(pair: tuple[str, str], details=None) -> SupplierError:
     code, message = pair
     return SupplierError(message, code=code, details=details)
+
+
+def _unknown(pair: tuple[str, str], details=None) -> SupplierOutcomeUnknown:
+    code, message = pair
+    return SupplierOutcomeUnknown(message, code=code, details=details)
 
 
 class _Unreadable(Exception):
@@ -237,7 +274,7 @@ class DuffelSupplier(FlightSupplier):
         data = self._call(
             "POST", "/air/offer_requests", body=body, params=params, timeout=SEARCH_TIMEOUT
         )
-        passenger_ids = _read(_passenger_ids, data, len(request.passengers))
+        passenger_ids = _read(_passenger_ids, data, request.passengers)
         context = _OfferContext(passenger_ids=passenger_ids, cabin_class=request.cabin_class)
         offers = []
         for raw in data.get("offers") or []:
@@ -258,6 +295,7 @@ class DuffelSupplier(FlightSupplier):
         instant: bool,
         amount: Decimal,
         currency: str,
+        booking_id: str = "",
     ) -> SupplierOrder:
         offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
         if not offer_id.startswith("off_"):
@@ -269,17 +307,19 @@ class DuffelSupplier(FlightSupplier):
         }
         if instant:
             body["payments"] = [balance_payment(amount, currency)]
+        if booking_id:  # how find_order recognises the order when this answer is lost
+            body["metadata"] = {METADATA_BOOKING_ID: str(booking_id)}
         response = self._send(
             "POST",
             "/air/orders",
             body=body,
             timeout=ORDER_TIMEOUT,
             not_found=OFFER_NOT_FOUND,
-            uncertain=True,
+            effect=OUTCOME,
         )
         if response.status_code == 202:  # accepted, the airline has not confirmed yet
-            raise _error(ORDER_PENDING, {"supplier": "duffel", "status": 202})
-        return _read(order_from, _data_of(response, uncertain=True), uncertain=True)
+            raise _unknown(ORDER_PENDING, {"supplier": "duffel", "status": 202})
+        return _read(order_from, _data_of(response, effect=OUTCOME), effect=OUTCOME)
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
         self._call(
@@ -288,12 +328,12 @@ class DuffelSupplier(FlightSupplier):
             body={"order_id": order_id, "payment": balance_payment(amount, currency)},
             timeout=ORDER_TIMEOUT,
             not_found=ORDER_NOT_FOUND,
-            uncertain=True,
+            effect=OUTCOME,
         )
         try:
             return self.get_order(order_id)
         except SupplierError as exc:  # paid all the same: paying again must not look safe
-            raise _error(PAID_NOT_READ, exc.details) from exc
+            raise _unknown(PAID_NOT_READ, exc.details) from exc
 
     def get_order(self, order_id: str) -> SupplierOrder:
         data = self._call(
@@ -304,9 +344,30 @@ class DuffelSupplier(FlightSupplier):
         )
         return _read(order_from, data)
 
-    def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
-        # Not built yet: an unknown Duffel outcome stays unknown (support checks it).
-        raise _error(UNAVAILABLE, {"supplier": "duffel", "reason": "find_order not built"})
+    def find_order(
+        self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]
+    ) -> SupplierOrder | None:
+        """`GET /air/orders` (Duffel lists them in no promised order), narrowed by the lead
+        passenger's family name (`passenger_name[]`, a partial match), page after page (`after`)
+        until one carries our booking id in its metadata. None only after the complete listing;
+        more than MAX_ORDER_PAGES pages, an error or an unreadable page: SupplierError.
+        `created_after` excludes nothing: the booking id is ours alone, and Duffel's clock is
+        not ours (an order stamped a second before our booking is still its order)."""
+        params: dict[str, str] = {"limit": str(ORDERS_PAGE_SIZE)}
+        if passengers and passengers[0].family_name.strip():
+            params["passenger_name[]"] = passengers[0].family_name.strip()
+        for _ in range(MAX_ORDER_PAGES):
+            response = self._send("GET", "/air/orders", params=params, timeout=ORDER_TIMEOUT)
+            orders, after = _read(_orders_page, _json_or_none(response))
+            for raw in orders:
+                if _carries_booking_id(raw, booking_id):
+                    return _read(order_from, raw)
+            if not after:
+                return None
+            params["after"] = after
+        raise _error(
+            TOO_MANY_ORDERS, {"supplier": "duffel", "pages": MAX_ORDER_PAGES, "booking": booking_id}
+        )
 
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         data = self._call(
@@ -324,14 +385,14 @@ class DuffelSupplier(FlightSupplier):
             f"/air/order_cancellations/{_path_part(quote_id)}/actions/confirm",
             timeout=ORDER_TIMEOUT,
             not_found=QUOTE_NOT_FOUND,
-            uncertain=True,
+            effect=CHANGE,
         )
 
     # --- HTTP ----------------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, **kwargs) -> dict:
         response = self._send(method, path, **kwargs)
-        return _data_of(response, uncertain=kwargs.get("uncertain", False))
+        return _data_of(response, effect=kwargs.get("effect", READ))
 
     def _send(
         self,
@@ -342,10 +403,11 @@ class DuffelSupplier(FlightSupplier):
         body: dict | None = None,
         params: dict | None = None,
         not_found: tuple[str, str] = NOT_FOUND,
-        uncertain: bool = False,
+        effect: str = READ,
     ) -> requests.Response:
-        """The answer to a call, or SupplierError. `uncertain`: the call changes something at
-        the airline, so a lost answer does not mean nothing happened."""
+        """The answer to a call, or SupplierError. `effect`: what the call changes at the
+        airline (READ nothing; CHANGE or OUTCOME something), so whether a lost answer may hide
+        a change."""
         if not self._has_token:
             raise _error(AUTH_FAILED, {"supplier": "duffel", "reason": "no access token"})
         try:
@@ -358,14 +420,12 @@ class DuffelSupplier(FlightSupplier):
             )
         except requests.RequestException as exc:
             logger.warning("Duffel %s %s failed: %s", method, path, type(exc).__name__)
-            # A request that never connected took no effect; any other failure may have.
-            unsure = uncertain and not isinstance(exc, requests.ConnectTimeout)
-            raise _error(
-                UNCERTAIN if unsure else UNAVAILABLE,
-                {"supplier": "duffel", "reason": type(exc).__name__},
-            ) from exc
+            details = {"supplier": "duffel", "reason": type(exc).__name__}
+            if _never_sent(exc):  # nothing reached Duffel: nothing can have happened
+                raise _error(UNAVAILABLE, details) from exc
+            raise _failure(effect, UNAVAILABLE, UNCERTAIN, details) from exc
         if response.status_code >= 400:
-            error = http_error(response, not_found=not_found, uncertain=uncertain)
+            error = http_error(response, not_found=not_found, effect=effect)
             logger.warning(
                 "Duffel %s %s answered %s (%s, request %s)",
                 method,
@@ -376,6 +436,35 @@ class DuffelSupplier(FlightSupplier):
             )
             raise error
         return response
+
+
+def _never_sent(exc: requests.RequestException) -> bool:
+    """Whether the request certainly never reached Duffel: no connection (a connect timeout,
+    refused, a name that does not resolve, a failed TLS handshake) or a URL we cannot send to.
+    A read timeout or a connection dropped after sending may hide a change."""
+    if isinstance(
+        exc,
+        requests.ConnectTimeout
+        | requests.exceptions.SSLError
+        | requests.exceptions.InvalidURL
+        | requests.exceptions.MissingSchema
+        | requests.exceptions.InvalidSchema,
+    ):
+        return True
+    if isinstance(exc, requests.ConnectionError):
+        reason = exc.args[0] if exc.args else None
+        if isinstance(reason, MaxRetryError):
+            reason = reason.reason
+        return isinstance(reason, NewConnectionError)  # refused, DNS (NameResolutionError)
+    return False
+
+
+def _failure(effect: str, sure: tuple[str, str], check: tuple[str, str], details) -> SupplierError:
+    """The error of a failure that may have taken effect: for an order or a payment
+    SupplierOutcomeUnknown; for another change a refusal whose message says to check first."""
+    if effect == OUTCOME:
+        return _unknown(OUTCOME_UNKNOWN, details)
+    return _error(check if effect == CHANGE else sure, details)
 
 
 # --- Requests ----------------------------------------------------------------------------------
@@ -443,26 +532,34 @@ def _json_or_none(response: requests.Response):
         return None
 
 
-def _data_of(response: requests.Response, *, uncertain: bool = False) -> dict:
+def _data_of(response: requests.Response, *, effect: str = READ) -> dict:
     body = _json_or_none(response)
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, dict):
-        raise _error(
-            UNCERTAIN_BAD_RESPONSE if uncertain else BAD_RESPONSE,
+        raise _failure(
+            effect,
+            BAD_RESPONSE,
+            UNCERTAIN_BAD_RESPONSE,
             {"supplier": "duffel", "status": response.status_code, "reason": "no data object"},
         )
     return data
 
 
-def _read(mapper, data: dict, *args, uncertain: bool = False):
+def _read(mapper, data, *args, effect: str = READ):
     """mapper(data, *args), any missing or malformed field being a SupplierError."""
     try:
         return mapper(data, *args)
     except READ_ERRORS as exc:
         logger.warning("Unreadable Duffel answer for %s: %r", mapper.__name__, exc)
-        raise _error(
-            UNCERTAIN_BAD_RESPONSE if uncertain else BAD_RESPONSE,
-            {"supplier": "duffel", "id": data.get("id"), "reason": repr(exc)},
+        raise _failure(
+            effect,
+            BAD_RESPONSE,
+            UNCERTAIN_BAD_RESPONSE,
+            {
+                "supplier": "duffel",
+                "id": data.get("id") if isinstance(data, dict) else None,
+                "reason": repr(exc),
+            },
         ) from exc
 
 
@@ -470,7 +567,7 @@ def http_error(
     response: requests.Response,
     *,
     not_found: tuple[str, str] = NOT_FOUND,
-    uncertain: bool = False,
+    effect: str = READ,
 ) -> SupplierError:
     body = _json_or_none(response)
     body = body if isinstance(body, dict) else {}
@@ -482,12 +579,13 @@ def http_error(
         "request_id": meta.get("request_id") or response.headers.get("x-request-id"),
         "errors": [_error_summary(e) for e in errors],
     }
-    return _error(_classify(response.status_code, errors, not_found, uncertain), details)
+    if response.status_code >= 500 and not any(e.get("code") in KNOWN_ERRORS for e in errors):
+        # The airline may have acted before the error (Duffel's own advice: check the order).
+        return _failure(effect, UNAVAILABLE, UNCERTAIN, details)
+    return _error(_classify(response.status_code, errors, not_found), details)
 
 
-def _classify(
-    status: int, errors: list[dict], not_found: tuple[str, str], uncertain: bool
-) -> tuple[str, str]:
+def _classify(status: int, errors: list[dict], not_found: tuple[str, str]) -> tuple[str, str]:
     for error in errors:
         if error.get("code") in KNOWN_ERRORS:
             return KNOWN_ERRORS[error["code"]]
@@ -502,7 +600,7 @@ def _classify(
     if status == 422 and any(e.get("type") == "validation_error" for e in errors):
         return VALIDATION
     if status >= 500:
-        return UNCERTAIN if uncertain else UNAVAILABLE
+        return UNAVAILABLE
     return REFUSED
 
 
@@ -526,11 +624,32 @@ class _OfferContext:
     cabin_class: CabinClass  # the one asked for, when a segment does not say
 
 
-def _passenger_ids(data: dict, expected: int) -> tuple[str, ...]:
-    ids = tuple(str(p["id"]) for p in data.get("passengers") or [])
-    if len(ids) != expected:
-        raise _Unreadable(f"{len(ids)} passengers for {expected} searched")
-    return ids
+def _passenger_ids(data: dict, kinds: tuple[PassengerType, ...]) -> tuple[str, ...]:
+    """Duffel's passenger ids in the order of our search's passengers. Each of ours takes the
+    first unused Duffel passenger of its kind (by `type`, or by `age` for those searched by
+    age); when the kinds cannot be told apart, Duffel's order (the order we sent them in).
+    Names Duffel may carry on them (given_name, family_name) are not read."""
+    passengers = [p for p in data.get("passengers") or [] if isinstance(p, dict)]
+    if len(passengers) != len(kinds):
+        raise _Unreadable(f"{len(passengers)} passengers for {len(kinds)} searched")
+    unused = list(passengers)
+    matched = []
+    for kind in kinds:
+        match = next((p for p in unused if _passenger_kind(p) == kind), None)
+        if match is None:
+            return tuple(str(p["id"]) for p in passengers)
+        unused.remove(match)
+        matched.append(str(match["id"]))
+    return tuple(matched)
+
+
+def _passenger_kind(passenger: dict) -> str | None:
+    if passenger.get("type"):
+        return passenger["type"]
+    age = passenger.get("age")
+    if isinstance(age, int) and not isinstance(age, bool):
+        return "infant_without_seat" if age < 2 else "child" if age < 12 else "adult"
+    return None
 
 
 def offer_from(raw: dict, context: _OfferContext) -> SupplierOffer:
@@ -563,8 +682,16 @@ def offer_from(raw: dict, context: _OfferContext) -> SupplierOffer:
 
 
 def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:
+    """Base and tax in the total's currency. Duffel gives each its own currency (base_currency,
+    tax_currency); one in another currency cannot be added to the total's, so it is treated
+    as missing."""
+    currency = raw["total_currency"]
     base = _decimal_or_none(raw.get("base_amount"))
     tax = _decimal_or_none(raw.get("tax_amount"))
+    if raw.get("base_currency") not in (None, "", currency):
+        base = None
+    if raw.get("tax_currency") not in (None, "", currency):
+        tax = None
     if base is None and tax is None:
         return total, Decimal("0.00")
     if base is None:
@@ -694,7 +821,27 @@ def order_from(data: dict) -> SupplierOrder:
         documents=documents,
         payment_required_by=_utc_or_none(status, "payment_required_by"),
         price_guarantee_expires_at=_utc_or_none(status, "price_guarantee_expires_at"),
+        awaiting_payment=status.get("awaiting_payment") is True,
+        cancelled=bool(data.get("cancelled_at")),
     )
+
+
+def _orders_page(body) -> tuple[list[dict], str | None]:
+    """The orders of one `GET /air/orders` page and the cursor of the next (None: the last)."""
+    if not isinstance(body, dict) or not isinstance(body.get("data"), list):
+        raise _Unreadable("no list of orders")
+    meta = body.get("meta")
+    if not isinstance(meta, dict) or "after" not in meta:
+        raise _Unreadable("no pagination cursor")  # cannot tell whether the listing is complete
+    orders = body["data"]
+    if not all(isinstance(order, dict) for order in orders):
+        raise _Unreadable("an order that is not an object")
+    return orders, meta["after"] or None
+
+
+def _carries_booking_id(raw: dict, booking_id: str) -> bool:
+    metadata = raw.get("metadata")
+    return isinstance(metadata, dict) and metadata.get(METADATA_BOOKING_ID) == booking_id
 
 
 def quote_from(data: dict) -> CancellationQuote:

@@ -19,6 +19,7 @@ No database: `create_order` gets a SimpleNamespace with the only attribute it re
 
 import json
 import logging
+import socket
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -28,6 +29,7 @@ import pytest
 import requests
 import responses
 from responses import matchers
+from urllib3.exceptions import MaxRetryError, NameResolutionError, NewConnectionError, ProtocolError
 
 from flights.suppliers import supplier_named
 from flights.suppliers.base import (
@@ -40,6 +42,7 @@ from flights.suppliers.base import (
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierOutcomeUnknown,
     SupplierSegment,
     SupplierSlice,
     TicketDocument,
@@ -57,6 +60,7 @@ HELD_ORDER = "ord_0000AqXA2p6Zy2Ybcg8tS0"
 INSTANT_ORDER = "ord_0000AqXB9f0xT5pG1VvS3s"
 QUOTE = "ore_0000AqZ1hR3kGxYg4bBv7c"
 REQUEST_ID = "F-QPK3Xz1d2mW0AAAb7h"
+BOOKING = "ord_01m84rjbr4ys7tjps1mzn7afgg"  # our booking id
 
 SEARCH = SearchRequest(
     slices=(
@@ -446,6 +450,7 @@ def test_create_order_holds_the_offer(duffel, supplier):
         instant=False,
         amount=Decimal("1418.64"),
         currency="EUR",
+        booking_id=BOOKING,
     )
 
     (call,) = duffel.calls
@@ -486,6 +491,8 @@ def test_create_order_holds_the_offer(duffel, supplier):
                     "phone_number": "+5511987654321",
                 },
             ],
+            # Duffel metadata: string values; our booking id, for find_order.
+            "metadata": {"booking_id": BOOKING},
         }
     }
     assert order == SupplierOrder(
@@ -494,6 +501,7 @@ def test_create_order_holds_the_offer(duffel, supplier):
         documents=(),
         payment_required_by=datetime(2027, 2, 4, 23, 59, tzinfo=UTC),
         price_guarantee_expires_at=datetime(2027, 2, 3, 14, 0, tzinfo=UTC),
+        awaiting_payment=True,
     )
 
 
@@ -506,12 +514,14 @@ def test_create_order_books_and_pays_at_once(duffel, supplier):
         instant=True,
         amount=Decimal("1234.56"),
         currency="EUR",
+        booking_id=BOOKING,
     )
 
     body = sent(duffel.calls[0])["data"]
     assert body["type"] == "instant"
     assert body["selected_offers"] == [IBERIA_OFFER]
     assert body["payments"] == [{"type": "balance", "amount": "1234.56", "currency": "EUR"}]
+    assert body["metadata"] == {"booking_id": BOOKING}
     # The tickets, one per passenger; the EMD (a paid extra) is not a ticket.
     assert order == SupplierOrder(
         supplier_order_id=INSTANT_ORDER,
@@ -565,7 +575,7 @@ def test_create_order_needs_a_duffel_offer(duffel, supplier):
 def test_an_order_accepted_but_not_confirmed_is_pending(duffel, supplier):
     duffel.add(responses.POST, f"{BASE_URL}/air/orders", json={"data": {}}, status=202)
 
-    with pytest.raises(SupplierError) as raised:
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
         supplier.create_order(
             offer=SimpleNamespace(supplier_offer_id=TAP_OFFER),
             passengers=[adult(), infant()],
@@ -608,15 +618,17 @@ def test_pay_order_pays_from_the_balance_then_reads_the_tickets(duffel, supplier
     )
 
 
-def test_a_paid_order_that_cannot_be_read_says_not_to_pay_again(duffel, supplier):
+def test_a_paid_order_that_cannot_be_read_is_an_unknown_outcome(duffel, supplier):
     duffel.add(responses.POST, f"{BASE_URL}/air/payments", json=recorded("payment"), status=201)
     duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", status=503, body="")
 
-    with pytest.raises(SupplierError) as raised:
+    # Paid, not read: never a refusal (that would refund a paid booking).
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
         supplier.pay_order(order_id=HELD_ORDER, amount=Decimal("1418.64"), currency="EUR")
 
-    assert raised.value.code == "supplier_unavailable"
-    assert "instead of paying again" in raised.value.message
+    assert raised.value.code == "supplier_outcome_unknown"
+    assert "do not pay again" in raised.value.message
+    assert raised.value.details["status"] == 503
 
 
 def test_get_order(duffel, supplier):
@@ -817,7 +829,6 @@ ERROR_CASES = [
     ("search", 500, "internal_server_error", "supplier_unavailable", "try again later"),
     ("quote_cancellation", 503, "<html>Unavailable</html>", "supplier_unavailable", "later"),
     ("search", 504, "", "supplier_unavailable", "try again later"),
-    ("create_order", 500, "internal_server_error", "supplier_unavailable", CHECK_FIRST),
     ("confirm_cancellation", 504, "", "supplier_unavailable", CHECK_FIRST),
 ]
 
@@ -841,6 +852,7 @@ def test_duffel_errors_become_supplier_errors(
 
     error = raised.value
     assert (error.code, error.status_code) == (code, 502)
+    assert not isinstance(error, SupplierOutcomeUnknown)  # certain: a refusal or a read
     assert words in error.message
     assert error.details["status"] == status
     if body is not None:
@@ -909,9 +921,7 @@ def test_validation_errors_carry_duffels_messages(duffel, supplier):
         ("get_order", requests.ReadTimeout("read timed out"), "try again later"),
         # Never sent: nothing can have happened.
         ("create_order", requests.ConnectTimeout("connect timed out"), "try again later"),
-        # Sent, answer lost: the booking or payment may have gone through.
-        ("create_order", requests.ReadTimeout("read timed out"), CHECK_FIRST),
-        ("pay_order", requests.ConnectionError("Connection reset"), CHECK_FIRST),
+        # Sent, answer lost: the cancellation may have gone through.
         ("confirm_cancellation", requests.ReadTimeout("read timed out"), CHECK_FIRST),
     ],
 )
@@ -937,7 +947,6 @@ def test_connection_errors_and_timeouts_are_unavailable(duffel, supplier, call, 
             json.dumps({"data": {"booking_reference": "LB7QXZ"}}),
             "supplier_bad_response",
         ),
-        ("create_order", json.dumps({"data": None}), "supplier_bad_response"),
     ],
 )
 def test_unreadable_successful_answers(duffel, supplier, call, body, code):
@@ -948,8 +957,7 @@ def test_unreadable_successful_answers(duffel, supplier, call, body, code):
         invoke(supplier)
 
     assert raised.value.code == code
-    if call == "create_order":
-        assert CHECK_FIRST in raised.value.message
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)  # a read changes nothing
 
 
 def test_the_access_token_is_never_shown(duffel, supplier, caplog):
@@ -987,3 +995,375 @@ def test_supplier_named_builds_it_on_the_configured_base_url(settings):
     assert isinstance(supplier, DuffelSupplier)
     assert supplier.name == "duffel"
     assert supplier.base_url == "https://api.duffel.com"
+
+
+# --- Reading Duffel's variants -----------------------------------------------------------------
+
+
+def test_offers_priced_in_other_currencies_keep_them_and_base_and_tax_stay_in_the_total_one(
+    duffel, supplier
+):
+    body = recorded("offer_request")
+    tap, iberia = body["data"]["offers"]
+    # Priced in US dollars, all three amounts in USD.
+    tap.update(total_amount="1530.20", total_currency="USD", base_currency="USD")
+    tap.update(base_amount="1290.00", tax_amount="240.20", tax_currency="USD")
+    # Taxes in another currency than the total: they cannot be added up, so taken as the rest.
+    iberia.update(base_amount="923.40", base_currency="EUR", tax_amount="1750.00")
+    iberia["tax_currency"] = "BRL"
+    answer_search(duffel, body)
+
+    dollars, euros = supplier.search(SEARCH)
+
+    assert (dollars.total_currency, dollars.total_amount) == ("USD", Decimal("1530.20"))
+    assert (dollars.base_amount, dollars.tax_amount) == (Decimal("1290.00"), Decimal("240.20"))
+    assert (euros.total_currency, euros.base_amount, euros.tax_amount) == (
+        "EUR",
+        Decimal("923.40"),
+        Decimal("311.16"),
+    )
+
+
+def test_a_holdable_offer_without_a_payment_deadline_stays_holdable(duffel, supplier):
+    body = recorded("offer_request")
+    body["data"]["offers"][0]["payment_requirements"] = {
+        "requires_instant_payment": False,
+        "payment_required_by": None,
+        "price_guarantee_expires_at": None,
+    }
+    answer_search(duffel, body)
+
+    tap = supplier.search(SEARCH)[0]
+
+    # The deadline comes with the held order (its payment_status).
+    assert tap.requires_instant_payment is False
+    assert (tap.payment_required_by, tap.price_guarantee_expires_at) == (None, None)
+
+
+def test_passengers_that_carry_names_and_come_back_in_another_order(duffel, supplier):
+    body = recorded("offer_request")
+    adult_passenger, infant_passenger = body["data"]["passengers"]
+    # Names (Duffel returns them when given, e.g. with loyalty accounts) are not ours to read;
+    # the kinds say which passenger is which.
+    adult_passenger.update(given_name="Marina", family_name="Albuquerque")
+    infant_passenger.update(given_name="Theo", family_name="Albuquerque")
+    body["data"]["passengers"] = [infant_passenger, adult_passenger]
+    for offer in body["data"]["offers"]:
+        offer["passengers"] = [dict(infant_passenger), dict(adult_passenger)]
+    answer_search(duffel, body)
+
+    offers = supplier.search(SEARCH)
+
+    assert [o.supplier_passenger_ids for o in offers] == [(ADULT, INFANT), (ADULT, INFANT)]
+
+
+def test_children_searched_by_age_are_matched_by_age(duffel):
+    body = recorded("offer_request")
+    adult_passenger, infant_passenger = body["data"]["passengers"]
+    child = {**infant_passenger, "id": "pas_child", "type": None, "age": 8}
+    body["data"]["passengers"] = [child, adult_passenger]
+    duffel.add(responses.POST, f"{BASE_URL}/air/offer_requests", json=body, status=201)
+    search = SearchRequest(slices=SEARCH.slices, passengers=("adult", "child"))
+
+    offers = DuffelSupplier(access_token=TOKEN, base_url=BASE_URL).search(search)
+
+    assert offers[0].supplier_passenger_ids == (ADULT, "pas_child")
+
+
+def test_orders_say_whether_they_await_payment_and_whether_they_were_cancelled(duffel, supplier):
+    cancelled = recorded("order_held")
+    cancelled["data"]["cancelled_at"] = "2027-02-02T10:00:00.000000Z"
+    cancelled["data"]["payment_status"]["awaiting_payment"] = False
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", json=recorded("order_held"))
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/{INSTANT_ORDER}", json=cancelled)
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/ord_ticketed", json=recorded("order_instant"))
+
+    held = supplier.get_order(HELD_ORDER)
+    gone = supplier.get_order(INSTANT_ORDER)
+    ticketed = supplier.get_order("ord_ticketed")
+
+    assert (held.awaiting_payment, held.cancelled) == (True, False)
+    assert (gone.awaiting_payment, gone.cancelled) == (False, True)
+    assert (ticketed.awaiting_payment, ticketed.cancelled) == (False, False)
+    assert len(ticketed.documents) == 2
+
+
+# --- Uncertain outcomes: orders and payments ---------------------------------------------------
+
+ORDER_CALLS = ["create_order", "pay_order"]
+
+
+def lost_after_sending() -> requests.ConnectionError:
+    """What requests raises when Duffel closes the connection after reading the request."""
+    return requests.ConnectionError(
+        ProtocolError("Connection aborted.", ConnectionResetError(104, "Connection reset"))
+    )
+
+
+def refused() -> requests.ConnectionError:
+    reason = NewConnectionError(None, "Failed to establish a new connection: [Errno 111]")
+    return requests.ConnectionError(MaxRetryError(None, "/air/orders", reason))
+
+
+def unresolvable() -> requests.ConnectionError:
+    reason = NameResolutionError("api.duffel.test", None, OSError("Name or service not known"))
+    return requests.ConnectionError(MaxRetryError(None, "/air/orders", reason))
+
+
+@pytest.mark.parametrize("call", ORDER_CALLS)
+@pytest.mark.parametrize(
+    "failure",
+    [requests.ReadTimeout("read timed out"), lost_after_sending()],
+    ids=["read_timeout", "connection_lost_after_sending"],
+)
+def test_an_answer_lost_after_sending_is_an_unknown_outcome(duffel, supplier, call, failure):
+    method, path, invoke = CALLS[call]
+    duffel.add(method, f"{BASE_URL}{path}", body=failure)
+
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
+        invoke(supplier)
+
+    assert raised.value.code == "supplier_outcome_unknown"
+    assert raised.value.details == {"supplier": "duffel", "reason": type(failure).__name__}
+    assert len(duffel.calls) == 1  # never sent twice
+
+
+@pytest.mark.parametrize("call", ORDER_CALLS)
+@pytest.mark.parametrize(
+    "failure",
+    [requests.ConnectTimeout("connect timed out"), refused(), unresolvable()],
+    ids=["connect_timeout", "refused", "dns"],
+)
+def test_a_request_that_never_reached_duffel_is_a_plain_failure(duffel, supplier, call, failure):
+    method, path, invoke = CALLS[call]
+    duffel.add(method, f"{BASE_URL}{path}", body=failure)
+
+    with pytest.raises(SupplierError) as raised:
+        invoke(supplier)
+
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)
+    assert raised.value.code == "supplier_unavailable"
+
+
+def test_a_refused_connection_for_real_is_a_plain_failure():
+    """No `responses` here: a real connection to a port nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed when the block ends: nobody listens
+    supplier = DuffelSupplier(access_token=TOKEN, base_url=f"http://127.0.0.1:{port}")
+
+    with pytest.raises(SupplierError) as raised:
+        CALLS["create_order"][2](supplier)
+
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)
+    assert raised.value.details["reason"] == "ConnectionError"
+
+
+@pytest.mark.parametrize("call", ORDER_CALLS)
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (500, "internal_server_error"),
+        (502, "<html>Bad gateway</html>"),
+        (503, ""),
+        (504, "<html>Gateway timeout</html>"),
+    ],
+)
+def test_a_5xx_is_an_unknown_outcome(duffel, supplier, call, status, body):
+    method, path, invoke = CALLS[call]
+    if body in DUFFEL_ERRORS:
+        duffel.add(method, f"{BASE_URL}{path}", json=duffel_error(status, body), status=status)
+    else:
+        duffel.add(method, f"{BASE_URL}{path}", body=body, status=status, content_type="text/html")
+
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
+        invoke(supplier)
+
+    assert raised.value.code == "supplier_outcome_unknown"
+    assert raised.value.details["status"] == status
+    if body in DUFFEL_ERRORS:
+        assert raised.value.details["request_id"] == REQUEST_ID
+
+
+def test_a_5xx_that_says_the_order_was_not_created_is_a_refusal(duffel, supplier):
+    duffel.add(
+        responses.POST,
+        f"{BASE_URL}/air/orders",
+        json=duffel_error(502, "order_not_created"),
+        status=502,
+    )
+
+    with pytest.raises(SupplierError) as raised:
+        CALLS["create_order"][2](supplier)
+
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)
+    assert raised.value.code == "order_not_created"
+
+
+@pytest.mark.parametrize("call", ORDER_CALLS)
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<html>OK</html>",
+        json.dumps({"data": None}),
+        json.dumps({"data": {"booking_reference": "LB7QXZ"}}),  # no id
+        '{"data": {"id": "ord_0000AqXA2p6Zy2Ybcg8tS0", "booking_ref',  # cut short
+    ],
+    ids=["html", "null", "no_id", "truncated"],
+)
+def test_an_unreadable_success_is_an_unknown_outcome(duffel, supplier, call, body):
+    method, path, invoke = CALLS[call]
+    duffel.add(method, f"{BASE_URL}{path}", body=body, status=201)
+
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
+        invoke(supplier)
+
+    assert raised.value.code == "supplier_outcome_unknown"
+
+
+def test_an_accepted_but_unconfirmed_order_is_an_unknown_outcome(duffel, supplier):
+    pending = recorded("order_held")  # Duffel's 202 may carry the order being created
+    duffel.add(responses.POST, f"{BASE_URL}/air/orders", json=pending, status=202)
+
+    with pytest.raises(SupplierOutcomeUnknown) as raised:
+        CALLS["create_order"][2](supplier)
+
+    assert raised.value.code == "order_pending"
+    assert raised.value.details == {"supplier": "duffel", "status": 202}
+
+
+# --- find_order ---------------------------------------------------------------------------------
+
+CREATED_AFTER = datetime(2027, 2, 1, 14, 5, tzinfo=UTC)
+
+
+def listed(order_body: dict, **changes) -> dict:
+    return {**order_body["data"], **changes}
+
+
+def orders_page(orders: list[dict], after: str | None) -> dict:
+    """A page of `GET /air/orders` as Duffel documents it."""
+    return {"data": orders, "meta": {"after": after, "before": None, "limit": 200}}
+
+
+def answer_orders(duffel, page: dict, *, after: str | None = None, status=200):
+    params = {"limit": "200", "passenger_name[]": "Albuquerque"}
+    if after:
+        params["after"] = after
+    duffel.add(
+        responses.GET,
+        f"{BASE_URL}/air/orders",
+        json=page,
+        status=status,
+        match=[matchers.query_param_matcher(params)],
+    )
+
+
+def find(supplier):
+    return supplier.find_order(
+        booking_id=BOOKING, created_after=CREATED_AFTER, passengers=[adult(), infant()]
+    )
+
+
+def test_find_order_reads_the_pages_until_the_booking_id(duffel, supplier):
+    someone_else = listed(recorded("order_instant"), metadata={"booking_id": "ord_other"})
+    no_metadata = listed(recorded("order_instant"), id="ord_manual", metadata=None)
+    ours = listed(recorded("order_held"), metadata={"booking_id": BOOKING})
+    answer_orders(duffel, orders_page([someone_else, no_metadata], after="g2wAAAACbQAAABBB"))
+    answer_orders(duffel, orders_page([ours], after="g2wAAAACbQAAABCC"), after="g2wAAAACbQAAABBB")
+
+    order = find(supplier)
+
+    assert order.supplier_order_id == HELD_ORDER
+    assert (order.booking_reference, order.awaiting_payment, order.cancelled) == (
+        "LB7QXZ",
+        True,
+        False,
+    )
+    assert len(duffel.calls) == 2  # it stopped at the match
+    for call in duffel.calls:
+        assert call.request.body is None
+        assert_duffel_headers(call.request)
+
+
+def test_find_order_after_a_complete_listing_without_it_is_none(duffel, supplier):
+    someone_else = listed(recorded("order_held"), metadata={"booking_id": "ord_other"})
+    answer_orders(duffel, orders_page([someone_else], after="g2wAAAACbQAAABBB"))
+    answer_orders(duffel, orders_page([], after=None), after="g2wAAAACbQAAABBB")
+
+    assert find(supplier) is None
+
+
+def test_find_order_trusts_the_booking_id_over_duffels_clock(duffel, supplier):
+    # Stamped by Duffel's clock a second before our booking: still the booking's order.
+    ours = listed(
+        recorded("order_held"),
+        metadata={"booking_id": BOOKING},
+        created_at="2027-02-01T14:04:59Z",
+    )
+    answer_orders(duffel, orders_page([ours], after=None))
+
+    assert find(supplier).supplier_order_id == HELD_ORDER
+
+
+def test_find_order_finds_a_cancelled_order(duffel, supplier):
+    ours = listed(
+        recorded("order_held"),
+        metadata={"booking_id": BOOKING},
+        cancelled_at="2027-02-01T15:00:00Z",
+    )
+    answer_orders(duffel, orders_page([ours], after=None))
+
+    order = find(supplier)
+
+    assert order.cancelled is True
+
+
+def test_find_order_finds_a_paid_ticketed_order(duffel, supplier):
+    ours = listed(recorded("order_instant"), metadata={"booking_id": BOOKING})
+    answer_orders(duffel, orders_page([ours], after=None))
+
+    order = find(supplier)
+
+    assert order.supplier_order_id == INSTANT_ORDER
+    assert (order.awaiting_payment, order.cancelled, len(order.documents)) == (False, False, 2)
+
+
+@pytest.mark.parametrize(
+    ("status", "page"),
+    [
+        (500, duffel_error(500, "internal_server_error")),
+        (429, duffel_error(429, "rate_limit_exceeded")),
+        (200, {"data": []}),  # no meta: is there a next page?
+        (200, {"data": None, "meta": {"after": None}}),
+        (200, {"data": ["ord_1"], "meta": {"after": None}}),
+    ],
+    ids=["5xx", "429", "no_meta", "no_list", "not_orders"],
+)
+def test_find_order_that_cannot_read_the_listing_cannot_tell(duffel, supplier, status, page):
+    answer_orders(duffel, page, status=status)
+
+    with pytest.raises(SupplierError) as raised:
+        find(supplier)
+
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)
+
+
+def test_find_order_on_a_failure_of_a_later_page_cannot_tell(duffel, supplier):
+    answer_orders(duffel, orders_page([], after="g2wAAAACbQAAABBB"))
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders", body=requests.ReadTimeout())
+
+    with pytest.raises(SupplierError):
+        find(supplier)
+
+
+def test_find_order_reads_a_bounded_number_of_pages(duffel, supplier):
+    duffel.add(
+        responses.GET, f"{BASE_URL}/air/orders", json=orders_page([], after="g2wAAAACbQAAABBB")
+    )
+
+    with pytest.raises(SupplierError) as raised:
+        find(supplier)
+
+    assert raised.value.details["pages"] == 5
+    assert len(duffel.calls) == 5

@@ -7,7 +7,8 @@ import time_machine
 from flights.models import Offer, OfferPassenger, OfferRequest
 from flights.tasks import purge_expired_offers
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 SEARCH = "/api/v1/flights/search"
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from agencies.models import Team, User
+from agencies.models import Integration, Team, User
 from agencies.services import team_create
 
 DEMO_FILE = settings.VAR_DIR / "demo.json"
@@ -35,6 +35,7 @@ class Command(BaseCommand):
             f"Demo agency {demo['team_id']}",
             f"  test key: {demo['test_key']}",
             f"  live key: {demo['live_key']}",
+            f"  live flights: {self._live_flights(demo['team_id'])}",
             f"  panel login (agency user): {demo['owner_email']} / {demo['owner_password']}",
             f"  panel login (support):     {demo['support_username']} / {demo['support_password']}",
             "",
@@ -44,6 +45,19 @@ class Command(BaseCommand):
             "",
         ]
         self.stdout.write("\n".join(lines))
+
+    @staticmethod
+    def _live_flights(team_id: str) -> str:
+        if Integration.objects.filter(
+            team_id=team_id, live_mode=True, status=Integration.Status.ACTIVE
+        ).exists():
+            return "Duffel (connected)"
+        if settings.FLIGHTS_LIVE_SANDBOX:
+            return "the sandbox (FLIGHTS_LIVE_SANDBOX=true)"
+        return (
+            "refused until a supplier is connected: python manage.py connect_supplier "
+            f"{team_id} duffel --access-token <token>"
+        )
 
     def _load_or_create(self) -> dict:
         if DEMO_FILE.exists():

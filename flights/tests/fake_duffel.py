@@ -1,0 +1,850 @@
+"""A local, stateful stand-in for Duffel's flights API (v2), for end-to-end runs without Duffel.
+
+It implements, in Duffel's documented request and response shapes (https://duffel.com/docs/api),
+the endpoints our adapter uses:
+
+- `POST /air/offer_requests?return_offers=true`: two offers per search, both for every slice:
+  Duffel Airways (ZZ) in USD, which can be held (payment within 3 days) and is refundable with a
+  50.00 penalty; TAP (TP) in EUR, instant payment only and not refundable. Passengers searched
+  by age come back with `type: null` and their age.
+- `POST /air/orders` (type `hold` or `instant`; instant needs one `balance` payment of exactly
+  the offer's total; `metadata`: string values, at most 50 keys of at most 40 characters, values
+  of at most 500), `GET /air/orders` (filters `passenger_name[]`, `booking_reference`,
+  `awaiting_payment`; cursor pagination `limit`/`after`, `meta.after` null on the last page),
+  `GET /air/orders/{id}`.
+- `POST /air/payments` (pays a hold; tickets are issued at once),
+- `POST /air/order_cancellations` (a quote: nothing back for an unpaid hold, the total minus the
+  penalty for a refundable paid order, nothing otherwise) and
+  `POST /air/order_cancellations/{id}/actions/confirm`.
+
+Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
+`Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
+`{"errors": [{type, code, title, message, documentation_url, source}], "meta": {status,
+request_id}}`.
+
+Scenarios, by the family name of the first passenger of an order (any case): `PENDING` creates
+the order but answers `202 Accepted` (not confirmed yet); `LOSTANSWER` creates the order and
+closes the connection without answering; `SERVERERROR` answers 500 and creates nothing.
+
+In a test: `with FakeDuffel(token="duffel_test_x") as duffel: ... duffel.base_url`. As a
+program: `python -m flights.tests.fake_duffel --port 8765 [--token T]`. Standard library only.
+"""
+
+import argparse
+import base64
+import json
+import secrets
+import string
+import threading
+from datetime import UTC, date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+API_VERSION = "v2"
+DOCS = "https://duffel.com/docs/api/overview/errors"
+ID_ALPHABET = string.ascii_letters + string.digits
+TITLES = {"mr", "ms", "mrs", "miss", "dr"}
+# The main airport of the city codes a search may use (an airport code stands for itself).
+CITY_AIRPORTS = {
+    "SAO": "GRU",
+    "RIO": "GIG",
+    "BHZ": "CNF",
+    "LON": "LHR",
+    "PAR": "CDG",
+    "NYC": "JFK",
+    "MIL": "MXP",
+    "ROM": "FCO",
+}
+CARRIERS = {
+    "ZZ": {"iata_code": "ZZ", "id": "arl_00009VME7D6ivUu8dn35WK", "name": "Duffel Airways"},
+    "TP": {"iata_code": "TP", "id": "arl_00009VME7DCOaPRQvNhcMu", "name": "TAP Air Portugal"},
+}
+# (carrier, currency, fare per passenger type, requires instant payment, refund penalty)
+FARES = [
+    ("ZZ", "USD", {"adult": "400.00", "child": "300.00", "infant_without_seat": "40.00"}, False),
+    ("TP", "EUR", {"adult": "380.00", "child": "285.00", "infant_without_seat": "38.00"}, True),
+]
+REFUND_PENALTY = "50.00"  # of the refundable (ZZ) fare, in its currency
+CENTS = Decimal("0.01")
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_0000" + "".join(secrets.choice(ID_ALPHABET) for _ in range(18))
+
+
+def instant(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def money(amount: Decimal) -> str:
+    return str(amount.quantize(CENTS, rounding=ROUND_HALF_UP))
+
+
+class DuffelError(Exception):
+    def __init__(self, status: int, type_: str, code: str, title: str, message: str, field=None):
+        super().__init__(message)
+        self.status, self.type, self.code = status, type_, code
+        self.title, self.message, self.field = title, message, field
+
+    def body(self, request_id: str) -> dict:
+        error = {
+            "type": self.type,
+            "code": self.code,
+            "title": self.title,
+            "message": self.message,
+            "documentation_url": DOCS,
+        }
+        if self.field:
+            error["source"] = {"field": self.field.rsplit("/", 1)[-1], "pointer": self.field}
+        return {"errors": [error], "meta": {"status": self.status, "request_id": request_id}}
+
+
+def invalid(field: str, message: str) -> DuffelError:
+    return DuffelError(
+        422, "validation_error", "validation_required", "Invalid field", message, field
+    )
+
+
+def not_found() -> DuffelError:
+    return DuffelError(
+        404,
+        "invalid_request_error",
+        "not_found",
+        "Not found",
+        "The resource you are trying to access does not exist.",
+    )
+
+
+class LoseTheAnswer(Exception):
+    """Close the connection without answering (the change is made)."""
+
+
+class DuffelState:
+    """Offers, orders, payments and cancellations, shared by the server's threads."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.offers: dict[str, dict] = {}
+        self.orders: dict[str, dict] = {}  # in creation order
+        self.cancellations: dict[str, dict] = {}
+        self.booked_offers: set[str] = set()
+        self.requests: list[tuple[str, str]] = []
+
+    # --- Offer requests ----------------------------------------------------------------------
+
+    def offer_request(self, data: dict) -> dict:
+        slices, passengers_in = data.get("slices"), data.get("passengers")
+        if not isinstance(slices, list) or not slices:
+            raise invalid("/slices", "Field 'slices' must be a non-empty list")
+        if not isinstance(passengers_in, list) or not passengers_in:
+            raise invalid("/passengers", "Field 'passengers' must be a non-empty list")
+        cabin = data.get("cabin_class") or "economy"
+        now = datetime.now(UTC)
+        passengers = []
+        for position, passenger in enumerate(passengers_in):
+            kind, age = _passenger_kind(passenger, position)
+            passengers.append(
+                {
+                    "id": new_id("pas"),
+                    "type": None if "age" in passenger else kind,
+                    "age": age,
+                    "given_name": passenger.get("given_name"),
+                    "family_name": passenger.get("family_name"),
+                    "fare_type": None,
+                    "loyalty_programme_accounts": [],
+                    "_kind": kind,
+                }
+            )
+        for position, slice_ in enumerate(slices):
+            for key in ("origin", "destination", "departure_date"):
+                if not isinstance(slice_, dict) or not slice_.get(key):
+                    raise invalid(f"/slices/{position}/{key}", f"Field '{key}' can't be blank")
+        offers = [self._offer(fare, slices, passengers, cabin, now) for fare in FARES]
+        with self.lock:
+            for offer in offers:
+                self.offers[offer["id"]] = offer
+        public_passengers = [_public(p) for p in passengers]
+        return {
+            "id": new_id("orq"),
+            "live_mode": False,
+            "created_at": instant(now),
+            "cabin_class": cabin,
+            "client_key": "fake-client-key",
+            "slices": [
+                {
+                    "origin": _place(s["origin"]),
+                    "origin_type": "city" if s["origin"] in CITY_AIRPORTS else "airport",
+                    "destination": _place(s["destination"]),
+                    "destination_type": "city" if s["destination"] in CITY_AIRPORTS else "airport",
+                    "departure_date": s["departure_date"],
+                }
+                for s in slices
+            ],
+            "passengers": public_passengers,
+            "offers": [_public_offer(o) for o in offers],
+        }
+
+    def _offer(self, fare, slices, passengers, cabin, now) -> dict:
+        carrier, currency, prices, instant_only = fare
+        base = sum((Decimal(prices[p["_kind"]]) for p in passengers), Decimal("0"))
+        tax = (base * Decimal("0.15")).quantize(CENTS, rounding=ROUND_HALF_UP)
+        refundable = not instant_only
+        segment_passengers = [
+            {
+                "passenger_id": p["id"],
+                "cabin_class": cabin,
+                "cabin_class_marketing_name": cabin.replace("_", " ").title(),
+                "fare_basis_code": "Y20LGTN2" if carrier == "ZZ" else "KL0BRC",
+                "cabin": {"name": cabin, "marketing_name": cabin.title(), "amenities": None},
+                "baggages": [{"type": "carry_on", "quantity": 1}]
+                + (
+                    [{"type": "checked", "quantity": 1}]
+                    if p["_kind"] != "infant_without_seat"
+                    else []
+                ),
+            }
+            for p in passengers
+        ]
+        offer_slices = []
+        for position, slice_ in enumerate(slices):
+            origin = CITY_AIRPORTS.get(slice_["origin"], slice_["origin"])
+            destination = CITY_AIRPORTS.get(slice_["destination"], slice_["destination"])
+            departing = datetime.combine(
+                date.fromisoformat(slice_["departure_date"]),
+                datetime.min.time(),
+            ) + timedelta(hours=10 if carrier == "ZZ" else 21, minutes=15)
+            arriving = departing + timedelta(hours=3, minutes=20)
+            number = f"{(1000 if carrier == 'ZZ' else 80) + position}"
+            offer_slices.append(
+                {
+                    "id": new_id("sli"),
+                    "origin_type": "airport",
+                    "origin": _place(origin),
+                    "destination_type": "airport",
+                    "destination": _place(destination),
+                    "duration": "PT3H20M",
+                    "fare_brand_name": "Light" if carrier == "ZZ" else None,
+                    "conditions": {"change_before_departure": None},
+                    "changeable": None,
+                    "segments": [
+                        {
+                            "id": new_id("seg"),
+                            "origin": _place(origin),
+                            "destination": _place(destination),
+                            "origin_terminal": "1",
+                            "destination_terminal": None,
+                            "departing_at": departing.isoformat(timespec="seconds"),
+                            "arriving_at": arriving.isoformat(timespec="seconds"),
+                            "duration": "PT3H20M",
+                            # Duffel leaves the distance null for some airlines.
+                            "distance": "1015.4" if carrier == "ZZ" else None,
+                            "marketing_carrier": CARRIERS[carrier],
+                            "marketing_carrier_flight_number": number,
+                            "operating_carrier": CARRIERS[carrier],
+                            "operating_carrier_flight_number": number,
+                            "aircraft": {"iata_code": "32N", "id": "arc_32n", "name": "A320neo"},
+                            "stops": [],
+                            "passengers": segment_passengers,
+                        }
+                    ],
+                }
+            )
+        penalty = {"allowed": True, "penalty_amount": REFUND_PENALTY, "penalty_currency": currency}
+        return {
+            "id": new_id("off"),
+            "live_mode": False,
+            "partial": False,
+            "created_at": instant(now),
+            "updated_at": instant(now),
+            "expires_at": instant(now + timedelta(minutes=30)),
+            "owner": CARRIERS[carrier],
+            "total_amount": money(base + tax),
+            "total_currency": currency,
+            "base_amount": money(base),
+            "base_currency": currency,
+            "tax_amount": money(tax),
+            "tax_currency": currency,
+            "total_emissions_kg": "180",
+            "slices": offer_slices,
+            "passengers": [_public(p) for p in passengers],
+            "_passengers": passengers,
+            "conditions": {
+                "refund_before_departure": penalty if refundable else {"allowed": False},
+                "change_before_departure": {
+                    "allowed": refundable,
+                    "penalty_amount": "25.00" if refundable else None,
+                    "penalty_currency": currency if refundable else None,
+                },
+            },
+            "payment_requirements": {
+                "requires_instant_payment": instant_only,
+                "payment_required_by": None if instant_only else instant(now + timedelta(days=3)),
+                "price_guarantee_expires_at": (
+                    None if instant_only else instant(now + timedelta(days=2))
+                ),
+            },
+            "passenger_identity_documents_required": False,
+            "supported_passenger_identity_document_types": ["passport"],
+            "available_services": None,
+        }
+
+    # --- Orders ------------------------------------------------------------------------------
+
+    def create_order(self, data: dict) -> tuple[int, dict]:
+        kind = data.get("type")
+        if kind not in ("hold", "instant"):
+            raise invalid("/type", "Field 'type' must be one of hold, instant")
+        selected = data.get("selected_offers")
+        if not isinstance(selected, list) or len(selected) != 1:
+            raise invalid("/selected_offers", "Exactly one selected offer is required")
+        metadata = _metadata(data.get("metadata"))
+        with self.lock:
+            offer = self.offers.get(selected[0])
+            if offer is None:
+                raise not_found()
+            passengers = _order_passengers(data.get("passengers"), offer)
+            scenario = passengers[0]["family_name"].upper()
+            if scenario == "SERVERERROR":
+                raise DuffelError(
+                    500, "api_error", "internal_server_error", "Internal server error", "Retry"
+                )
+            if datetime.fromisoformat(offer["expires_at"].replace("Z", "+00:00")) < _now():
+                raise DuffelError(
+                    422, "invalid_state_error", "offer_expired", "Offer expired", "Search again"
+                )
+            if offer["id"] in self.booked_offers:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "offer_no_longer_available",
+                    "Requested offer is no longer available",
+                    "Please select another offer, or create a new offer request.",
+                )
+            requirements = offer["payment_requirements"]
+            if kind == "hold" and requirements["requires_instant_payment"]:
+                raise invalid("/type", "This offer requires instant payment")
+            payments = data.get("payments")
+            if kind == "instant":
+                if not isinstance(payments, list) or len(payments) != 1:
+                    raise invalid("/payments", "An instant order needs exactly one payment")
+                _check_payment(payments[0], offer, "/payments/0")
+            elif payments:
+                raise invalid("/payments", "A hold order takes no payment")
+            now = _now()
+            order = {
+                "id": new_id("ord"),
+                "live_mode": False,
+                "type": kind,
+                "created_at": instant(now),
+                "synced_at": instant(now),
+                "booking_reference": "".join(
+                    secrets.choice(string.ascii_uppercase + string.digits) for _ in range(6)
+                ),
+                "cancelled_at": None,
+                "cancellation": None,
+                "owner": offer["owner"],
+                "offer_id": offer["id"],
+                "total_amount": offer["total_amount"],
+                "total_currency": offer["total_currency"],
+                "base_amount": offer["base_amount"],
+                "base_currency": offer["base_currency"],
+                "tax_amount": offer["tax_amount"],
+                "tax_currency": offer["tax_currency"],
+                "conditions": offer["conditions"],
+                "documents": [],
+                "payment_status": {
+                    "awaiting_payment": kind == "hold",
+                    "payment_required_by": (
+                        requirements["payment_required_by"] if kind == "hold" else None
+                    ),
+                    "price_guarantee_expires_at": (
+                        requirements["price_guarantee_expires_at"] if kind == "hold" else None
+                    ),
+                    "paid_at": instant(now) if kind == "instant" else None,
+                },
+                "payments": [],
+                "passengers": passengers,
+                "services": [],
+                "slices": offer["slices"],
+                "metadata": metadata,
+                "available_actions": ["cancel", "update"],
+                "airline_initiated_changes": [],
+                "users": [],
+            }
+            if kind == "instant":
+                _issue(order)
+            self.orders[order["id"]] = order
+            self.booked_offers.add(offer["id"])
+        if scenario == "LOSTANSWER":
+            raise LoseTheAnswer()
+        return (202 if scenario == "PENDING" else 201), order
+
+    def list_orders(self, query: dict[str, list[str]]) -> dict:
+        limit = _int(query.get("limit", ["50"])[0], "limit")
+        if not 1 <= limit <= 200:
+            raise invalid("/limit", "limit must be between 1 and 200")
+        start = _cursor(query["after"][0]) if query.get("after") else 0
+        names = [n.lower() for n in query.get("passenger_name[]", []) if n]
+        reference = (query.get("booking_reference") or [""])[0]
+        awaiting = (query.get("awaiting_payment") or [""])[0]
+        with self.lock:
+            orders = [
+                o
+                for o in self.orders.values()
+                if (not names or any(_has_name(o, n) for n in names))
+                and (not reference or o["booking_reference"] == reference)
+                and (
+                    not awaiting or o["payment_status"]["awaiting_payment"] == (awaiting == "true")
+                )
+            ]
+        page = orders[start : start + limit]
+        more = start + limit < len(orders)
+        return {
+            "data": page,
+            "meta": {
+                "after": base64.urlsafe_b64encode(str(start + limit).encode()).decode()
+                if more
+                else None,
+                "before": None,
+                "limit": limit,
+            },
+        }
+
+    def get_order(self, order_id: str) -> dict:
+        with self.lock:
+            order = self.orders.get(order_id)
+        if order is None:
+            raise not_found()
+        return order
+
+    def pay(self, data: dict) -> dict:
+        payment = data.get("payment")
+        with self.lock:
+            order = self.orders.get(str(data.get("order_id")))
+            if order is None:
+                raise not_found()
+            if order["cancelled_at"]:
+                raise DuffelError(
+                    422, "invalid_state_error", "already_cancelled", "Order cancelled", "Cancelled"
+                )
+            if not order["payment_status"]["awaiting_payment"]:
+                raise DuffelError(
+                    422, "invalid_state_error", "already_paid", "Order already paid", "Paid"
+                )
+            if not isinstance(payment, dict):
+                raise invalid("/payment", "Field 'payment' can't be blank")
+            _check_payment(payment, order, "/payment")
+            now = _now()
+            record = {
+                "id": new_id("pay"),
+                "live_mode": False,
+                "type": payment["type"],
+                "amount": payment["amount"],
+                "currency": payment["currency"],
+                "created_at": instant(now),
+            }
+            order["payments"].append(record)
+            order["payment_status"].update(
+                awaiting_payment=False,
+                payment_required_by=None,
+                price_guarantee_expires_at=None,
+                paid_at=instant(now),
+            )
+            _issue(order)
+        return record
+
+    def quote_cancellation(self, data: dict) -> dict:
+        with self.lock:
+            order = self.orders.get(str(data.get("order_id")))
+            if order is None:
+                raise not_found()
+            if order["cancelled_at"]:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "already_cancelled",
+                    "Order already cancelled",
+                    "This order has already been cancelled.",
+                )
+            refund = Decimal("0")
+            refund_rule = order["conditions"]["refund_before_departure"]
+            if not order["payment_status"]["awaiting_payment"] and refund_rule.get("allowed"):
+                penalty = Decimal(refund_rule.get("penalty_amount") or "0")
+                refund = max(Decimal(order["total_amount"]) - penalty, Decimal("0"))
+            now = _now()
+            quote = {
+                "id": new_id("ore"),
+                "live_mode": False,
+                "order_id": order["id"],
+                "refund_amount": money(refund),
+                "refund_currency": order["total_currency"],
+                "refund_to": "balance",
+                "expires_at": instant(now + timedelta(minutes=15)),
+                "confirmed_at": None,
+                "created_at": instant(now),
+                "airline_credits": [],
+            }
+            self.cancellations[quote["id"]] = quote
+        return quote
+
+    def confirm_cancellation(self, quote_id: str) -> dict:
+        with self.lock:
+            quote = self.cancellations.get(quote_id)
+            if quote is None:
+                raise not_found()
+            order = self.orders[quote["order_id"]]
+            if order["cancelled_at"] or quote["confirmed_at"]:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "already_cancelled",
+                    "Order already cancelled",
+                    "This order has already been cancelled.",
+                )
+            now = instant(_now())
+            quote["confirmed_at"] = now
+            order["cancelled_at"] = now
+            order["cancellation"] = dict(quote)
+            order["available_actions"] = []
+        return quote
+
+
+# --- Helpers ----------------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _public(passenger: dict) -> dict:
+    return {k: v for k, v in passenger.items() if not k.startswith("_")}
+
+
+def _public_offer(offer: dict) -> dict:
+    return {k: v for k, v in offer.items() if not k.startswith("_")}
+
+
+def _baggages(kind: str) -> list[dict]:
+    carry_on = [{"type": "carry_on", "quantity": 1}]
+    return (
+        carry_on
+        if kind == "infant_without_seat"
+        else [*carry_on, {"type": "checked", "quantity": 1}]
+    )
+
+
+def _place(code: str) -> dict:
+    city = next((c for c, airport in CITY_AIRPORTS.items() if airport == code), code)
+    return {
+        "id": f"arp_{code.lower()}",
+        "type": "airport",
+        "iata_code": code,
+        "iata_city_code": city,
+        "name": code,
+        "city_name": city,
+        "time_zone": None,  # the adapter falls back to its own data
+        "city": None,
+    }
+
+
+def _passenger_kind(passenger, position: int) -> tuple[str, int | None]:
+    if not isinstance(passenger, dict):
+        raise invalid(f"/passengers/{position}", "A passenger must be an object")
+    if "age" in passenger:
+        age = passenger["age"]
+        if not isinstance(age, int) or isinstance(age, bool) or not 0 <= age <= 130:
+            raise invalid(f"/passengers/{position}/age", "Field 'age' must be an integer")
+        return ("infant_without_seat" if age < 2 else "child" if age < 12 else "adult"), age
+    kind = passenger.get("type")
+    if kind not in ("adult", "child", "infant_without_seat"):
+        raise invalid(f"/passengers/{position}/type", "Field 'type' is not a passenger type")
+    return kind, None
+
+
+def _metadata(value) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or len(value) > 50:
+        raise invalid("/metadata", "Metadata must be an object of at most 50 keys")
+    for key, item in value.items():
+        if not isinstance(key, str) or not key or len(key) > 40:
+            raise invalid(f"/metadata/{key}", "Metadata keys are 1 to 40 characters")
+        if not all(c.isascii() and (c.isalnum() or c in "-_") for c in key):
+            raise invalid(f"/metadata/{key}", "Metadata keys are letters, digits, - and _")
+        if not isinstance(item, str) or len(item) > 500:
+            raise invalid(f"/metadata/{key}", "Metadata values are strings of at most 500")
+    return dict(value)
+
+
+def _order_passengers(given, offer: dict) -> list[dict]:
+    expected = {p["id"]: p for p in offer["_passengers"]}
+    if (
+        not isinstance(given, list)
+        or {p.get("id") for p in given if isinstance(p, dict)} != set(expected)
+        or len(given) != len(expected)
+    ):
+        raise invalid("/passengers", "Provide every passenger of the offer once, by its id")
+    infants = {pid for pid, p in expected.items() if p["_kind"] == "infant_without_seat"}
+    passengers = []
+    for position, passenger in enumerate(given):
+        pointer = f"/passengers/{position}"
+        for key in ("given_name", "family_name", "born_on", "email", "phone_number"):
+            if not isinstance(passenger.get(key), str) or not passenger[key].strip():
+                raise invalid(f"{pointer}/{key}", f"Field '{key}' can't be blank")
+        if passenger.get("title") not in TITLES:
+            raise invalid(f"{pointer}/title", "Field 'title' must be one of mr, ms, mrs, miss, dr")
+        if passenger.get("gender") not in ("m", "f"):
+            raise invalid(f"{pointer}/gender", "Field 'gender' must be m or f")
+        if not passenger["phone_number"].startswith("+"):
+            raise invalid(f"{pointer}/phone_number", "Field 'phone_number' must be E.164")
+        try:
+            date.fromisoformat(passenger["born_on"])
+        except ValueError:
+            raise invalid(f"{pointer}/born_on", "Field 'born_on' must be a date") from None
+        infant = passenger.get("infant_passenger_id")
+        if infant is not None and infant not in infants:
+            raise invalid(f"{pointer}/infant_passenger_id", "Not an infant of this offer")
+        passengers.append(
+            {
+                "id": passenger["id"],
+                "type": expected[passenger["id"]]["_kind"],
+                "title": passenger["title"],
+                "gender": passenger["gender"],
+                "given_name": passenger["given_name"],
+                "family_name": passenger["family_name"],
+                "born_on": passenger["born_on"],
+                "email": passenger["email"],
+                "phone_number": passenger["phone_number"],
+                "infant_passenger_id": infant,
+                "loyalty_programme_accounts": [],
+            }
+        )
+    return passengers
+
+
+def _check_payment(payment, priced: dict, pointer: str) -> None:
+    if not isinstance(payment, dict) or payment.get("type") != "balance":
+        raise invalid(f"{pointer}/type", "Only balance payments are accepted here")
+    try:
+        amount = Decimal(str(payment.get("amount")))
+    except ArithmeticError:
+        raise invalid(f"{pointer}/amount", "Field 'amount' must be a decimal string") from None
+    if payment.get("currency") != priced["total_currency"]:
+        raise invalid(f"{pointer}/currency", "The currency must be the order's")
+    if amount != Decimal(priced["total_amount"]):
+        raise DuffelError(
+            422,
+            "validation_error",
+            "invalid_payment_amount",
+            "Invalid payment amount",
+            "The payment amount must equal the total amount",
+            f"{pointer}/amount",
+        )
+
+
+def _issue(order: dict) -> None:
+    order["documents"] = [
+        {
+            "type": "electronic_ticket",
+            "unique_identifier": "".join(secrets.choice(string.digits) for _ in range(13)),
+            "passenger_ids": [p["id"]],
+        }
+        for p in order["passengers"]
+    ]
+
+
+def _has_name(order: dict, name: str) -> bool:
+    return any(
+        name in p["given_name"].lower() or name in p["family_name"].lower()
+        for p in order["passengers"]
+    )
+
+
+def _int(text: str, field: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise invalid(f"/{field}", f"{field} must be an integer") from None
+
+
+def _cursor(text: str) -> int:
+    try:
+        return int(base64.urlsafe_b64decode(text.encode()).decode())
+    except ValueError:
+        raise DuffelError(
+            400, "invalid_request_error", "bad_request", "Bad request", "Unknown cursor"
+        ) from None
+
+
+# --- HTTP -------------------------------------------------------------------------------------
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: "FakeDuffelServer"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # quiet: tests read state, not logs
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+    def do_GET(self):
+        self._handle("GET")
+
+    def do_POST(self):
+        self._handle("POST")
+
+    def _handle(self, method: str) -> None:
+        request_id = new_id("req")
+        url = urlsplit(self.path)
+        query = parse_qs(url.query)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        state = self.server.state
+        with state.lock:
+            state.requests.append((method, self.path))
+        try:
+            self._authorise()
+            status, body = self._route(method, url.path, query, raw)
+        except LoseTheAnswer:
+            self.close_connection = True
+            self.connection.shutdown(2)  # SHUT_RDWR: the client reads no answer at all
+            return
+        except DuffelError as error:
+            status, body = error.status, error.body(request_id)
+        payload = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("x-request-id", request_id)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _authorise(self) -> None:
+        authorization = self.headers.get("Authorization") or ""
+        token = authorization.removeprefix("Bearer ").strip()
+        if (
+            not authorization.startswith("Bearer ")
+            or not token
+            or (self.server.token and token != self.server.token)
+        ):
+            raise DuffelError(
+                401,
+                "authentication_error",
+                "access_token_not_found",
+                "Access token not found",
+                "The access token used was not recognized by our system.",
+            )
+        if self.headers.get("Duffel-Version") != API_VERSION:
+            raise DuffelError(
+                400,
+                "invalid_request_error",
+                "unsupported_version",
+                "Unsupported version",
+                "Send the Duffel-Version header: v2.",
+            )
+
+    @staticmethod
+    def _data(raw: bytes) -> dict:
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            raise DuffelError(
+                400, "invalid_request_error", "malformed_data", "Malformed data", "Not JSON"
+            ) from None
+        if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
+            raise DuffelError(
+                422,
+                "validation_error",
+                "invalid_data_param",
+                "Invalid data param",
+                'The body must be {"data": {...}}.',
+            )
+        return body["data"]
+
+    def _route(self, method: str, path: str, query: dict, raw: bytes) -> tuple[int, dict]:
+        state = self.server.state
+        parts = [p for p in path.split("/") if p]
+        if method == "POST" and parts == ["air", "offer_requests"]:
+            if query.get("return_offers", ["true"])[0] != "true":
+                raise invalid("/return_offers", "Only return_offers=true is served here")
+            return 201, {"data": state.offer_request(self._data(raw))}
+        if parts == ["air", "orders"]:
+            if method == "POST":
+                status, order = state.create_order(self._data(raw))
+                return status, {"data": order}
+            return 200, state.list_orders(query)
+        if method == "GET" and len(parts) == 3 and parts[:2] == ["air", "orders"]:
+            return 200, {"data": state.get_order(parts[2])}
+        if method == "POST" and parts == ["air", "payments"]:
+            return 201, {"data": state.pay(self._data(raw))}
+        if method == "POST" and parts == ["air", "order_cancellations"]:
+            return 201, {"data": state.quote_cancellation(self._data(raw))}
+        if (
+            method == "POST"
+            and len(parts) == 5
+            and parts[:2] == ["air", "order_cancellations"]
+            and parts[3:] == ["actions", "confirm"]
+        ):
+            return 200, {"data": state.confirm_cancellation(parts[2])}
+        raise not_found()
+
+
+class FakeDuffelServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address, *, token: str = "", verbose: bool = False):
+        super().__init__(address, Handler)
+        self.state = DuffelState()
+        self.token = token
+        self.verbose = verbose
+
+
+class FakeDuffel:
+    """The server in a background thread on a free local port."""
+
+    def __init__(self, *, token: str = ""):
+        self.server = FakeDuffelServer(("127.0.0.1", 0), token=token)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def state(self) -> DuffelState:
+        return self.server.state
+
+    def __enter__(self) -> "FakeDuffel":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="A local Duffel-shaped flights API (v2).")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--token", default="", help="The only access token accepted (any if empty)."
+    )
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    server = FakeDuffelServer((args.host, args.port), token=args.token, verbose=not args.quiet)
+    host, port = server.server_address[:2]
+    print(f"Fake Duffel listening on http://{host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""Live mode needs a real supplier: a live key of a team without an active supplier integration
+is refused (`supplier_not_connected`) on search and on booking, and nothing is written, unless
+the operator allows the sandbox in live mode (FLIGHTS_LIVE_SANDBOX). Test keys always use the
+sandbox."""
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+import time_machine
+
+from agencies.services import integration_connect, integration_disconnect
+from bookings.models import Booking
+from flights.models import Offer, OfferRequest
+from flights.suppliers import supplier_for
+from flights.suppliers.base import SupplierNotConnected
+from flights.suppliers.duffel import DuffelSupplier
+from flights.suppliers.sandbox import SandboxSupplier
+from wallet.models import Transaction, Wallet
+from wallet.tests.factories import fund
+from webhooks.models import Event
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
+SEARCH = {
+    "type": "one_way",
+    "slices": [{"origin": "GRU", "destination": "BSB", "departureDate": "2027-01-15"}],
+    "passengers": [{"type": "adult", "count": 1}],
+}
+NOT_CONNECTED = {
+    "success": False,
+    "error": {
+        "code": "supplier_not_connected",
+        "message": "No flight supplier is connected for live mode; "
+        "connect one (Duffel) or use a test key",
+        "details": None,
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def frozen_time():
+    with time_machine.travel(NOW, tick=False):
+        yield
+
+
+def passenger(pid):
+    return {
+        "id": pid,
+        "given_name": "Ana",
+        "family_name": "Souza",
+        "gender": "f",
+        "title": "ms",
+        "born_on": "1990-05-01",
+        "email": "ana@example.com",
+        "phone_number": "+5511987654321",
+    }
+
+
+def instant_booking(offer):
+    return {
+        "offerId": offer["id"],
+        "type": "instant",
+        "passengers": [passenger(offer["passengers"][0]["id"])],
+        "payments": [
+            {
+                "type": "balance",
+                "amount": offer["total_amount"],
+                "currency": offer["total_currency"],
+            }
+        ],
+    }
+
+
+def test_a_live_search_without_a_supplier_is_refused_and_stores_nothing(live_client, settings):
+    assert settings.FLIGHTS_LIVE_SANDBOX is False  # the default: never implied by DEBUG
+
+    response = live_client.post("/api/v1/flights/search", SEARCH, format="json")
+
+    assert response.status_code == 422
+    assert response.json() == NOT_CONNECTED
+    assert not OfferRequest.objects.exists() and not Offer.objects.exists()
+
+
+def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
+    live_client, team, settings
+):
+    # An offer searched while the operator allowed the sandbox in live mode...
+    fund(team.team, "10000.00")
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    offers = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"]
+    offer = offers[0]
+    holdable = next(o for o in offers if not o["payment_requirements"]["requires_instant_payment"])
+    events = Event.objects.count()
+    # ...is not booked once it no longer does: no booking, no debit, no event.
+    settings.FLIGHTS_LIVE_SANDBOX = False
+
+    for body in (instant_booking(offer), {**instant_booking(holdable), "type": "hold"}):
+        response = live_client.post("/api/v1/bookings", body, format="json")
+        assert response.status_code == 422
+        assert response.json() == NOT_CONNECTED
+
+    assert not Booking.objects.exists()
+    assert not Transaction.objects.filter(type="debit").exists()
+    assert Wallet.objects.get(team=team.team).balance == Decimal("10000.00")
+    assert Event.objects.count() == events
+
+
+def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, team, settings):
+    fund(team.team, "10000.00")
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    offer = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"][0]
+    settings.FLIGHTS_LIVE_SANDBOX = False
+    integration = integration_connect(
+        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_x"
+    )
+    integration_disconnect(integration=integration)
+
+    response = live_client.post("/api/v1/bookings", instant_booking(offer), format="json")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "supplier_not_connected"
+    assert not Booking.objects.exists()
+    assert not Transaction.objects.filter(type="debit").exists()
+
+
+def test_the_operator_can_allow_the_sandbox_in_live_mode(live_client, team, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    fund(team.team, "10000.00")
+
+    result = live_client.post("/api/v1/flights/search", SEARCH, format="json")
+    assert result.status_code == 200
+    offer = result.json()["offers"][0]
+    booked = live_client.post("/api/v1/bookings", instant_booking(offer), format="json")
+
+    assert booked.status_code == 201, booked.content
+    assert booked.json()["status"] == "ticketed"
+    assert OfferRequest.objects.get(pk=result.json()["id"]).supplier == "sandbox"
+
+
+def test_test_keys_always_use_the_sandbox(test_client, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = False
+
+    response = test_client.post("/api/v1/flights/search", SEARCH, format="json")
+
+    assert response.status_code == 200 and response.json()["offers"]
+
+
+def test_supplier_for(team, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = False
+    assert isinstance(supplier_for(team=team.team, live_mode=False), SandboxSupplier)
+    with pytest.raises(SupplierNotConnected):
+        supplier_for(team=team.team, live_mode=True)
+    # A test-mode integration does not serve live mode.
+    integration_connect(team=team.team, live_mode=False, provider="duffel", access_token="t")
+    with pytest.raises(SupplierNotConnected):
+        supplier_for(team=team.team, live_mode=True)
+
+    integration_connect(team=team.team, live_mode=True, provider="duffel", access_token="t")
+    assert isinstance(supplier_for(team=team.team, live_mode=True), DuffelSupplier)
+
+    settings.FLIGHTS_LIVE_SANDBOX = True  # a connected supplier still wins
+    assert isinstance(supplier_for(team=team.team, live_mode=True), DuffelSupplier)
