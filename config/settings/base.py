@@ -10,6 +10,7 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded default (SQLite, broker folders)
@@ -155,6 +156,25 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Separate queues, so that one kind of work never waits behind another: a slow agency receiver
+# fills `webhooks`, never the queue of another team's ticketing. Without `-Q`, a worker (and
+# `celery -A config worker -B`, what bin/serve and small installs run) consumes all of them;
+# production runs one worker pool per queue (README, "Running in production").
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in ("default", "webhooks", "bookings", "emails")
+]
+# Exact names win over patterns; patterns are tried in this order. Patterns, so that a new task
+# follows its module: every task of bookings.tasks, and any task with `email` in its name.
+CELERY_TASK_ROUTES = {
+    "webhooks.tasks.send_deactivation_alert": {"queue": "emails"},  # an e-mail to the team
+    # The sweep only queues deliveries: it must run on time even when `webhooks` is long.
+    "webhooks.tasks.sweep_deliveries": {"queue": "default"},
+    "*email*": {"queue": "emails"},
+    "webhooks.tasks.*": {"queue": "webhooks"},
+    "bookings.tasks.*": {"queue": "bookings"},
+}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a killed worker's task is redelivered, not lost
