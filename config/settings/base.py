@@ -380,6 +380,11 @@ WEBHOOK_FAILURES_BEFORE_DEACTIVATION = 6  # consecutive failed attempts to one e
 # How long a worker holds a delivery it is sending: longer than any attempt can take, so a live
 # attempt is never taken over; a killed worker's delivery is sent again once it runs out.
 WEBHOOK_ATTEMPT_LEASE_SECONDS = env.int("WEBHOOK_ATTEMPT_LEASE_SECONDS", default=60)
+# Attempts sent at once to one endpoint: a slow receiver holds at most this many workers; its
+# other deliveries wait, due, until an attempt of its own finishes (or the sweep finds a slot).
+WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = env.int(
+    "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT", default=2
+)
 
 MESSAGE_STORAGE = (
     "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side

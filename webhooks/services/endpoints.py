@@ -149,6 +149,9 @@ def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
 @transaction.atomic
 def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     """Deleting an endpoint drops its pending deliveries with it."""
+    # The endpoint's row first, as a worker's claim takes it before a delivery's row: the
+    # cascade below, locking deliveries first, could otherwise deadlock with a claim.
+    list(WebhookEndpoint.objects.select_for_update().filter(pk=endpoint.pk).values_list("pk"))
     endpoint.delete()
 
 
