@@ -64,7 +64,8 @@ class ApiView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         claim, self._idempotency_claim = self._idempotency_claim, None
         if claim is not None:
-            if response.status_code >= 500:
+            # A 5xx, or a 429 ("retry after"), is not the request's answer: a retry runs again.
+            if response.status_code >= 500 or response.status_code == 429:
                 idempotency_release(claim=claim)
             else:
                 idempotency_complete(claim=claim, status=response.status_code, body=response.data)

@@ -116,7 +116,7 @@ class Delivery(models.Model):
     lease_id = models.CharField(max_length=32, blank=True, default="")
     # The lease is a worker's attempt being sent (not the sweep's dispatch lease): what the cap
     # of concurrent attempts per endpoint counts, while `leased_until` is still ahead.
-    in_flight = models.BooleanField(default=False)
+    in_flight = models.BooleanField(default=False, db_default=False)  # raw INSERTs too
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
