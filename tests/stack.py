@@ -66,6 +66,7 @@ class Stack:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "EMAIL_URL": "dummymail://",
             "API_RATE_LIMIT": "100000/minute",
+            "API_SEARCH_RATE_LIMIT": "100000/minute",
             "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
             "DJANGO_CONN_MAX_AGE": "0",
             "LOG_LEVEL": "WARNING",

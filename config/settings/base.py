@@ -217,7 +217,11 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- REST framework and OpenAPI --------------------------------------------------------------
 
-API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per API key
+# Rate limits (core/throttling.py): N/second, N/minute, N/hour or N/day.
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and mode
+API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
+# Requests with no key, or an unknown or revoked one, per client address.
+API_ANONYMOUS_RATE_LIMIT = env.str("API_ANONYMOUS_RATE_LIMIT", default="60/minute")
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
 # Longer than any live request can run (a Duffel order may take 130 s; gunicorn --timeout 150),
@@ -229,7 +233,7 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["core.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["core.renderers.ApiJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -349,7 +353,10 @@ SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
-if env.bool("DJANGO_BEHIND_TLS_PROXY", default=False):
+# Behind our TLS proxy: trust its X-Forwarded-Proto, and its X-Forwarded-For for the client
+# address that anonymous rate limits count (core/throttling.py).
+BEHIND_TLS_PROXY = env.bool("DJANGO_BEHIND_TLS_PROXY", default=False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
