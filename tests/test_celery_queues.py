@@ -14,6 +14,8 @@ EXPECTED_QUEUES = {
     "bookings.tasks.expire_holds": "bookings",
     "bookings.tasks.issue_stuck_confirmed": "bookings",
     "bookings.tasks.send_payment_reminders": "bookings",  # queues e-mails, sends none
+    "bookings.tasks.reconcile_supplier_outcomes": "bookings",
+    "bookings.tasks.check_supplier_outcome": "bookings",
     # E-mails.
     "bookings.tasks.send_booking_email": "emails",
     "webhooks.tasks.send_deactivation_alert": "emails",
