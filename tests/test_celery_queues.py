@@ -19,9 +19,11 @@ EXPECTED_QUEUES = {
     # E-mails.
     "bookings.tasks.send_booking_email": "emails",
     "webhooks.tasks.send_deactivation_alert": "emails",
+    "wallet.tasks.send_notification_alert": "emails",  # to support
     # Everything else, and the webhook sweep, which must run even when `webhooks` is long.
     "webhooks.tasks.sweep_deliveries": "default",
     "wallet.tasks.expire_recharges": "default",
+    "wallet.tasks.requeue_notification_alerts": "default",  # a sweep, sends nothing itself
     "flights.tasks.purge_expired_offers": "default",
     "core.tasks.purge_idempotency_keys": "default",
 }
@@ -38,7 +40,8 @@ def test_each_task_goes_to_its_queue(task_name, queue):
 
 def by_the_rules(task_name: str) -> str:
     """Where a task not listed above belongs (docs/decisions.md, Background jobs)."""
-    if "email" in task_name:
+    short_name = task_name.rsplit(".", 1)[-1]
+    if "email" in task_name or (short_name.startswith("send_") and short_name.endswith("_alert")):
         return "emails"
     for module, queue in (("bookings.tasks.", "bookings"), ("webhooks.tasks.", "webhooks")):
         if task_name.startswith(module):
@@ -62,6 +65,7 @@ def test_every_task_of_the_project_goes_where_the_rules_say():
         ("bookings.tasks.send_schedule_change_email", "emails"),
         ("wallet.tasks.send_low_balance_email", "emails"),
         ("agencies.tasks.send_invitation_email", "emails"),
+        ("flights.tasks.send_schedule_change_alert", "emails"),
         ("webhooks.tasks.deliver_batch", "webhooks"),
         ("wallet.tasks.reconcile_recharges", "default"),
     ],

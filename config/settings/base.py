@@ -166,12 +166,13 @@ CELERY_TASK_QUEUES = [
     for name in ("default", "webhooks", "bookings", "emails")
 ]
 # Exact names win over patterns; patterns are tried in this order. Patterns, so that a new task
-# follows its module: every task of bookings.tasks, and any task with `email` in its name.
+# follows its module or its name: every task of bookings.tasks, and every e-mail task (`email`
+# in its name, or `send_…_alert`: the webhook deactivation alert, the support alerts).
 CELERY_TASK_ROUTES = {
-    "webhooks.tasks.send_deactivation_alert": {"queue": "emails"},  # an e-mail to the team
     # The sweep only queues deliveries: it must run on time even when `webhooks` is long.
     "webhooks.tasks.sweep_deliveries": {"queue": "default"},
     "*email*": {"queue": "emails"},
+    "*.send_*_alert": {"queue": "emails"},
     "webhooks.tasks.*": {"queue": "webhooks"},
     "bookings.tasks.*": {"queue": "bookings"},
 }
