@@ -194,6 +194,7 @@ def main() -> int:
     args = parser.parse_args()
     env = {
         "API_RATE_LIMIT": "1000000/minute",
+        "API_SEARCH_RATE_LIMIT": "1000000/minute",
         "DJANGO_ALLOWED_HOSTS": "testserver",
         # E-mail tasks are queued to Redis for a worker, as in production, not run in the request.
         "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"),

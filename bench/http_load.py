@@ -308,6 +308,7 @@ def main() -> int:
     env = {
         "REDIS_URL": redis_url,
         "API_RATE_LIMIT": "1000000/minute",
+        "API_SEARCH_RATE_LIMIT": "1000000/minute",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "EMAIL_URL": "dummymail://",
     }

@@ -111,7 +111,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
-    env = {"API_RATE_LIMIT": "100000/minute", "DJANGO_ALLOWED_HOSTS": "testserver"}
+    env = {
+        "API_RATE_LIMIT": "100000/minute",
+        "API_SEARCH_RATE_LIMIT": "100000/minute",
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+    }
     with scratch_django("search", env):
         report = run(args.requests)
     print(report)

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views import defaults
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,6 +23,7 @@ from core.idempotency import (
     request_fingerprint,
     validate_key,
 )
+from core.throttling import throttle_unauthenticated
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +37,17 @@ class ApiView(APIView):
     """Authentication, throttling and `Idempotency-Key` handling for every API endpoint."""
 
     _idempotency_claim = None
+
+    def perform_authentication(self, request):
+        # A request without a usable key never reaches the throttles (its 401 comes first):
+        # count it here, per client address, so that guessing keys is limited too.
+        try:
+            user = request.user
+        except AuthenticationFailed:
+            throttle_unauthenticated(request)
+            raise
+        if user is None:
+            throttle_unauthenticated(request)
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # authenticates and throttles first
@@ -64,7 +77,8 @@ class ApiView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         claim, self._idempotency_claim = self._idempotency_claim, None
         if claim is not None:
-            if response.status_code >= 500:
+            # A 5xx, or a 429 ("retry after"), is not the request's answer: a retry runs again.
+            if response.status_code >= 500 or response.status_code == 429:
                 idempotency_release(claim=claim)
             else:
                 idempotency_complete(claim=claim, status=response.status_code, body=response.data)

@@ -59,6 +59,18 @@ class UnprocessableEntity(ApplicationError):
     message = "Unprocessable entity"
 
 
+class TooManyRequests(ApplicationError):
+    """A 429 with `Retry-After`: the request may succeed unchanged a little later."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "rate_limited"
+    message = "Rate limit exceeded"
+
+    def __init__(self, message: str | None = None, *, retry_after: float, **kwargs):
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+
 def error_body(*, code: str, message: str, details=None) -> dict:
     return {"success": False, "error": {"code": code, "message": message, "details": details}}
 
@@ -82,6 +94,8 @@ def api_exception_handler(exc, context):
     headers = {}
     if isinstance(exc, ApplicationError):
         status_code, code, message, details = exc.status_code, exc.code, exc.message, exc.details
+        if isinstance(exc, TooManyRequests):
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
     elif isinstance(exc, Http404):
         status_code, code, message, details = 404, NotFound.code, NotFound.message, None
     elif isinstance(exc, DjangoPermissionDenied):

@@ -57,7 +57,8 @@ def enveloped(serializer, *, name: str, **extra_fields):
 # Answers any operation can give, whatever it documents itself.
 COMMON_ERRORS = {
     "401": "Unauthorized: no API key, or an unknown or revoked one",
-    "429": "Too many requests for this API key (see the `Retry-After` header)",
+    "429": "Too many requests for this team and mode, or searches, or requests without a valid "
+    "key from this address (see the `Retry-After` header)",
 }
 
 IDEMPOTENCY_ERRORS = {

@@ -1,34 +1,79 @@
+"""Rate limits: fixed windows counted atomically in the shared cache (Redis when REDIS_URL is set,
+so every server process shares them). Over a limit: `429 rate_limited` with `Retry-After`.
+
+- Every request with a valid key counts for its team and mode (`API_RATE_LIMIT`), not for the
+  key: a team that mints more keys does not get more requests. Test and live count apart.
+- A flight search also counts against `API_SEARCH_RATE_LIMIT` (each one calls the supplier).
+- A request without a usable key (none, unknown or revoked) counts for its client address
+  (`API_ANONYMOUS_RATE_LIMIT`), before its `401`: guessing keys is limited too.
+"""
+
 import time
 
 from django.conf import settings
 from django.core.cache import cache
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework import exceptions
+from rest_framework.throttling import BaseThrottle
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-class ApiKeyRateThrottle(SimpleRateThrottle):
-    """A fixed-window counter per API key, on the shared cache (Redis when REDIS_URL is set).
+def parse_rate(rate: str) -> tuple[int, int]:
+    """`"600/minute"` → (600, 60): requests allowed, window in seconds."""
+    count, period = rate.split("/")
+    return int(count), PERIODS[period.strip()[0]]
 
-    `cache.incr` is atomic on Redis, so concurrent requests on many processes are all counted.
-    The rate comes from settings.API_RATE_LIMIT (e.g. "600/minute").
-    """
 
-    def __init__(self):  # the rate is read per request so that settings can change it
-        pass
+def _over_limit(scope: str, rate: str) -> float | None:
+    """Count one request in `scope`'s current window; the seconds until the window ends if
+    that goes over the rate, None otherwise."""
+    allowed, period = parse_rate(rate)
+    now = time.time()
+    cache_key = f"throttle:{scope}:{int(now // period)}"
+    try:  # one round trip to Redis in the common case: the window's counter exists
+        count = cache.incr(cache_key)
+    except ValueError:  # first request of the window (or the key was evicted)
+        count = 1 if cache.add(cache_key, 1, timeout=period + 1) else cache.incr(cache_key)
+    return period - (now % period) if count > allowed else None
+
+
+def client_address(request) -> str:
+    """The caller's address: REMOTE_ADDR, or behind our TLS proxy (DJANGO_BEHIND_TLS_PROXY)
+    the last X-Forwarded-For entry, the one the proxy itself appended (entries before it are
+    whatever the client sent)."""
+    if settings.BEHIND_TLS_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def throttle_unauthenticated(request) -> None:
+    """Count a request that has no usable key; raise Throttled (429) when its address is over
+    `API_ANONYMOUS_RATE_LIMIT`."""
+    wait = _over_limit(f"address:{client_address(request)}", settings.API_ANONYMOUS_RATE_LIMIT)
+    if wait is not None:
+        raise exceptions.Throttled(wait=wait)
+
+
+class ApiRateThrottle(BaseThrottle):
+    """DRF's throttle of every API view, for requests with a valid key (those without one are
+    counted by `ApiView.perform_authentication`; the public schema and docs are not limited)."""
 
     def allow_request(self, request, view):
         client = request.user
         if not getattr(client, "is_authenticated", False):
             return True
-        allowed, period = self.parse_rate(settings.API_RATE_LIMIT)
-        now = time.time()
-        window = int(now // period)
-        cache_key = f"throttle:{client.api_key.pk}:{window}"
-        try:  # one round trip to Redis in the common case: the window's counter exists
-            count = cache.incr(cache_key)
-        except ValueError:  # first request of the window (or the key was evicted)
-            count = 1 if cache.add(cache_key, 1, timeout=period + 1) else cache.incr(cache_key)
-        self._retry_after = period - (now % period)
-        return count <= allowed
+        mode = "live" if client.live_mode else "test"
+        team_scope = f"team:{client.api_key.team_id}:{mode}"
+        limits = [(team_scope, settings.API_RATE_LIMIT)]
+        if getattr(view, "throttle_scope", None) == "search":
+            limits.append((f"search:{team_scope}", settings.API_SEARCH_RATE_LIMIT))
+        for scope, rate in limits:
+            self._wait = _over_limit(scope, rate)
+            if self._wait is not None:
+                return False
+        return True
 
     def wait(self):
-        return self._retry_after
+        return self._wait

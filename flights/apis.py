@@ -9,6 +9,8 @@ from flights.validation import parse_search_request
 
 
 class FlightSearchApi(ApiView):
+    throttle_scope = "search"  # API_SEARCH_RATE_LIMIT as well as API_RATE_LIMIT
+
     @extend_schema(
         operation_id="flights_search",
         tags=["Flights"],

@@ -66,6 +66,7 @@ class Stack:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "EMAIL_URL": "dummymail://",
             "API_RATE_LIMIT": "100000/minute",
+            "API_SEARCH_RATE_LIMIT": "100000/minute",
             "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
             "DJANGO_CONN_MAX_AGE": "0",
             "LOG_LEVEL": "WARNING",
@@ -111,9 +112,16 @@ class Stack:
         assert wait_until(healthy, timeout=60), "gunicorn did not become healthy"
         return server
 
-    def start_worker(self, *, beat: bool = False) -> subprocess.Popen:
-        arguments = ["celery", "-A", "config", "worker", "--pool=prefork", "--concurrency=2"]
+    def start_worker(
+        self, *, beat: bool = False, queues: str = "", concurrency: int = 2
+    ) -> subprocess.Popen:
+        """A worker of every queue, as small installs run it, or of `queues` only ("webhooks",
+        "emails,default"), as production runs one pool per queue."""
+        arguments = ["celery", "-A", "config", "worker", "--pool=prefork"]
+        arguments += [f"--concurrency={concurrency}"]
         arguments += ["--without-gossip", "--without-mingle", "--loglevel=WARNING"]
+        if queues:
+            arguments += ["-Q", queues]
         if beat:
             arguments.append("--beat")
         return self._start(arguments)

@@ -13,6 +13,10 @@ from webhooks.services import webhook_create, webhook_delete, webhook_recover, w
 from webhooks.services.recovery import recovery_window
 
 EVENT_CHOICES = sorted(SUBSCRIBABLE_EVENT_TYPES)
+PROBE_IN_PROGRESS = error_response(
+    "`probe_in_progress`: another URL of the team is being probed (one probe at a time per "
+    "team); retry after `Retry-After` seconds. Or `rate_limited` (see `Retry-After`)."
+)
 
 
 def webhook_object(endpoint: WebhookEndpoint) -> dict:
@@ -89,6 +93,7 @@ class WebhookListApi(ApiView):
             400: error_response("Invalid URL, Invalid events"),
             409: error_response("URL already registered"),
             422: error_response("URL not reachable"),
+            429: PROBE_IN_PROGRESS,
         },
     )
     def post(self, request):
@@ -147,6 +152,7 @@ class WebhookDetailApi(ApiView):
             404: error_response("Webhook not found"),
             409: error_response("URL already registered"),
             422: error_response("URL not reachable"),
+            429: PROBE_IN_PROGRESS,
         },
     )
     def put(self, request, webhook_id):

@@ -114,6 +114,9 @@ class Delivery(models.Model):
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     leased_until = models.DateTimeField(null=True, blank=True)
     lease_id = models.CharField(max_length=32, blank=True, default="")
+    # The lease is a worker's attempt being sent (not the sweep's dispatch lease): what the cap
+    # of concurrent attempts per endpoint counts, while `leased_until` is still ahead.
+    in_flight = models.BooleanField(default=False, db_default=False)  # raw INSERTs too
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -127,7 +130,11 @@ class Delivery(models.Model):
                 fields=["next_attempt_at"],
                 condition=models.Q(status="pending"),
                 name="delivery_due",
-            )
+            ),
+            # Counting an endpoint's attempts in flight reads a handful of rows, not its history.
+            models.Index(
+                fields=["endpoint"], condition=models.Q(in_flight=True), name="delivery_in_flight"
+            ),
         ]
 
     def __str__(self):

@@ -10,6 +10,7 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded default (SQLite, broker folders)
@@ -155,6 +156,26 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Separate queues, so that one kind of work never waits behind another: a slow agency receiver
+# fills `webhooks`, never the queue of another team's ticketing. Without `-Q`, a worker (and
+# `celery -A config worker -B`, what bin/serve and small installs run) consumes all of them;
+# production runs one worker pool per queue (README, "Running in production").
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in ("default", "webhooks", "bookings", "emails")
+]
+# Exact names win over patterns; patterns are tried in this order. Patterns, so that a new task
+# follows its module or its name: every task of bookings.tasks, and every e-mail task (`email`
+# in its name, or `send_…_alert`: the webhook deactivation alert, the support alerts).
+CELERY_TASK_ROUTES = {
+    # The sweep only queues deliveries: it must run on time even when `webhooks` is long.
+    "webhooks.tasks.sweep_deliveries": {"queue": "default"},
+    "*email*": {"queue": "emails"},
+    "*.send_*_alert": {"queue": "emails"},
+    "webhooks.tasks.*": {"queue": "webhooks"},
+    "bookings.tasks.*": {"queue": "bookings"},
+}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a killed worker's task is redelivered, not lost
@@ -197,7 +218,11 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- REST framework and OpenAPI --------------------------------------------------------------
 
-API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per API key
+# Rate limits (core/throttling.py): N/second, N/minute, N/hour or N/day.
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and mode
+API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
+# Requests with no key, or an unknown or revoked one, per client address.
+API_ANONYMOUS_RATE_LIMIT = env.str("API_ANONYMOUS_RATE_LIMIT", default="60/minute")
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
 # Longer than any live request can run (a Duffel order may take 130 s; gunicorn --timeout 150),
@@ -209,7 +234,7 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["core.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["core.renderers.ApiJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -329,7 +354,10 @@ SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
-if env.bool("DJANGO_BEHIND_TLS_PROXY", default=False):
+# Behind our TLS proxy: trust its X-Forwarded-Proto, and its X-Forwarded-For for the client
+# address that anonymous rate limits count (core/throttling.py).
+BEHIND_TLS_PROXY = env.bool("DJANGO_BEHIND_TLS_PROXY", default=False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -360,6 +388,11 @@ WEBHOOK_FAILURES_BEFORE_DEACTIVATION = 6  # consecutive failed attempts to one e
 # How long a worker holds a delivery it is sending: longer than any attempt can take, so a live
 # attempt is never taken over; a killed worker's delivery is sent again once it runs out.
 WEBHOOK_ATTEMPT_LEASE_SECONDS = env.int("WEBHOOK_ATTEMPT_LEASE_SECONDS", default=60)
+# Attempts sent at once to one endpoint: a slow receiver holds at most this many workers; its
+# other deliveries wait, due, until an attempt of its own finishes (or the sweep finds a slot).
+WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = env.int(
+    "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT", default=2
+)
 
 MESSAGE_STORAGE = (
     "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side

@@ -69,7 +69,7 @@ def test_bad_page_or_limit_is_400(live_client, params):
 
 
 @override_settings(API_RATE_LIMIT="3/minute")
-def test_rate_limit_per_key_answers_429_with_retry_after(live_client, test_client):
+def test_rate_limit_answers_429_with_retry_after(live_client, test_client):
     assert [live_client.get(CLIENTS).status_code for _ in range(3)] == [200, 200, 200]
     response = live_client.get(CLIENTS)
     assert response.status_code == 429
@@ -79,5 +79,5 @@ def test_rate_limit_per_key_answers_429_with_retry_after(live_client, test_clien
         "details": None,
     }
     assert 1 <= int(response["Retry-After"]) <= 60
-    # Another key (here the same team's test key) has its own budget.
+    # The team's test mode has its own budget (limits count per team and mode).
     assert test_client.get(CLIENTS).status_code == 200

@@ -3,7 +3,12 @@
 A delivery is claimed with a conditional UPDATE (a lease) before its request is sent and
 released when the attempt is recorded, so the same delivery is never sent by two workers at
 once; a worker that dies mid-send leaves a lease that expires, and the beat sweep sends the
-delivery again. No database transaction is open while a request is in flight."""
+delivery again. No database transaction is open while a request is in flight.
+
+At most WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT attempts are in flight per endpoint, so
+that one slow receiver never holds every worker. A delivery over the cap is not attempted: it
+stays due, and the next attempt of its endpoint to finish hands its slot on to it (the sweep
+is the safety net)."""
 
 import hashlib
 import hmac
@@ -16,7 +21,7 @@ import orjson
 import requests
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from webhooks import http
@@ -66,18 +71,38 @@ def deliveries_sweep(*, now=None) -> int:
     now = now or timezone.now()
     lease_id = secrets.token_hex(8)
     with transaction.atomic():
-        due = list(
+        busy = _attempts_in_flight(now=now)
+        cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
+        saturated = [endpoint_id for endpoint_id, count in busy.items() if count >= cap]
+        candidates = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(_free(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
             .filter(endpoint__active=True)
+            .exclude(endpoint_id__in=saturated)
             .order_by("next_attempt_at")
-            .values_list("pk", flat=True)[:SWEEP_BATCH]
+            .values_list("pk", "endpoint_id")[:SWEEP_BATCH]
         )
+        # No more per endpoint than it has free slots: the rest would only be turned away.
+        due = []
+        for delivery_id, endpoint_id in candidates:
+            if busy.get(endpoint_id, 0) < cap:
+                busy[endpoint_id] = busy.get(endpoint_id, 0) + 1
+                due.append(delivery_id)
         Delivery.objects.filter(pk__in=due).update(
             leased_until=now + DISPATCH_LEASE, lease_id=lease_id
         )
         deliveries_dispatch_on_commit(due, lease_id=lease_id)
     return len(due)
+
+
+def _attempts_in_flight(*, now, endpoint_id: str | None = None) -> dict[str, int]:
+    """Attempts being sent, per endpoint: claimed by a worker whose lease still runs (a dead
+    worker's slot frees itself when its lease runs out)."""
+    rows = Delivery.objects.filter(in_flight=True, leased_until__gt=now)
+    if endpoint_id is not None:
+        rows = rows.filter(endpoint_id=endpoint_id)
+    counts = rows.order_by().values("endpoint_id").annotate(count=Count("pk"))
+    return {row["endpoint_id"]: row["count"] for row in counts}
 
 
 # How long the alert queued at a deactivation has to arrive before the sweep queues it again.
@@ -105,36 +130,59 @@ def _free(now) -> Q:
 
 def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     """Take the delivery for one attempt if it is due and free (or leased to the caller by the
-    sweep). One conditional UPDATE: of two workers holding the same id, one gets 0 rows."""
-    now = timezone.now()
-    available = _free(now)
-    if lease_id:
-        available |= Q(lease_id=lease_id)
-    my_lease = secrets.token_hex(8)
-    claimed = Delivery.objects.filter(
-        available, pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now
-    ).update(
-        leased_until=now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
-        lease_id=my_lease,
-        attempt_count=F("attempt_count") + 1,
+    sweep), its endpoint is active and has a free slot. None otherwise: the delivery is left
+    due, unattempted, with the sweep's lease (if it was the caller's) given back.
+
+    The conditional UPDATE lets one of two workers holding the same id through. The cap needs
+    more: claims of *different* deliveries of one endpoint never see each other's uncommitted
+    UPDATE (READ COMMITTED), so a count inside the UPDATE alone would let every one of them in.
+    Claims of one endpoint therefore take turns on the endpoint's row (a short lock, never held
+    across the request), and each counts the attempts in flight after the previous committed."""
+    endpoint_id = (
+        Delivery.objects.filter(pk=delivery_id).values_list("endpoint_id", flat=True).first()
     )
+    if endpoint_id is None:
+        return None
+    with transaction.atomic():
+        # NO KEY UPDATE, as in _record_attempt: inserting deliveries (KEY SHARE) is not blocked.
+        active = list(
+            WebhookEndpoint.objects.select_for_update(no_key=True)
+            .filter(pk=endpoint_id)
+            .values_list("active", flat=True)
+        )
+        now = timezone.now()
+        cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
+        in_flight = _attempts_in_flight(now=now, endpoint_id=endpoint_id).get(endpoint_id, 0)
+        if active != [True] or in_flight >= cap:
+            # Inactive: it waits for a reactivation. Over the cap: for a slot to free up.
+            if lease_id:
+                Delivery.objects.filter(pk=delivery_id, lease_id=lease_id, in_flight=False).update(
+                    leased_until=None, lease_id=""
+                )
+            return None
+        available = _free(now)
+        if lease_id:
+            available |= Q(lease_id=lease_id)
+        claimed = Delivery.objects.filter(
+            available, pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now
+        ).update(
+            leased_until=now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
+            lease_id=secrets.token_hex(8),
+            in_flight=True,
+            attempt_count=F("attempt_count") + 1,
+        )
     if not claimed:
         return None
     return Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
 
 
 def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
-    """Make one attempt of a delivery if it is due; None when there was nothing to send."""
+    """Make one attempt of a delivery if it is due; None when there was nothing to send (not
+    due, in another worker's hands, endpoint inactive or at its cap of attempts in flight)."""
     delivery = delivery_claim(delivery_id, lease_id=lease_id)
     if delivery is None:
         return None
     endpoint = delivery.endpoint
-    if not endpoint.active:
-        # Deactivated since the delivery was written: it waits, unsent, for a reactivation.
-        Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
-            leased_until=None, lease_id="", attempt_count=F("attempt_count") - 1
-        )
-        return None
     body = event_payload(delivery.event, webhook_id=endpoint.id)
     timestamp = int(time.time())
     headers = {
@@ -226,9 +274,30 @@ def _record_attempt(
     # Only the holder of the lease moves the delivery on (a lease taken over after expiry
     # belongs to someone else now; the attempt itself is still on record).
     Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
-        leased_until=None, lease_id="", **changes
+        leased_until=None, lease_id="", in_flight=False, **changes
     )
+    if endpoint.active:
+        _hand_on_slot(endpoint_id=endpoint.pk)
     return attempt
+
+
+def _hand_on_slot(*, endpoint_id: str) -> None:
+    """The slot this attempt frees goes to the endpoint's oldest due delivery, if one waits
+    (turned away by the cap): its backlog drains at the cap's pace, not the sweep's."""
+    now = timezone.now()
+    waiting = list(
+        Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(_free(now), endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
+        .filter(next_attempt_at__lte=now)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:1]
+    )
+    if waiting:
+        lease_id = secrets.token_hex(8)
+        Delivery.objects.filter(pk__in=waiting).update(
+            leased_until=now + DISPATCH_LEASE, lease_id=lease_id
+        )
+        deliveries_dispatch_on_commit(waiting, lease_id=lease_id)
 
 
 def _deactivate(endpoint: WebhookEndpoint) -> None:
@@ -251,6 +320,7 @@ def delivery_redeliver(*, delivery: Delivery) -> Delivery:
         next_attempt_at=timezone.now(),
         leased_until=None,
         lease_id="",
+        in_flight=False,
     )
     deliveries_dispatch_on_commit([delivery.pk])
     delivery.refresh_from_db()

@@ -1,12 +1,15 @@
 import secrets
+import time
+from contextlib import contextmanager
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.exceptions import Conflict, InvalidRequest, UnprocessableEntity
+from core.exceptions import Conflict, InvalidRequest, TooManyRequests, UnprocessableEntity
 from webhooks import http
 from webhooks.models import (
     SUBSCRIBABLE_EVENT_TYPES,
@@ -63,11 +66,41 @@ def validate_events(events) -> list[str]:
     return list(dict.fromkeys(events))  # duplicates collapse, order kept
 
 
-def _probe(url: str) -> None:
+class ProbeInProgress(TooManyRequests):
+    code = "probe_in_progress"
+    message = "Another webhook URL of this team is being checked; retry shortly"
+
+
+def _probe_seconds() -> int:
+    """The longest a probe runs: connecting, then the answer, each up to the timeout."""
+    return 2 * settings.WEBHOOK_TIMEOUT_SECONDS
+
+
+@contextmanager
+def _one_probe_per_team(team_id: str):
+    """A probe holds a web worker for up to ~10 s: one at a time per team, so that one team
+    registering URLs that never answer cannot hold every worker. The lock is one atomic
+    `cache.add` (SET NX on Redis) with an expiry longer than any probe, so a crashed worker's
+    lock lapses by itself and a live probe never loses it."""
+    key = f"webhook-probe:{team_id}"
+    token = secrets.token_hex(8)
+    if not cache.add(key, (token, time.time()), timeout=_probe_seconds() + 5):
+        _, started = cache.get(key) or ("", time.time())
+        raise ProbeInProgress(retry_after=started + _probe_seconds() - time.time())
     try:
-        http.probe(url)
-    except http.Unreachable as exc:
-        raise UrlNotReachable(details={"url": str(exc)}) from None
+        yield
+    finally:
+        # Ours for sure (the expiry outlasts the probe); checked anyway, never another's.
+        if (cache.get(key) or ("",))[0] == token:
+            cache.delete(key)
+
+
+def _probe(*, team_id: str, url: str) -> None:
+    with _one_probe_per_team(team_id):
+        try:
+            http.probe(url)
+        except http.Unreachable as exc:
+            raise UrlNotReachable(details={"url": str(exc)}) from None
 
 
 def _ensure_url_free(*, team, live_mode: bool, url: str, exclude_id: str | None = None) -> None:
@@ -83,7 +116,7 @@ def webhook_create(*, team, live_mode: bool, url, events) -> WebhookEndpoint:
     returned instance carries the plain secret; it is never shown again."""
     url, events = validate_url(url), validate_events(events)
     _ensure_url_free(team=team, live_mode=live_mode, url=url)
-    _probe(url)  # outside any transaction: it may take up to the timeout
+    _probe(team_id=team.pk, url=url)  # outside any transaction: it may take up to the timeout
     try:
         with transaction.atomic():
             return WebhookEndpoint.objects.create(
@@ -112,7 +145,7 @@ def webhook_update(
         _ensure_url_free(
             team=endpoint.team, live_mode=endpoint.live_mode, url=url, exclude_id=endpoint.pk
         )
-        _probe(url)
+        _probe(team_id=endpoint.team_id, url=url)
     try:
         with transaction.atomic():
             endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
@@ -149,6 +182,9 @@ def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
 @transaction.atomic
 def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     """Deleting an endpoint drops its pending deliveries with it."""
+    # The endpoint's row first, as a worker's claim takes it before a delivery's row: the
+    # cascade below, locking deliveries first, could otherwise deadlock with a claim.
+    list(WebhookEndpoint.objects.select_for_update().filter(pk=endpoint.pk).values_list("pk"))
     endpoint.delete()
 
 
