@@ -1,6 +1,107 @@
-"""The panel is multi-tenant: support staff see every team, agency users only their own."""
+"""The panel is multi-tenant: support staff see every team, agency users only their own.
+
+Also the panel's shared display pieces: status labels, money columns, the live/test switch and
+bounded lists of related rows (docs/decisions.md "Panel")."""
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from core.money import money_display
+
+admin.site.site_header = _("Agency back office")
+admin.site.site_title = _("Agency back office")
+admin.site.index_title = _("Control panel")
+
+# Colour of each status value; the label's text always says the status too.
+STATUS_TONES = {
+    "success": {"completed", "ticketed", "succeeded", "active", "live", "credit"},
+    "info": {"confirmed"},
+    "warning": {"pending", "test"},
+    "danger": {"failed", "revoked", "disconnected", "inactive"},
+    "muted": {"cancelled", "expired"},
+}
+TONE_OF = {value: tone for tone, values in STATUS_TONES.items() for value in values}
+
+
+def status_label(value: str, label) -> str:
+    """A coloured label with the status in words (`<span class="status status-failed">`)."""
+    return format_html(
+        '<span class="status status-{}" data-status="{}">{}</span>',
+        TONE_OF.get(value, "muted"),
+        value,
+        label,
+    )
+
+
+def money_cell(value, currency: str = "BRL", *, negative: bool = False) -> str:
+    """A money column's cell: `R$ 1.234,56` in the user's language, right-aligned (panel.css)."""
+    if value is None:
+        return "—"
+    return format_html(
+        '<span class="money">{}</span>', money_display(value, currency, negative=negative)
+    )
+
+
+def live_mode_filter(field: str = "live_mode"):
+    """A list filter on the mode that starts on live data; test data is one click away, and the
+    page says which one is shown. `field` is the lookup to the row's `live_mode`."""
+
+    class LiveModeFilter(admin.SimpleListFilter):
+        title = _("live or test data")
+        parameter_name = "mode"
+
+        def lookups(self, request, model_admin):
+            return [("live", _("Live data")), ("test", _("Test data"))]
+
+        def value(self):
+            return super().value() or "live"
+
+        def queryset(self, request, queryset):
+            return queryset.filter(**{field: self.value() == "live"})
+
+        def choices(self, changelist):
+            for lookup, title in self.lookup_choices:
+                yield {
+                    "selected": self.value() == lookup,
+                    "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                    "display": title,
+                }
+
+    return LiveModeFilter
+
+
+def related_rows(*, headers, rows, total: int, changelist_url: str, filters: dict, limit: int):
+    """A short table of the latest related rows (at most `limit`) with a link to all of them in
+    their own list, instead of an inline that would load thousands of rows."""
+    if not total:
+        return "—"
+    head = format_html_join("", "<th>{}</th>", ((h,) for h in headers))
+    body = format_html_join(
+        "",
+        "<tr>{}</tr>",
+        ((format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows),
+    )
+    summary = ngettext(
+        "Latest %(shown)d of %(count)d.", "Latest %(shown)d of %(count)d.", total
+    ) % {"shown": min(limit, total), "count": total}
+    return format_html(
+        '<table class="related-rows"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>'
+        '<p class="help">{} <a href="{}?{}">{}</a></p>',
+        head,
+        body,
+        summary,
+        changelist_url,
+        urlencode(filters),
+        _("See them all in their list"),
+    )
+
+
+def admin_url(model, action: str, *args) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{action}", args=args)
 
 
 class TeamScopedAdmin(admin.ModelAdmin):
