@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -24,13 +25,13 @@ class TeamForm(forms.ModelForm):
     anything that could be read two ways is an error (core.money.parse_localized_decimal)."""
 
     markup_percent = LocalizedDecimalField(
-        label=_("markup (%)"),
+        label=capfirst(_("markup (%)")),
         min_value=Decimal("0"),
         max_value=Decimal("100"),
         help_text=_("Percentage added to the BRL base cost of every offer, e.g. 8,5."),
     )
     fee = LocalizedDecimalField(
-        label=_("fee (R$)"),
+        label=capfirst(_("fee (R$)")),
         min_value=Decimal("0"),
         max_value=Decimal("9999999999.99"),
         help_text=_("Fixed fee in BRL added to every offer, e.g. 25,50."),
@@ -179,7 +180,7 @@ class IntegrationConnectForm(forms.ModelForm):
     """Connecting asks for the token once; it is stored encrypted and never shown again."""
 
     access_token = forms.CharField(
-        label=_("access token"),
+        label=capfirst(_("access token")),
         widget=forms.PasswordInput(render_value=False),
         help_text=_("The supplier's access token (Duffel: duffel_live_…)."),
     )

@@ -99,7 +99,7 @@ class Booking(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.id} ({self.status})"
+        return f"{self.booking_reference or self.id} ({self.get_status_display()})"
 
 
 class BookingPassenger(models.Model):

@@ -34,9 +34,13 @@ class LocaleMiddleware(locale.LocaleMiddleware):
         timezone.activate(settings.TIME_ZONE)
 
     def process_response(self, request, response):
-        if is_api_request(request):
-            return response  # no Content-Language, no Vary: Accept-Language
-        return super().process_response(request, response)
+        if not is_api_request(request):
+            response = super().process_response(request, response)
+        # Nothing leaks into what this thread runs next (a test, an eager task): the defaults
+        # (settings.LANGUAGE_CODE, settings.TIME_ZONE) apply again.
+        translation.deactivate()
+        timezone.deactivate()
+        return response  # API: no Content-Language, no Vary: Accept-Language
 
 
 def people_facing(view):

@@ -138,6 +138,7 @@ TRANSLATIONS = {
     "data": "dados",
     ("webhook", "Active"): "Ativo",
     "Live data": "Dados reais",
+    "Brasília time": "horário de Brasília",
     "Test data": "Dados de teste",
     ("Latest %(shown)d of %(count)d.", "Latest %(shown)d of %(count)d."): (
         "Último %(shown)d de %(count)d.",
@@ -293,6 +294,7 @@ TRANSLATIONS = {
     "delivery": "entrega",
     "deliveries": "entregas",
     "attempt": "tentativa",
+    "attempt %(number)s: %(outcome)s": "tentativa %(number)s: %(outcome)s",
     "attempted at": "tentada em",
     "succeeded": "entregue",
     "HTTP status": "status HTTP",
@@ -306,41 +308,29 @@ def main():
     import sys
     from pathlib import Path
 
-    import polib
+    from babel.messages.pofile import read_po, write_po
 
     path = Path(__file__).parent / "pt_BR" / "LC_MESSAGES" / "django.po"
-    po = polib.pofile(str(path), wrapwidth=100)
-    po.metadata.update(
-        {
-            "Language": "pt_BR",
-            "Language-Team": "Português (Brasil)",
-            "Plural-Forms": "nplurals=2; plural=(n > 1);",
-            "Content-Type": "text/plain; charset=UTF-8",
-        }
-    )
+    with path.open("rb") as source:
+        catalog = read_po(source, locale="pt_BR")
+    catalog.project, catalog.version = "agency-backoffice", "1"
+    catalog.language_team = "Português (Brasil)"
+    catalog.fuzzy = False
     missing = []
-    po.metadata_is_fuzzy = False
-    po.metadata["Project-Id-Version"] = "agency-backoffice"
-    for entry in po:
-        if entry.msgctxt:
-            found = TRANSLATIONS.get((entry.msgctxt, entry.msgid))
-            if found:
-                entry.msgstr = found
-        elif entry.msgid_plural:
-            found = TRANSLATIONS.get((entry.msgid, entry.msgid_plural))
-            if found:
-                entry.msgstr_plural = {0: found[0], 1: found[1]}
-        else:
-            found = TRANSLATIONS.get(entry.msgid)
-            if found:
-                entry.msgstr = found
-        if not found:
-            missing.append(entry.msgid)
-        elif "fuzzy" in entry.flags:
-            entry.flags.remove("fuzzy")
-    po.save(str(path))
+    for message in catalog:
+        if not message.id:
+            continue
+        key = (message.context, message.id) if message.context else message.id
+        found = TRANSLATIONS.get(key)
+        if found is None:
+            missing.append(message.id)
+            continue
+        message.string = found
+        message.flags.discard("fuzzy")
+    with path.open("wb") as target:
+        write_po(target, catalog, width=100, include_previous=False)
     if missing:
-        sys.exit("Untranslated:\n" + "\n".join(missing))
+        sys.exit("Untranslated:\n" + "\n".join(map(str, missing)))
 
 
 if __name__ == "__main__":

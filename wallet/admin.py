@@ -37,14 +37,14 @@ class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
 class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """The ledger: read-only for everyone, support staff included."""
 
+    # When first (the link to the row), then what and how much; ids are long: in the detail.
     list_display = [
-        "id",
+        "created_at",
         "team",
         "type_display",
         "money_amount",
         "money_balance_after",
         "reference",
-        "created_at",
     ]
     list_filter = [live_mode_filter(), "type", "reference_type", "payment_method", "team"]
     search_fields = ["id", "reference_id", "description"]

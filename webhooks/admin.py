@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -44,7 +45,7 @@ class EventAdmin(TeamScopedAdmin, ReadOnlyAdmin):
 
 class WebhookEndpointForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
-        label=_("events"),
+        label=capfirst(_("events")),
         choices=[(t, t) for t in sorted(SUBSCRIBABLE_EVENT_TYPES)],
         widget=forms.CheckboxSelectMultiple,
     )

@@ -189,4 +189,4 @@ class DeliveryAttempt(models.Model):
 
     def __str__(self):
         outcome = self.status_code or self.error
-        return f"attempt {self.number}: {outcome}"
+        return _("attempt %(number)s: %(outcome)s") % {"number": self.number, "outcome": outcome}

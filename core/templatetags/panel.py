@@ -26,4 +26,4 @@ def local_departure(value):
         moment = datetime.fromisoformat(str(value))
     except ValueError:
         return value
-    return date_format(moment.replace(tzinfo=None), "SHORT_DATETIME_FORMAT")
+    return f"{date_format(moment, 'SHORT_DATE_FORMAT')} {moment:%H:%M}"

@@ -2,7 +2,7 @@
 DATE_FORMAT = "Y-m-d"
 DATETIME_FORMAT = r"Y-m-d H:i:s \(\B\r\a\s\í\l\i\a \t\i\m\e\)"
 SHORT_DATE_FORMAT = "Y-m-d"
-SHORT_DATETIME_FORMAT = "Y-m-d H:i"
+SHORT_DATETIME_FORMAT = "Y-m-d H:i:s"
 TIME_FORMAT = "H:i:s"
 DECIMAL_SEPARATOR = "."
 THOUSAND_SEPARATOR = ","
