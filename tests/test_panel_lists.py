@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
@@ -106,8 +107,9 @@ def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(tea
 def test_the_date_drill_down_counts_sao_paulo_days(team):
     # 01:30 UTC on 24 November is still 23 November (22:30) in São Paulo.
     late_evening = datetime(2026, 11, 24, 1, 30, tzinfo=UTC)
-    transaction = fund(team.team, "100.00")
-    Transaction.objects.filter(pk=transaction.pk).update(created_at=late_evening)
+    with time_machine.travel(late_evening, tick=False):  # the ledger is append-only
+        transaction = fund(team.team, "100.00")
+    assert Transaction.objects.get(pk=transaction.pk).created_at == late_evening
     browser = browser_for(team.owner)
     url = reverse("admin:wallet_transaction_changelist")
     day = {"created_at__year": 2026, "created_at__month": 11}
