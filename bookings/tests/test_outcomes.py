@@ -109,7 +109,8 @@ def test_an_instant_order_whose_answer_was_lost_is_found_and_ticketed(client, cl
     assert booking.outcome_unknown_since is None
     assert money(booking.id) == ([booking.base_cost_brl], [])  # one debit, no refund
     assert event_types(booking.id) == ["booking.created", "booking.confirmed", "booking.ticketed"]
-    assert sorted(m.subject.split()[0] for m in mail.outbox) == ["Booking", "Your"]
+    # Portuguese, the e-mails' default language: "Reserva … recebida", "Seus bilhetes …".
+    assert sorted(m.subject.split()[0] for m in mail.outbox) == ["Reserva", "Seus"]
     assert ledger_problems() == []
     assert reconcile(clock, 30) == []  # settled: nothing left to ask
 
@@ -135,7 +136,7 @@ def test_nothing_made_and_a_5xx_is_failed_and_refunded_after_the_grace_period(
     assert event_types(booking.id) == ["booking.created", "booking.confirmed", "booking.failed"]
     [failure] = mail.outbox
     assert failure.to == [booking.team.notification_email]  # the agency, not the traveller
-    assert "failed" in failure.subject and "refunded in full" in failure.body
+    assert "falhou" in failure.subject and "reembolsado integralmente" in failure.body
     assert ledger_problems() == []
     reconcile(clock, settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
     assert money(booking.id)[1] == [booking.base_cost_brl]  # refunded once, whatever repeats
