@@ -169,12 +169,13 @@ def screenshot(browser, name, size):
 
 
 def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(live_server, browser):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
     made = agency_with_a_day_of_work()
-    wait = WebDriverWait(browser, 20)
+    wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
     log_in(live_server, browser, wait)
 
     # Home: Portuguese menus.
@@ -290,7 +291,8 @@ def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(li
 
     # The user's own choice of English beats the browser's Portuguese.
     browser.find_element(By.CSS_SELECTOR, ".language-switch button[value=en]").click()
-    wait.until(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+    # Read through JavaScript: an element found mid-navigation may go stale.
+    wait.until(lambda b: b.execute_script("return document.documentElement.lang") == "en")
     english = open_page(live_server, browser, wait, reverse("admin:wallet_recharge_changelist"))
     assert "R$ 1,234.56" in english and "Completed" in english
     assert Recharge.objects.filter(live_mode=False).exists()
