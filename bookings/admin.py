@@ -25,17 +25,27 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
+# The API's values, in words (the values themselves are the spec's, in English).
+PASSENGER_TYPES = {
+    "adult": _("Adult"),
+    "child": _("Child"),
+    "infant_without_seat": _("Infant (on lap)"),
+}
+GENDERS = {"f": _("Female"), "m": _("Male")}
+DOCUMENT_TYPES = {"electronic_ticket": _("E-ticket")}
+
+
 class PassengerInline(ReadOnlyInline):
     """At most nine passengers per booking (the search's limit): bounded."""
 
     model = BookingPassenger
     fields = [
         "passenger_id",
-        "type",
+        "type_display",
         "title",
         "given_name",
         "family_name",
-        "gender",
+        "gender_display",
         "born_on",
         "email",
         "phone_number",
@@ -43,20 +53,32 @@ class PassengerInline(ReadOnlyInline):
     ]
     readonly_fields = fields
 
+    @admin.display(description=_("type"))
+    def type_display(self, obj):
+        return PASSENGER_TYPES.get(obj.type, obj.type)
+
+    @admin.display(description=_("gender"))
+    def gender_display(self, obj):
+        return GENDERS.get(obj.gender, obj.gender)
+
 
 class DocumentInline(ReadOnlyInline):
     """One e-ticket per passenger: bounded."""
 
     model = BookingDocument
-    fields = ["type", "unique_identifier", "passenger_id"]
+    fields = ["type_display", "unique_identifier", "passenger_id"]
     readonly_fields = fields
+
+    @admin.display(description=_("type"))
+    def type_display(self, obj):
+        return DOCUMENT_TYPES.get(obj.type, obj.type)
 
 
 class NeedsAttentionFilter(admin.SimpleListFilter):
     """Support's worklist: supplier outcome unknown past the grace period, ticketing stuck, or
     left without a supplier order by a request that died."""
 
-    title = _("needs attention")
+    title = _("attention")
     parameter_name = "attention"
 
     def lookups(self, request, model_admin):
