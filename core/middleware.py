@@ -1,7 +1,6 @@
 """Cross-cutting HTTP behaviour: the language and time zone of each request, and no caching of
 API answers.
 
-
 People (the panel, payment pages) get Portuguese by default, English if they chose it (the
 panel's language switch, kept in a cookie) or their browser asks for it before they choose;
 times in São Paulo. The API gets neither: its messages are the spec's English and its times UTC,
