@@ -168,7 +168,9 @@ def screenshot(browser, name, size):
     browser.set_window_size(*DESKTOP)
 
 
-def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(live_server, browser):
+def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(
+    live_server, browser, live_sandbox
+):
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC

@@ -85,7 +85,9 @@ def test_teams_are_found_by_name_and_cnpj_with_or_without_punctuation(team, othe
     assert [t.pk for t in listed(support, url, q="Beta")] == [other_team.team.pk]
 
 
-def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(team, live_client):
+def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(
+    team, live_client, live_sandbox
+):
     fund(team.team, "20000.00")
     offer = holdable(live_client)
     first = book(live_client, offer, type="instant", metadata={"client_reference": "PED-77"}).json()
