@@ -309,6 +309,7 @@ TRANSLATIONS = {
     "webhook": "webhook",
     "webhooks": "webhooks",
     "next attempt at": "próxima tentativa em",
+    "being sent": "em envio",
     "leased until": "em uso por um worker até",
     "lease": "reserva do worker",
     "delivery": "entrega",
