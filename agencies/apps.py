@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class AgenciesConfig(AppConfig):
     name = "agencies"
-    verbose_name = "Agencies"
+    verbose_name = _("Agencies")
 
     def connect_signals(self):
         from agencies.permissions import sync_agency_group

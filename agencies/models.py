@@ -4,6 +4,7 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from djmoney.models.fields import MoneyField
 from djmoney.models.validators import MinMoneyValidator
 from encrypted_fields.fields import EncryptedTextField
@@ -15,32 +16,41 @@ class Team(models.Model):
     """A travel agency: the tenant that owns wallets, bookings, keys and webhooks."""
 
     id = PrefixedIdField(prefix="team")
-    name = models.CharField(max_length=200)
+    name = models.CharField(_("name"), max_length=200)
     markup_percent = models.DecimalField(
+        _("markup (%)"),
         max_digits=5,
         decimal_places=2,
         default=Decimal("0.00"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
-        help_text="Percentage added to the BRL base cost of every offer.",
+        help_text=_("Percentage added to the BRL base cost of every offer."),
     )
     fee = MoneyField(
+        _("fee"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0.00"),
         default_currency="BRL",
         currency_choices=[("BRL", "BRL")],
         validators=[MinMoneyValidator(0)],
-        help_text="Fixed fee in BRL added to every offer.",
+        help_text=_("Fixed fee in BRL added to every offer."),
     )
     tax_id = models.CharField(
-        max_length=18, blank=True, help_text="CNPJ or CPF, printed as the payer on boletos."
+        _("CNPJ or CPF"),
+        max_length=18,
+        blank=True,
+        help_text=_("CNPJ or CPF, printed as the payer on boletos."),
     )
     notification_email = models.EmailField(
-        blank=True, help_text="Receives booking and webhook alert e-mails."
+        _("notification e-mail"),
+        blank=True,
+        help_text=_("Receives booking and webhook alert e-mails."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
@@ -59,7 +69,12 @@ class User(AbstractUser):
     member is support staff and sees every team."""
 
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="users"
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="users",
+        verbose_name=_("team"),
     )
 
     @property
@@ -79,24 +94,35 @@ def hash_secret(secret: str) -> str:
 
 class ApiKey(models.Model):
     id = PrefixedIdField(prefix="key")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="api_keys")
-    name = models.CharField(max_length=100, default="Default")
-    live_mode = models.BooleanField()
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="api_keys", verbose_name=_("team")
+    )
+    name = models.CharField(_("name"), max_length=100, default="Default")
+    live_mode = models.BooleanField(_("live mode"))
     secret_hash = models.CharField(max_length=64, unique=True, editable=False)
     display_prefix = models.CharField(
-        max_length=24, editable=False, help_text="The start of the key, to recognise it."
+        _("key prefix"),
+        max_length=24,
+        editable=False,
+        help_text=_("The start of the key, to recognise it."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
-    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True, editable=False)
 
     objects = ApiKeyQuerySet.as_manager()
 
     class Meta:
-        verbose_name = "API key"
+        verbose_name = _("API key")
+        verbose_name_plural = _("API keys")
         ordering = ["-created_at"]
 
     def __str__(self):
@@ -111,14 +137,18 @@ class Client(models.Model):
     """The agency's customer a booking is made for (the lead passenger by default)."""
 
     id = PrefixedIdField(prefix="cli")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="clients")
-    live_mode = models.BooleanField()
-    full_name = models.CharField(max_length=200)
-    email = models.EmailField()
-    phone_number = models.CharField(max_length=20, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="clients", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    full_name = models.CharField(_("full name"), max_length=200)
+    email = models.EmailField(_("e-mail"))
+    phone_number = models.CharField(_("phone number"), max_length=20, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("client")
+        verbose_name_plural = _("clients")
         ordering = ["full_name"]
         constraints = [
             models.UniqueConstraint(
@@ -137,19 +167,27 @@ class Integration(models.Model):
         DUFFEL = "duffel", "Duffel"
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        DISCONNECTED = "disconnected", "Disconnected"
+        ACTIVE = "active", _("Active")
+        DISCONNECTED = "disconnected", _("Disconnected")
 
     id = PrefixedIdField(prefix="itg")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="integrations")
-    live_mode = models.BooleanField()
-    provider = models.CharField(max_length=20, choices=Provider.choices)
-    access_token = EncryptedTextField(help_text="Stored encrypted; never shown again.")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
-    connected_at = models.DateTimeField(auto_now_add=True)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="integrations", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    provider = models.CharField(_("provider"), max_length=20, choices=Provider.choices)
+    access_token = EncryptedTextField(
+        _("access token"), help_text=_("Stored encrypted; never shown again.")
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE
+    )
+    connected_at = models.DateTimeField(_("connected at"), auto_now_add=True)
+    disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("integration")
+        verbose_name_plural = _("integrations")
         constraints = [
             models.UniqueConstraint(
                 fields=["team", "live_mode", "provider"],

@@ -1,11 +1,14 @@
 from django.contrib import admin, messages
-from django.urls import reverse
+from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from bookings.models import Booking, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
 from bookings.services import booking_cancel, booking_check_with_supplier
-from core.admin import TeamScopedAdmin
+from core.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from core.exceptions import ApplicationError
 from wallet.models import Transaction
 from webhooks.models import Event
@@ -22,15 +25,27 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
+# The API's values, in words (the values themselves are the spec's, in English).
+PASSENGER_TYPES = {
+    "adult": _("Adult"),
+    "child": _("Child"),
+    "infant_without_seat": _("Infant (on lap)"),
+}
+GENDERS = {"f": _("Female"), "m": _("Male")}
+DOCUMENT_TYPES = {"electronic_ticket": _("E-ticket")}
+
+
 class PassengerInline(ReadOnlyInline):
+    """At most nine passengers per booking (the search's limit): bounded."""
+
     model = BookingPassenger
     fields = [
         "passenger_id",
-        "type",
+        "type_display",
         "title",
         "given_name",
         "family_name",
-        "gender",
+        "gender_display",
         "born_on",
         "email",
         "phone_number",
@@ -38,22 +53,36 @@ class PassengerInline(ReadOnlyInline):
     ]
     readonly_fields = fields
 
+    @admin.display(description=_("type"))
+    def type_display(self, obj):
+        return PASSENGER_TYPES.get(obj.type, obj.type)
+
+    @admin.display(description=_("gender"))
+    def gender_display(self, obj):
+        return GENDERS.get(obj.gender, obj.gender)
+
 
 class DocumentInline(ReadOnlyInline):
+    """One e-ticket per passenger: bounded."""
+
     model = BookingDocument
-    fields = ["type", "unique_identifier", "passenger_id"]
+    fields = ["type_display", "unique_identifier", "passenger_id"]
     readonly_fields = fields
+
+    @admin.display(description=_("type"))
+    def type_display(self, obj):
+        return DOCUMENT_TYPES.get(obj.type, obj.type)
 
 
 class NeedsAttentionFilter(admin.SimpleListFilter):
     """Support's worklist: supplier outcome unknown past the grace period, ticketing stuck, or
     left without a supplier order by a request that died."""
 
-    title = "needs attention"
+    title = _("attention")
     parameter_name = "attention"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Needs attention")]
+        return [("yes", _("Needs attention"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -64,22 +93,38 @@ class NeedsAttentionFilter(admin.SimpleListFilter):
 @admin.register(Booking)
 class BookingAdmin(TeamScopedAdmin):
     list_display = [
-        "id",
-        "booking_reference",
+        "booking_reference_display",
+        "lead_passenger",
         "team",
-        "live_mode",
-        "type",
-        "status",
-        "total_amount",
-        "total_currency",
-        "base_cost_brl",
-        "client",
-        "supplier_outcome",
+        "status_display",
+        "money_total",
         "created_at",
     ]
-    list_filter = [NeedsAttentionFilter, "status", "type", "live_mode", "supplier", "team"]
-    search_fields = ["id", "booking_reference", "client__email", "client__full_name"]
+    list_filter = [
+        NeedsAttentionFilter,
+        live_mode_filter(),
+        "status",
+        "type",
+        "supplier",
+        "team",
+    ]
+    # What people search by: the locator, an e-ticket number, a passenger's name, the client,
+    # the agency's own reference in the metadata, or our id.
+    search_fields = [
+        "id",
+        "booking_reference",
+        "documents__unique_identifier",
+        "passengers__given_name",
+        "passengers__family_name",
+        "client__email",
+        "client__full_name",
+        "metadata",
+    ]
+    search_help_text = _(
+        "Locator, e-ticket number, passenger name, client, reference in the metadata or id."
+    )
     date_hierarchy = "created_at"
+    list_select_related = ["team", "client"]
     inlines = [PassengerInline, DocumentInline]
     readonly_fields = [
         "id",
@@ -88,16 +133,15 @@ class BookingAdmin(TeamScopedAdmin):
         "client",
         "offer_id",
         "type",
-        "status",
+        "status_display",
         "supplier",
         "supplier_order_id",
         "booking_reference",
-        "total_amount",
-        "total_currency",
-        "base_amount",
-        "tax_amount",
+        "money_total",
+        "money_base",
+        "money_tax",
         "exchange_rate",
-        "base_cost_brl",
+        "money_cost",
         "departing_at",
         "payment_required_by",
         "price_guarantee_expires_at",
@@ -115,34 +159,59 @@ class BookingAdmin(TeamScopedAdmin):
     fields = readonly_fields
     actions = ["cancel", "check_with_supplier"]
 
-    @admin.display(description="Supplier outcome")
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("passengers")
+
+    @admin.display(description=_("booking"), ordering="booking_reference")
+    def booking_reference_display(self, obj):
+        return format_html(
+            "<strong>{}</strong><br><small>{}</small>", obj.booking_reference or "—", obj.id
+        )
+
+    @admin.display(description=_("lead passenger"))
+    def lead_passenger(self, obj):
+        passengers = list(obj.passengers.all())
+        if not passengers:
+            return "—"
+        lead = f"{passengers[0].given_name} {passengers[0].family_name}"
+        if len(passengers) > 1:
+            return f"{lead} +{len(passengers) - 1}"
+        return lead
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_display(self, obj):
+        label = status_label(obj.status, obj.get_status_display())
+        if obj.outcome_unknown_since is None:
+            return label
+        # The supplier's answer is uncertain: said in the status cell, where people look.
+        return format_html("{} {}", label, status_label("pending", _("Supplier outcome unknown")))
+
+    @admin.display(description=_("supplier outcome"))
     def supplier_outcome(self, obj):
         if obj.outcome_unknown_since is None:
             return "—"
         return format_html(
-            "<strong>Unknown since {}</strong><br>{}", obj.outcome_unknown_since, obj.outcome_note
+            "<strong>{}</strong><br>{}",
+            gettext("Unknown since %(moment)s")
+            % {"moment": localize(localtime(obj.outcome_unknown_since))},
+            obj.outcome_note,
         )
 
-    def has_check_permission(self, request):
-        return request.user.is_support
+    @admin.display(description=_("total"), ordering="total_amount")
+    def money_total(self, obj):
+        return money_cell(obj.total_amount, obj.total_currency)
 
-    @admin.action(
-        description="Check with the supplier now (settles what the supplier confirms)",
-        permissions=["check"],
-    )
-    def check_with_supplier(self, request, queryset):
-        for booking in queryset:
-            try:
-                outcome = booking_check_with_supplier(booking=booking)
-            except ApplicationError as exc:
-                self.message_user(request, f"{booking.id}: {exc.message}", messages.ERROR)
-                continue
-            booking.refresh_from_db()
-            note = f" ({booking.outcome_note})" if booking.outcome_note else ""
-            level = messages.WARNING if outcome in ("unknown", "busy") else messages.SUCCESS
-            self.message_user(
-                request, f"{booking.id}: {outcome}, now {booking.status}{note}", level
-            )
+    @admin.display(description=_("base fare"))
+    def money_base(self, obj):
+        return money_cell(obj.base_amount, obj.total_currency)
+
+    @admin.display(description=_("taxes"))
+    def money_tax(self, obj):
+        return money_cell(obj.tax_amount, obj.total_currency)
+
+    @admin.display(description=_("cost in BRL (debited from the wallet)"))
+    def money_cost(self, obj):
+        return money_cell(obj.base_cost_brl)
 
     def has_add_permission(self, request):
         return False
@@ -150,44 +219,77 @@ class BookingAdmin(TeamScopedAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="Wallet transactions")
+    @admin.display(description=_("wallet transactions"))
     def wallet_transactions(self, obj):
         rows = Transaction.objects.filter(
             team=obj.team, live_mode=obj.live_mode, reference_id=obj.id
         ).order_by("created_at")
-        return (
-            format_html_join(
-                "",
-                '<div><a href="{}">{}</a> {} {} BRL ({})</div>',
+        return format_html_join(
+            "",
+            '<div><a href="{}">{}</a> · {} · {} · {} · {}</div>',
+            (
                 (
-                    (
-                        reverse("admin:wallet_transaction_change", args=[t.pk]),
-                        t.id,
-                        t.type,
-                        t.amount,
-                        t.reference_type,
-                    )
-                    for t in rows
-                ),
-            )
-            or "—"
-        )
+                    admin_url(Transaction, "change", t.pk),
+                    t.id,
+                    t.get_type_display(),
+                    money_cell(t.amount, negative=t.type == Transaction.Type.DEBIT),
+                    t.get_reference_type_display(),
+                    localize(localtime(t.created_at)),
+                )
+                for t in rows
+            ),
+        ) or format_html("—")
 
-    @admin.display(description="Events")
+    @admin.display(description=_("events"))
     def events(self, obj):
         rows = Event.objects.filter(team=obj.team, data_object__id=obj.id).order_by("created_at")
         return format_html_join(
-            "", "<div>{} · {}</div>", ((e.type, e.created_at) for e in rows)
+            "",
+            "<div>{} · <code>{}</code></div>",
+            ((localize(localtime(e.created_at)), e.type) for e in rows),
         ) or format_html("—")
 
     @admin.action(
-        description="Cancel selected bookings (refund per fare rules)", permissions=["change"]
+        description=_("Cancel selected bookings (refund per fare rules)"), permissions=["change"]
     )
     def cancel(self, request, queryset):
         for booking in queryset:
             try:
                 booking_cancel(booking=booking)
             except ApplicationError as exc:
-                self.message_user(request, f"{booking.id}: {exc.message}", messages.ERROR)
+                self.message_user(request, f"{booking.id}: {gettext(exc.message)}", messages.ERROR)
             else:
-                self.message_user(request, f"{booking.id} cancelled.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("%(booking)s cancelled.") % {"booking": booking.id},
+                    messages.SUCCESS,
+                )
+
+    def has_check_permission(self, request):
+        return request.user.is_support
+
+    @admin.action(
+        description=_("Check with the supplier now (settles what the supplier confirms)"),
+        permissions=["check"],
+    )
+    def check_with_supplier(self, request, queryset):
+        for booking in queryset:
+            try:
+                outcome = booking_check_with_supplier(booking=booking)
+            except ApplicationError as exc:
+                self.message_user(request, f"{booking.id}: {gettext(exc.message)}", messages.ERROR)
+                continue
+            booking.refresh_from_db()
+            note = f" ({booking.outcome_note})" if booking.outcome_note else ""
+            level = messages.WARNING if outcome in ("unknown", "busy") else messages.SUCCESS
+            self.message_user(
+                request,
+                gettext("%(booking)s: %(outcome)s, now %(status)s%(note)s")
+                % {
+                    "booking": booking.id,
+                    "outcome": outcome,
+                    "status": booking.get_status_display(),
+                    "note": note,
+                },
+                level,
+            )

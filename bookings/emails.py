@@ -7,15 +7,18 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from bookings.models import Booking, BookingEmail
+from core.i18n import people_locale
 
 SUBJECTS = {
-    BookingEmail.Kind.CREATED: "Booking {ref} received",
-    BookingEmail.Kind.TICKETED: "Your e-tickets for booking {ref}",
-    BookingEmail.Kind.REMINDER: "Payment due for booking {ref}",
-    BookingEmail.Kind.CANCELLED: "Booking {ref} cancelled",
-    BookingEmail.Kind.FAILED: "Booking {ref} failed: nothing was issued",
+    BookingEmail.Kind.CREATED: _("Booking %(ref)s received"),
+    BookingEmail.Kind.TICKETED: _("Your e-tickets for booking %(ref)s"),
+    BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
+    BookingEmail.Kind.CANCELLED: _("Booking %(ref)s cancelled"),
+    BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
 }
 CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
 # The agency tells its customer and books again: the traveller gets no e-mail of a failure.
@@ -62,18 +65,19 @@ def email_send(*, email_id: int) -> bool:
             "test_mode": not booking.live_mode,
             "team": booking.team,
         }
-        subject = SUBJECTS[email.kind].format(ref=booking.booking_reference or booking.id)
-        if not booking.live_mode:
-            subject = f"[TEST] {subject}"
-        message = EmailMultiAlternatives(
-            subject=subject,
-            body=render_to_string(f"emails/{email.kind}.txt", context),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            to=recipients(booking, email.kind),
-        )
-        message.attach_alternative(
-            render_to_string(f"emails/{email.kind}.html", context), "text/html"
-        )
+        with people_locale():
+            subject = str(SUBJECTS[email.kind]) % {"ref": booking.booking_reference or booking.id}
+            if not booking.live_mode:
+                subject = gettext("[TEST] %(subject)s") % {"subject": subject}
+            message = EmailMultiAlternatives(
+                subject=subject,
+                body=render_to_string(f"emails/{email.kind}.txt", context),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                to=recipients(booking, email.kind),
+            )
+            message.attach_alternative(
+                render_to_string(f"emails/{email.kind}.html", context), "text/html"
+            )
         message.send()
         email.sent_at = timezone.now()
         email.save(update_fields=["sent_at"])

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.ids import PrefixedIdField
 
@@ -8,64 +9,84 @@ class Booking(models.Model):
     (offers are purged a day after they expire)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending"
-        CONFIRMED = "confirmed"
-        TICKETED = "ticketed"
-        CANCELLED = "cancelled"
-        EXPIRED = "expired"
-        FAILED = "failed"
+        PENDING = "pending", _("Pending")
+        CONFIRMED = "confirmed", _("Confirmed")
+        TICKETED = "ticketed", _("Ticketed")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Expired")
+        FAILED = "failed", _("Failed")
 
     class Type(models.TextChoices):
-        HOLD = "hold"
-        INSTANT = "instant"
+        HOLD = "hold", _("Hold")
+        INSTANT = "instant", _("Instant")
 
     id = PrefixedIdField(prefix="ord")
-    team = models.ForeignKey("agencies.Team", on_delete=models.PROTECT, related_name="bookings")
-    live_mode = models.BooleanField()
-    client = models.ForeignKey("agencies.Client", on_delete=models.PROTECT, related_name="bookings")
+    team = models.ForeignKey(
+        "agencies.Team", on_delete=models.PROTECT, related_name="bookings", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    client = models.ForeignKey(
+        "agencies.Client",
+        on_delete=models.PROTECT,
+        related_name="bookings",
+        verbose_name=_("client"),
+    )
     # One booking per offer: an offer is never booked twice, whatever retries or races happen.
-    offer_id = models.CharField(max_length=40, unique=True)
+    offer_id = models.CharField(_("offer"), max_length=40, unique=True)
     # The Idempotency-Key of the request that created it: a retry whose first attempt died
     # after the booking was written finds it by this key instead of "offer already booked".
     idempotency_key = models.CharField(max_length=255, blank=True, default="")
-    type = models.CharField(max_length=7, choices=Type.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    supplier = models.CharField(max_length=20)
-    supplier_order_id = models.CharField(max_length=200, blank=True)
-    booking_reference = models.CharField(max_length=20, blank=True)
-    total_amount = models.DecimalField(max_digits=14, decimal_places=2)
-    total_currency = models.CharField(max_length=3)
-    base_amount = models.DecimalField(max_digits=14, decimal_places=2)
-    tax_amount = models.DecimalField(max_digits=14, decimal_places=2)
-    exchange_rate = models.DecimalField(max_digits=18, decimal_places=8)
-    base_cost_brl = models.DecimalField(
-        max_digits=14, decimal_places=2, help_text="What the wallet is debited."
+    type = models.CharField(_("type"), max_length=7, choices=Type.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    owner = models.JSONField()
-    slices = models.JSONField()
-    conditions = models.JSONField()
-    departing_at = models.DateTimeField(help_text="First departure (UTC).")
-    payment_required_by = models.DateTimeField(null=True, blank=True)
-    price_guarantee_expires_at = models.DateTimeField(null=True, blank=True)
-    metadata = models.JSONField(default=dict, blank=True)
-    failure_reason = models.CharField(max_length=255, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    synced_at = models.DateTimeField(null=True, blank=True)
-    confirmed_at = models.DateTimeField(null=True, blank=True)
-    ticketed_at = models.DateTimeField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
-    reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    supplier = models.CharField(_("supplier"), max_length=20)
+    supplier_order_id = models.CharField(_("supplier order id"), max_length=200, blank=True)
+    booking_reference = models.CharField(_("booking reference"), max_length=20, blank=True)
+    total_amount = models.DecimalField(_("total"), max_digits=14, decimal_places=2)
+    total_currency = models.CharField(_("currency"), max_length=3)
+    base_amount = models.DecimalField(_("base fare"), max_digits=14, decimal_places=2)
+    tax_amount = models.DecimalField(_("taxes"), max_digits=14, decimal_places=2)
+    exchange_rate = models.DecimalField(_("exchange rate"), max_digits=18, decimal_places=8)
+    base_cost_brl = models.DecimalField(
+        _("cost in BRL"),
+        max_digits=14,
+        decimal_places=2,
+        help_text=_("What the wallet is debited."),
+    )
+    owner = models.JSONField(_("airline"))
+    slices = models.JSONField(_("slices"))
+    conditions = models.JSONField(_("conditions"))
+    departing_at = models.DateTimeField(_("departing at"), help_text=_("First departure."))
+    payment_required_by = models.DateTimeField(_("payment required by"), null=True, blank=True)
+    price_guarantee_expires_at = models.DateTimeField(
+        _("price guaranteed until"), null=True, blank=True
+    )
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    synced_at = models.DateTimeField(_("synced at"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    ticketed_at = models.DateTimeField(_("ticketed at"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    reminder_sent_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
     # The supplier's answer to an order or a payment could not be trusted (lost, 5xx, unreadable,
     # accepted but unconfirmed): the money stays where it is until the reconcile job finds out.
-    outcome_unknown_since = models.DateTimeField(null=True, blank=True)
-    outcome_note = models.CharField(max_length=255, blank=True)
-    outcome_checked_at = models.DateTimeField(null=True, blank=True)
+    outcome_unknown_since = models.DateTimeField(
+        _("supplier outcome unknown since"), null=True, blank=True
+    )
+    outcome_note = models.CharField(_("supplier outcome note"), max_length=255, blank=True)
+    outcome_checked_at = models.DateTimeField(
+        _("checked with the supplier at"), null=True, blank=True
+    )
     # One check with the supplier at a time per booking (the job on several workers, support's
     # "check now", a retried request): the holder of this lease acts.
     outcome_check_lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("booking")
+        verbose_name_plural = _("bookings")
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["team", "live_mode", "-created_at"]),
@@ -78,27 +99,35 @@ class Booking(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.id} ({self.status})"
+        return f"{self.booking_reference or self.id} ({self.get_status_display()})"
 
 
 class BookingPassenger(models.Model):
-    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="passengers")
-    position = models.PositiveSmallIntegerField()
-    passenger_id = models.CharField(max_length=40, help_text="The offer's pas_ id.")
-    type = models.CharField(max_length=20)
-    title = models.CharField(max_length=5, blank=True)
-    given_name = models.CharField(max_length=100)
-    family_name = models.CharField(max_length=100)
-    gender = models.CharField(max_length=1)
-    born_on = models.DateField()
-    email = models.EmailField()
-    phone_number = models.CharField(max_length=20)
-    identity_documents = models.JSONField(default=list, blank=True)
-    loyalty_programme_accounts = models.JSONField(default=list, blank=True)
-    infant_passenger_id = models.CharField(max_length=40, blank=True)
-    supplier_passenger_id = models.CharField(max_length=100, blank=True)
+    booking = models.ForeignKey(
+        Booking, on_delete=models.CASCADE, related_name="passengers", verbose_name=_("booking")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    passenger_id = models.CharField(
+        _("passenger"), max_length=40, help_text=_("The offer's pas_ id.")
+    )
+    type = models.CharField(_("type"), max_length=20)
+    title = models.CharField(_("title"), max_length=5, blank=True)
+    given_name = models.CharField(_("given name"), max_length=100)
+    family_name = models.CharField(_("family name"), max_length=100)
+    gender = models.CharField(_("gender"), max_length=1)
+    born_on = models.DateField(_("born on"))
+    email = models.EmailField(_("e-mail"))
+    phone_number = models.CharField(_("phone number"), max_length=20)
+    identity_documents = models.JSONField(_("identity documents"), default=list, blank=True)
+    loyalty_programme_accounts = models.JSONField(
+        _("loyalty programme accounts"), default=list, blank=True
+    )
+    infant_passenger_id = models.CharField(_("infant"), max_length=40, blank=True)
+    supplier_passenger_id = models.CharField(_("supplier passenger id"), max_length=100, blank=True)
 
     class Meta:
+        verbose_name = _("passenger")
+        verbose_name_plural = _("passengers")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(
@@ -111,12 +140,16 @@ class BookingPassenger(models.Model):
 
 
 class BookingDocument(models.Model):
-    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="documents")
-    passenger_id = models.CharField(max_length=40)
-    type = models.CharField(max_length=30, default="electronic_ticket")
-    unique_identifier = models.CharField(max_length=40)
+    booking = models.ForeignKey(
+        Booking, on_delete=models.CASCADE, related_name="documents", verbose_name=_("booking")
+    )
+    passenger_id = models.CharField(_("passenger"), max_length=40)
+    type = models.CharField(_("type"), max_length=30, default="electronic_ticket")
+    unique_identifier = models.CharField(_("number"), max_length=40)
 
     class Meta:
+        verbose_name = _("ticket")
+        verbose_name_plural = _("tickets")
         constraints = [
             # Issuing twice (a retried task) can never add a second ticket for a passenger.
             models.UniqueConstraint(
@@ -134,18 +167,22 @@ class BookingEmail(models.Model):
     (so it is never lost), the task sends it and stamps `sent_at` (so it is sent once)."""
 
     class Kind(models.TextChoices):
-        CREATED = "booking_created", "Booking confirmation"
-        TICKETED = "ticket_issued", "Ticket issued"
-        REMINDER = "payment_reminder", "Payment reminder"
-        CANCELLED = "booking_cancelled", "Booking cancelled"
-        FAILED = "booking_failed", "Booking failed"
+        CREATED = "booking_created", _("Booking confirmation")
+        TICKETED = "ticket_issued", _("Ticket issued")
+        REMINDER = "payment_reminder", _("Payment reminder")
+        CANCELLED = "booking_cancelled", _("Booking cancelled")
+        FAILED = "booking_failed", _("Booking failed")
 
-    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="emails")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    booking = models.ForeignKey(
+        Booking, on_delete=models.CASCADE, related_name="emails", verbose_name=_("booking")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("booking e-mail")
+        verbose_name_plural = _("booking e-mails")
         constraints = [
             models.UniqueConstraint(
                 fields=["booking", "kind"], name="one_email_per_booking_and_kind"

@@ -11,6 +11,8 @@ api_v1 = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The panel's language switch (Django's set_language view: POST, kept in a cookie).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("health", health, name="health"),
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),

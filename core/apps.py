@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CoreConfig(AppConfig):
     name = "core"
-    verbose_name = "Core"
+    verbose_name = _("Core")
 
     def ready(self):
         from core import schema  # noqa: F401 - registers the OpenAPI Bearer scheme

@@ -3,40 +3,86 @@ import json
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from core.admin import ReadOnlyAdmin, TeamScopedAdmin
+from core.admin import (
+    ReadOnlyAdmin,
+    TeamScopedAdmin,
+    admin_url,
+    live_mode_filter,
+    money_cell,
+    status_label,
+)
 from core.exceptions import ApplicationError
+from wallet import boleto
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
 
 
 @admin.register(Wallet)
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    list_display = ["team", "balance", "currency", "last_transaction_at", "movement_count"]
-    search_fields = ["team__name", "team__id"]
+    list_display = ["team", "money_balance", "last_transaction_at", "movement_count"]
+    search_fields = ["team__name", "team__id", "team__tax_id"]
+    fields = ["team", "money_balance", "last_transaction_at", "movement_count", "created_at"]
+    readonly_fields = fields
+
+    @admin.display(description=_("balance"), ordering="balance")
+    def money_balance(self, obj):
+        return money_cell(obj.balance, obj.currency)
 
 
 @admin.register(Transaction)
 class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """The ledger: read-only for everyone, support staff included."""
 
+    # When first (the link to the row), then what and how much; ids are long: in the detail.
     list_display = [
+        "created_at",
+        "team",
+        "type_display",
+        "money_amount",
+        "money_balance_after",
+        "reference",
+    ]
+    list_filter = [live_mode_filter(), "type", "reference_type", "payment_method", "team"]
+    search_fields = ["id", "reference_id", "description"]
+    search_help_text = _("Transaction id, booking or recharge id, or description.")
+    date_hierarchy = "created_at"
+    list_select_related = ["team"]
+    fields = [
         "id",
         "team",
         "live_mode",
-        "type",
-        "amount",
-        "balance_after",
-        "reference_type",
-        "reference_id",
+        "type_display",
+        "money_amount",
+        "money_balance_after",
+        "description",
+        "reference",
         "payment_method",
+        "sequence",
         "created_at",
     ]
-    list_filter = ["type", "reference_type", "live_mode", "payment_method", "team"]
-    search_fields = ["id", "reference_id", "description"]
-    date_hierarchy = "created_at"
+    readonly_fields = fields
+
+    @admin.display(description=_("type"), ordering="type")
+    def type_display(self, obj):
+        return status_label(obj.type, obj.get_type_display())
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def money_amount(self, obj):
+        return money_cell(obj.amount, obj.currency, negative=obj.type == Transaction.Type.DEBIT)
+
+    @admin.display(description=_("balance after"))
+    def money_balance_after(self, obj):
+        return money_cell(obj.balance_after, obj.currency)
+
+    @admin.display(description=_("reference"), ordering="reference_id")
+    def reference(self, obj):
+        return format_html(
+            "{}<br><small>{}</small>", obj.get_reference_type_display(), obj.reference_id
+        )
 
 
 @admin.register(Recharge)
@@ -44,34 +90,26 @@ class RechargeAdmin(TeamScopedAdmin):
     list_display = [
         "id",
         "team",
-        "live_mode",
-        "amount",
         "payment_method",
-        "status",
-        "provider",
+        "status_display",
+        "money_amount",
         "created_at",
-        "expires_at",
-        "paid_at",
-        "transaction_link",
     ]
-    list_filter = [
-        "status",
-        "payment_method",
-        "live_mode",
-        "provider",
-        "team",
-        ("created_at", admin.DateFieldListFilter),
-    ]
-    search_fields = ["id", "provider_charge_id", "team__name"]
+    list_filter = [live_mode_filter(), "status", "payment_method", "provider", "team"]
+    search_fields = ["id", "provider_charge_id", "boleto_linha_digitavel", "team__name"]
+    search_help_text = _(
+        "Recharge id, PIX transaction id (txid), linha digitável or barcode, provider charge id, "
+        "or team."
+    )
     date_hierarchy = "created_at"
+    list_select_related = ["team"]
     readonly_fields = [
         "id",
         "team",
         "live_mode",
-        "amount",
-        "currency",
+        "money_amount",
         "payment_method",
-        "status",
+        "status_display",
         "provider",
         "provider_charge_id",
         "pix_copy_paste",
@@ -80,7 +118,7 @@ class RechargeAdmin(TeamScopedAdmin):
         "boleto_due_date",
         "expires_at",
         "paid_at",
-        "paid_amount",
+        "money_paid",
         "transaction_link",
         "failure_reason",
         "created_at",
@@ -89,11 +127,42 @@ class RechargeAdmin(TeamScopedAdmin):
     fields = readonly_fields
     actions = ["mark_paid", "cancel"]
 
-    @admin.display(description="Transaction")
+    def get_search_results(self, request, queryset, search_term):
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        numbers = "".join(c for c in term if c.isdigit())
+        if term.isalnum() and 1 <= len(term) <= 25:
+            # The PIX txid sits inside the BR Code as its field 62-05: "05" + length + txid.
+            txid = f"05{len(term):02d}{term.upper()}"
+            results = results | queryset.filter(pix_copy_paste__contains=txid)
+        if len(numbers) in (44, 47) and len(numbers) * 2 > len(term):
+            # A linha digitável typed or pasted with or without its dots and spaces, or the
+            # barcode: both name the same 44-digit barcode.
+            try:
+                barcode = numbers if len(numbers) == 44 else boleto.barcode_from_linha(numbers)
+            except ValueError:
+                barcode = None
+            if barcode:
+                results = results | queryset.filter(boleto_barcode=barcode)
+        return results, may_have_duplicates
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_display(self, obj):
+        return status_label(obj.status, obj.get_status_display())
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def money_amount(self, obj):
+        return money_cell(obj.amount, obj.currency)
+
+    @admin.display(description=_("amount paid"))
+    def money_paid(self, obj):
+        return money_cell(obj.paid_amount, obj.currency)
+
+    @admin.display(description=_("transaction"))
     def transaction_link(self, obj):
         if not obj.transaction_id:
             return "—"
-        url = reverse("admin:wallet_transaction_change", args=[obj.transaction_id])
+        url = admin_url(Transaction, "change", obj.transaction_id)
         return format_html('<a href="{}">{}</a>', url, obj.transaction_id)
 
     def has_add_permission(self, request):
@@ -102,29 +171,38 @@ class RechargeAdmin(TeamScopedAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Mark paid (sandbox recharges only)", permissions=["change"])
+    @admin.action(description=_("Mark paid (sandbox recharges only)"), permissions=["change"])
     def mark_paid(self, request, queryset):
         for recharge in queryset:
             if recharge.provider != "sandbox":
                 self.message_user(
                     request,
-                    f"{recharge.id} is a real {recharge.provider} charge: "
-                    "it is paid by its payer, not here.",
+                    gettext(
+                        "%(recharge)s is a real %(provider)s charge: it is paid by its payer, "
+                        "not here."
+                    )
+                    % {"recharge": recharge.id, "provider": recharge.provider},
                     messages.ERROR,
                 )
                 continue
             recharge_complete(recharge=recharge)
-            self.message_user(request, f"{recharge.id} paid.", messages.SUCCESS)
+            self.message_user(
+                request, gettext("%(recharge)s paid.") % {"recharge": recharge.id}, messages.SUCCESS
+            )
 
-    @admin.action(description="Cancel pending recharges", permissions=["change"])
+    @admin.action(description=_("Cancel pending recharges"), permissions=["change"])
     def cancel(self, request, queryset):
         for recharge in queryset:
             try:
                 recharge_cancel(recharge=recharge)
             except ApplicationError as exc:
-                self.message_user(request, f"{recharge.id}: {exc.message}", messages.ERROR)
+                self.message_user(request, f"{recharge.id}: {gettext(exc.message)}", messages.ERROR)
             else:
-                self.message_user(request, f"{recharge.id} cancelled.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("%(recharge)s cancelled.") % {"recharge": recharge.id},
+                    messages.SUCCESS,
+                )
 
 
 @admin.register(ProviderNotification)
@@ -230,7 +308,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     def recharge_link(self, obj):
         if not obj.recharge_id:
             return "—"
-        url = reverse("admin:wallet_recharge_change", args=[obj.recharge_id])
+        url = admin_url(Recharge, "change", obj.recharge_id)
         return format_html('<a href="{}">{}</a>', url, obj.recharge_id)
 
     @admin.display(description="Body as received")

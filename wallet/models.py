@@ -2,6 +2,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.ids import PrefixedIdField
 
@@ -19,16 +20,22 @@ class Wallet(models.Model):
     """A team's live BRL wallet. Test mode has no wallet row: its balance is a constant.
     `balance` only ever changes together with a ledger row (wallet.services)."""
 
-    team = models.OneToOneField("agencies.Team", on_delete=models.PROTECT, related_name="wallet")
-    balance = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
-    currency = models.CharField(max_length=3, default="BRL", editable=False)
-    last_transaction_at = models.DateTimeField(null=True, blank=True)
+    team = models.OneToOneField(
+        "agencies.Team", on_delete=models.PROTECT, related_name="wallet", verbose_name=_("team")
+    )
+    balance = models.DecimalField(
+        _("balance"), max_digits=14, decimal_places=2, default=Decimal("0.00")
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="BRL", editable=False)
+    last_transaction_at = models.DateTimeField(_("last transaction at"), null=True, blank=True)
     # How many ledger rows moved this balance; each live transaction keeps its number, which
     # orders the balance_after chain exactly as the row lock serialised the movements.
-    movement_count = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    movement_count = models.PositiveBigIntegerField(_("movements"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("wallet")
+        verbose_name_plural = _("wallets")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(balance__gte=0), name="wallet_balance_not_negative"
@@ -44,33 +51,46 @@ class Transaction(models.Model):
     on PostgreSQL, by a trigger)."""
 
     class Type(models.TextChoices):
-        CREDIT = "credit"
-        DEBIT = "debit"
+        CREDIT = "credit", _("Credit")
+        DEBIT = "debit", _("Debit")
 
     class ReferenceType(models.TextChoices):
-        BOOKING = "booking"
-        RECHARGE = "recharge"
-        REFUND = "refund"
+        BOOKING = "booking", _("Booking")
+        RECHARGE = "recharge", _("Recharge")
+        REFUND = "refund", _("Refund")
 
     id = PrefixedIdField(prefix="txn")
-    team = models.ForeignKey("agencies.Team", on_delete=models.PROTECT, related_name="+")
-    live_mode = models.BooleanField()
-    type = models.CharField(max_length=6, choices=Type.choices)
-    amount = models.DecimalField(max_digits=14, decimal_places=2)
-    currency = models.CharField(max_length=3, default="BRL")
-    description = models.CharField(max_length=255)
-    reference_type = models.CharField(max_length=8, choices=ReferenceType.choices)
-    reference_id = models.CharField(max_length=40)
-    balance_after = models.DecimalField(max_digits=14, decimal_places=2)
+    team = models.ForeignKey(
+        "agencies.Team", on_delete=models.PROTECT, related_name="+", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    type = models.CharField(_("type"), max_length=6, choices=Type.choices)
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, default="BRL")
+    description = models.CharField(_("description"), max_length=255)
+    reference_type = models.CharField(
+        _("reference type"), max_length=8, choices=ReferenceType.choices
+    )
+    reference_id = models.CharField(_("reference"), max_length=40)
+    balance_after = models.DecimalField(_("balance after"), max_digits=14, decimal_places=2)
     sequence = models.PositiveBigIntegerField(
-        null=True, blank=True, help_text="Position in the live wallet's chain of movements."
+        _("sequence"),
+        null=True,
+        blank=True,
+        help_text=_("Position in the live wallet's chain of movements."),
     )
     payment_method = models.CharField(
-        max_length=6, choices=PaymentMethod.choices, blank=True, help_text="Recharge credits only."
+        _("payment method"),
+        max_length=6,
+        choices=PaymentMethod.choices,
+        blank=True,
+        help_text=_("Recharge credits only."),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("transaction")
+        verbose_name_plural = _("transactions")
         ordering = ["-created_at", "-id"]
         constraints = [
             # The same reference is never debited, credited or refunded twice.
@@ -104,38 +124,58 @@ class Transaction(models.Model):
 
 class Recharge(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending"
-        COMPLETED = "completed"
-        EXPIRED = "expired"
-        FAILED = "failed"
-        CANCELLED = "cancelled"
+        PENDING = "pending", _("Pending")
+        COMPLETED = "completed", _("Completed")
+        EXPIRED = "expired", _("Expired")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     id = PrefixedIdField(prefix="rch")
-    team = models.ForeignKey("agencies.Team", on_delete=models.PROTECT, related_name="recharges")
-    live_mode = models.BooleanField()
-    amount = models.DecimalField(max_digits=14, decimal_places=2)
-    currency = models.CharField(max_length=3, default="BRL")
-    payment_method = models.CharField(max_length=6, choices=PaymentMethod.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    provider = models.CharField(max_length=20)
-    provider_charge_id = models.CharField(max_length=100, blank=True, db_index=True)
-    # Payment instructions.
-    pix_copy_paste = models.TextField(blank=True)
-    boleto_barcode = models.CharField(max_length=44, blank=True)
-    boleto_linha_digitavel = models.CharField(max_length=54, blank=True)
-    boleto_due_date = models.DateField(null=True, blank=True)
-    expires_at = models.DateTimeField(null=True, blank=True)
-    # Outcome.
-    paid_at = models.DateTimeField(null=True, blank=True)
-    paid_amount = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
-    transaction = models.OneToOneField(
-        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="recharge"
+    team = models.ForeignKey(
+        "agencies.Team",
+        on_delete=models.PROTECT,
+        related_name="recharges",
+        verbose_name=_("team"),
     )
-    failure_reason = models.CharField(max_length=255, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    live_mode = models.BooleanField(_("live mode"))
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, default="BRL")
+    payment_method = models.CharField(
+        _("payment method"), max_length=6, choices=PaymentMethod.choices
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    provider = models.CharField(_("provider"), max_length=20)
+    provider_charge_id = models.CharField(
+        _("provider charge id"), max_length=100, blank=True, db_index=True
+    )
+    # Payment instructions.
+    pix_copy_paste = models.TextField(_("PIX copy and paste"), blank=True)
+    boleto_barcode = models.CharField(_("boleto barcode"), max_length=44, blank=True)
+    boleto_linha_digitavel = models.CharField(_("linha digitável"), max_length=54, blank=True)
+    boleto_due_date = models.DateField(_("boleto due date"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    # Outcome.
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    paid_amount = models.DecimalField(
+        _("amount paid"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    transaction = models.OneToOneField(
+        Transaction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="recharge",
+        verbose_name=_("transaction"),
+    )
+    failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("recharge")
+        verbose_name_plural = _("recharges")
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["team", "live_mode", "created_at"]),

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from core.apis import json_error
 from core.authentication import resolve_api_key
+from core.middleware import people_facing
 from wallet import boleto, pix
 from wallet.models import PaymentMethod, Recharge
 from wallet.services.recharges import payment_page_token, payment_page_token_valid
@@ -51,12 +52,12 @@ def pix_qr(request, recharge_id: str):
 
 def _boleto_context(recharge: Recharge) -> dict:
     team = recharge.team
-    return {
+    return {  # the PDF is a Brazilian bank document: always in Portuguese
         "recharge": recharge,
         "beneficiary_name": settings.BOLETO_BENEFICIARY_NAME,
         "beneficiary_document": settings.BOLETO_BENEFICIARY_DOCUMENT,
         "payer_name": team.name,
-        "payer_document": team.tax_id or "não informado",
+        "payer_document": team.tax_id,
         "amount_brl": boleto.format_brl(recharge.amount),
         "test_mode": not recharge.live_mode,
         "token": payment_page_token(recharge.id),
@@ -64,6 +65,7 @@ def _boleto_context(recharge: Recharge) -> dict:
 
 
 @require_GET
+@people_facing
 def boleto_page(request, recharge_id: str):
     recharge = _recharge_for(request, recharge_id, PaymentMethod.BOLETO)
     if recharge is None or not recharge.boleto_barcode:
@@ -87,7 +89,7 @@ def boleto_pdf(request, recharge_id: str):
         beneficiary_name=context["beneficiary_name"],
         beneficiary_document=context["beneficiary_document"],
         payer_name=context["payer_name"],
-        payer_document=context["payer_document"],
+        payer_document=context["payer_document"] or "não informado",
         amount=recharge.amount,
         due=recharge.boleto_due_date,
         linha=recharge.boleto_linha_digitavel,

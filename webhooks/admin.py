@@ -4,10 +4,21 @@ all teams. Every action goes through the same services as the API."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.urls import reverse
+from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
+from django.utils.timezone import localtime
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
-from core.admin import ReadOnlyAdmin, TeamScopedAdmin
+from core.admin import (
+    ReadOnlyAdmin,
+    TeamScopedAdmin,
+    admin_url,
+    live_mode_filter,
+    related_rows,
+    status_label,
+)
 from webhooks.models import (
     SUBSCRIBABLE_EVENT_TYPES,
     Delivery,
@@ -25,14 +36,16 @@ from webhooks.services import (
 
 @admin.register(Event)
 class EventAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    list_display = ["id", "type", "team", "live_mode", "created_at"]
-    list_filter = ["type", "live_mode", "team"]
-    search_fields = ["id"]
+    list_display = ["id", "type", "team", "created_at"]
+    list_filter = [live_mode_filter(), "type", "team"]
+    search_fields = ["id", "type"]
     date_hierarchy = "created_at"
+    list_select_related = ["team"]
 
 
 class WebhookEndpointForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
+        label=capfirst(_("events")),
         choices=[(t, t) for t in sorted(SUBSCRIBABLE_EVENT_TYPES)],
         widget=forms.CheckboxSelectMultiple,
     )
@@ -42,27 +55,11 @@ class WebhookEndpointForm(forms.ModelForm):
         fields = ["events", "active"]
 
 
-class DeliveryInline(admin.TabularInline):
-    model = Delivery
-    fields = ["delivery_link", "event_type", "status", "attempt_count", "next_attempt_at"]
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-    show_change_link = False
-    verbose_name_plural = "recent deliveries"
+RECENT_DELIVERIES = 20  # shown on a webhook's page; the rest are one click away
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("event").order_by("-created_at")
 
-    @admin.display(description="Delivery")
-    def delivery_link(self, obj):
-        url = reverse("admin:webhooks_delivery_change", args=[obj.pk])
-        return format_html('<a href="{}">{}</a>', url, obj.event_id)
-
-    @admin.display(description="Event type")
-    def event_type(self, obj):
-        return obj.event.type
+def delivery_status(delivery: Delivery) -> str:
+    return status_label(delivery.status, delivery.get_status_display())
 
 
 @admin.register(WebhookEndpoint)
@@ -71,22 +68,20 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
     list_display = [
         "url",
         "team",
-        "mode",
-        "active",
-        "deactivated_at",
-        "consecutive_failures",
+        "state",
         "success_rate_display",
         "total_deliveries",
-        "failed_deliveries",
         "last_triggered_at",
     ]
-    list_filter = ["active", "live_mode", "team"]
-    search_fields = ["url", "id"]
+    list_filter = [live_mode_filter(), "active", "team"]
+    search_fields = ["url", "id", "team__name"]
+    list_select_related = ["team"]
     readonly_fields = [
         "id",
         "team",
         "url",
         "live_mode",
+        "state",
         "consecutive_failures",
         "deactivated_at",
         "success_rate_display",
@@ -95,18 +90,49 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         "last_triggered_at",
         "created_at",
         "updated_at",
+        "recent_deliveries",
     ]
-    fields = [*readonly_fields[:4], "events", "active", *readonly_fields[4:]]
-    inlines = [DeliveryInline]
+    fields = [*readonly_fields[:5], "events", "active", *readonly_fields[5:]]
     actions = ["reactivate", "send_test_event"]
 
-    @admin.display(description="Mode")
-    def mode(self, obj):
-        return "live" if obj.live_mode else "test"
+    @admin.display(description=_("state"), ordering="active")
+    def state(self, obj):
+        if obj.active:
+            return status_label("active", pgettext_lazy("webhook", "Active"))
+        return status_label("inactive", _("Deactivated"))
 
-    @admin.display(description="Success rate")
+    @admin.display(description=_("success rate"))
     def success_rate_display(self, obj):
-        return f"{obj.success_rate:.2f}%"
+        from django.utils.formats import number_format
+
+        return f"{number_format(obj.success_rate, decimal_pos=2)}\N{NO-BREAK SPACE}%"
+
+    @admin.display(description=_("recent deliveries"))
+    def recent_deliveries(self, obj):
+        deliveries = obj.deliveries.select_related("event").order_by("-created_at", "-id")
+        latest = list(deliveries[:RECENT_DELIVERIES])
+        return related_rows(
+            headers=[_("event"), _("type"), _("status"), _("attempts"), _("created at")],
+            rows=[
+                (
+                    format_html(
+                        '<a href="{}">{}</a>', admin_url(Delivery, "change", d.pk), d.event_id
+                    ),
+                    d.event.type,
+                    delivery_status(d),
+                    d.attempt_count,
+                    localize(localtime(d.created_at)),
+                )
+                for d in latest
+            ],
+            total=deliveries.count(),
+            changelist_url=admin_url(Delivery, "changelist"),
+            filters={
+                "endpoint__id__exact": obj.pk,
+                "mode": "live" if obj.live_mode else "test",
+            },
+            limit=RECENT_DELIVERIES,
+        )
 
     def has_add_permission(self, request):
         return False  # created through the API, where the URL is probed and the secret shown
@@ -122,28 +148,45 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         for endpoint in queryset:
             webhook_delete(endpoint=endpoint)
 
-    @admin.action(description="Reactivate selected webhooks", permissions=["change"])
+    @admin.action(description=_("Reactivate selected webhooks"), permissions=["change"])
     def reactivate(self, request, queryset):
         inactive = [e for e in queryset if not e.active]
         for endpoint in inactive:
             webhook_update(endpoint=endpoint, active=True)
-        self.message_user(request, f"Reactivated {len(inactive)} webhook(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext(
+                "Reactivated %(count)d webhook.", "Reactivated %(count)d webhooks.", len(inactive)
+            )
+            % {"count": len(inactive)},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Send a test event", permissions=["change"])
+    @admin.action(description=_("Send a test event"), permissions=["change"])
     def send_test_event(self, request, queryset):
         for endpoint in queryset:
             webhook_send_test_event(endpoint=endpoint)
+        count = queryset.count()
         self.message_user(
-            request, f"Test event queued for {queryset.count()} webhook(s).", messages.SUCCESS
+            request,
+            ngettext(
+                "Test event queued for %(count)d webhook.",
+                "Test event queued for %(count)d webhooks.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
         )
 
 
 class AttemptInline(admin.TabularInline):
+    """Bounded: six automatic attempts, plus the few redeliveries someone asks for."""
+
     model = DeliveryAttempt
     fields = [
         "number",
         "attempted_at",
-        "succeeded",
+        "outcome",
         "status_code",
         "duration_ms",
         "error",
@@ -154,27 +197,31 @@ class AttemptInline(admin.TabularInline):
     max_num = 0
     can_delete = False
 
+    @admin.display(description=_("outcome"))
+    def outcome(self, obj):
+        if obj.succeeded:
+            return status_label("succeeded", _("Succeeded"))
+        return status_label("failed", _("Failed"))
+
 
 @admin.register(Delivery)
 class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     team_field = "endpoint__team"
     list_display = [
-        "id",
-        "event_type",
         "event_id",
+        "event_type",
         "endpoint",
-        "status",
+        "status_display",
         "attempt_count",
-        "next_attempt_at",
         "created_at",
     ]
-    list_filter = ["status", "event__type", "endpoint__live_mode"]
-    search_fields = ["event__id", "endpoint__url"]
+    list_filter = [live_mode_filter("endpoint__live_mode"), "status", "event__type"]
+    search_fields = ["event__id", "endpoint__url", "endpoint__id"]
     list_select_related = ["event", "endpoint"]
     readonly_fields = [
         "event",
         "endpoint",
-        "status",
+        "status_display",
         "attempt_count",
         "next_attempt_at",
         "created_at",
@@ -184,11 +231,15 @@ class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     inlines = [AttemptInline]
     actions = ["redeliver"]
 
-    @admin.display(description="Event type")
+    @admin.display(description=_("event type"), ordering="event__type")
     def event_type(self, obj):
         return obj.event.type
 
-    @admin.display(description="Payload (data.object)")
+    @admin.display(description=_("status"), ordering="status")
+    def status_display(self, obj):
+        return delivery_status(obj)
+
+    @admin.display(description=_("payload (data.object)"))
     def payload(self, obj):
         rows = sorted(obj.event.data_object.items())
         return format_html_join("", "<div><code>{}</code>: {}</div>", rows)
@@ -200,10 +251,16 @@ class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     def has_redeliver_permission(self, request):
         return self.has_view_permission(request)
 
-    @admin.action(description="Redeliver selected events", permissions=["redeliver"])
+    @admin.action(description=_("Redeliver selected events"), permissions=["redeliver"])
     def redeliver(self, request, queryset):
         for delivery in queryset:
             delivery_redeliver(delivery=delivery)
+        count = queryset.count()
         self.message_user(
-            request, f"Queued {queryset.count()} delivery(ies) again.", messages.SUCCESS
+            request,
+            ngettext(
+                "Queued %(count)d delivery again.", "Queued %(count)d deliveries again.", count
+            )
+            % {"count": count},
+            messages.SUCCESS,
         )

@@ -4,7 +4,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from core.i18n import people_locale
 from webhooks.models import WebhookEndpoint
 
 
@@ -37,18 +39,19 @@ def deactivation_alert_send(*, endpoint_id: str) -> bool:
                 "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
                 + reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk]),
             }
-            subject = "Webhook deactivated after failed deliveries"
-            if not endpoint.live_mode:
-                subject = f"[TEST] {subject}"
-            message = EmailMultiAlternatives(
-                subject=subject,
-                body=render_to_string("emails/webhook_deactivated.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                to=recipients,
-            )
-            message.attach_alternative(
-                render_to_string("emails/webhook_deactivated.html", context), "text/html"
-            )
+            with people_locale():
+                subject = gettext("Webhook deactivated after failed deliveries")
+                if not endpoint.live_mode:
+                    subject = gettext("[TEST] %(subject)s") % {"subject": subject}
+                message = EmailMultiAlternatives(
+                    subject=subject,
+                    body=render_to_string("emails/webhook_deactivated.txt", context),
+                    from_email=settings.DEFAULT_FROM_EMAIL,
+                    to=recipients,
+                )
+                message.attach_alternative(
+                    render_to_string("emails/webhook_deactivated.html", context), "text/html"
+                )
             message.send()
         endpoint.alert_sent_at = timezone.now()
         endpoint.save(update_fields=["alert_sent_at"])

@@ -1,5 +1,6 @@
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from encrypted_fields.fields import EncryptedTextField
 
 from core.ids import PrefixedIdField
@@ -35,15 +36,21 @@ class Event(models.Model):
     Rows are never updated; deliveries to webhook endpoints are made from them."""
 
     id = PrefixedIdField(prefix="evt")
-    team = models.ForeignKey("agencies.Team", on_delete=models.CASCADE, related_name="events")
-    live_mode = models.BooleanField()
-    type = models.CharField(max_length=40, choices=EventType.choices)
-    api_version = models.CharField(max_length=10)
-    data_object = models.JSONField(encoder=DjangoJSONEncoder)
-    previous_attributes = models.JSONField(encoder=DjangoJSONEncoder, default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    team = models.ForeignKey(
+        "agencies.Team", on_delete=models.CASCADE, related_name="events", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    type = models.CharField(_("type"), max_length=40, choices=EventType.choices)
+    api_version = models.CharField(_("API version"), max_length=10)
+    data_object = models.JSONField(_("data"), encoder=DjangoJSONEncoder)
+    previous_attributes = models.JSONField(
+        _("previous attributes"), encoder=DjangoJSONEncoder, default=dict, blank=True
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["team", "live_mode", "-created_at"])]
 
@@ -55,25 +62,37 @@ class WebhookEndpoint(models.Model):
     """An agency's HTTPS receiver for the events of one mode (test or live)."""
 
     id = PrefixedIdField(prefix="wh")
-    team = models.ForeignKey("agencies.Team", on_delete=models.CASCADE, related_name="webhooks")
-    live_mode = models.BooleanField()
-    url = models.CharField(max_length=2048)
-    events = models.JSONField(default=list, help_text="Subscribed event types.")
-    secret = EncryptedTextField(help_text="Signing secret; stored encrypted, shown once.")
-    active = models.BooleanField(default=True)
-    consecutive_failures = models.PositiveIntegerField(default=0)
-    deactivated_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when deactivated after consecutive failures."
+    team = models.ForeignKey(
+        "agencies.Team", on_delete=models.CASCADE, related_name="webhooks", verbose_name=_("team")
     )
-    alert_sent_at = models.DateTimeField(null=True, blank=True)
-    total_deliveries = models.PositiveIntegerField(default=0, help_text="Attempts made.")
-    failed_deliveries = models.PositiveIntegerField(default=0, help_text="Attempts failed.")
-    last_triggered_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    live_mode = models.BooleanField(_("live mode"))
+    url = models.CharField(_("URL"), max_length=2048)
+    events = models.JSONField(_("events"), default=list, help_text=_("Subscribed event types."))
+    secret = EncryptedTextField(
+        _("secret"), help_text=_("Signing secret; stored encrypted, shown once.")
+    )
+    active = models.BooleanField(_("active"), default=True)
+    consecutive_failures = models.PositiveIntegerField(_("consecutive failures"), default=0)
+    deactivated_at = models.DateTimeField(
+        _("deactivated at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when deactivated after consecutive failures."),
+    )
+    alert_sent_at = models.DateTimeField(_("alert sent at"), null=True, blank=True)
+    total_deliveries = models.PositiveIntegerField(
+        _("attempts"), default=0, help_text=_("Attempts made.")
+    )
+    failed_deliveries = models.PositiveIntegerField(
+        _("failed attempts"), default=0, help_text=_("Attempts failed.")
+    )
+    last_triggered_at = models.DateTimeField(_("last sent at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
-        verbose_name = "webhook"
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         ordering = ["created_at"]
         constraints = [
             models.UniqueConstraint(
@@ -100,27 +119,37 @@ class Delivery(models.Model):
     worker (or the sweep's dispatch) has in hand, so two workers never send it at once."""
 
     class Status(models.TextChoices):
-        PENDING = "pending"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
+        PENDING = "pending", _("Pending")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
 
     id = models.BigAutoField(primary_key=True)
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deliveries")
-    endpoint = models.ForeignKey(
-        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("event")
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    attempt_count = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
-    leased_until = models.DateTimeField(null=True, blank=True)
-    lease_id = models.CharField(max_length=32, blank=True, default="")
+    endpoint = models.ForeignKey(
+        WebhookEndpoint,
+        on_delete=models.CASCADE,
+        related_name="deliveries",
+        verbose_name=_("webhook"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    attempt_count = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
+    leased_until = models.DateTimeField(_("leased until"), null=True, blank=True)
+    lease_id = models.CharField(_("lease"), max_length=32, blank=True, default="")
     # The lease is a worker's attempt being sent (not the sweep's dispatch lease): what the cap
     # of concurrent attempts per endpoint counts, while `leased_until` is still ahead.
-    in_flight = models.BooleanField(default=False, db_default=False)  # raw INSERTs too
-    created_at = models.DateTimeField(auto_now_add=True)
+    in_flight = models.BooleanField(
+        _("being sent"), default=False, db_default=False
+    )  # raw INSERTs too
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
-        verbose_name_plural = "deliveries"
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["event", "endpoint"], name="one_delivery_per_endpoint")
@@ -142,18 +171,22 @@ class Delivery(models.Model):
 
 
 class DeliveryAttempt(models.Model):
-    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="attempts")
-    number = models.PositiveSmallIntegerField()
-    attempted_at = models.DateTimeField()
-    succeeded = models.BooleanField()
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    duration_ms = models.PositiveIntegerField()
-    error = models.CharField(max_length=200, blank=True)
-    response_excerpt = models.TextField(blank=True)
+    delivery = models.ForeignKey(
+        Delivery, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("delivery")
+    )
+    number = models.PositiveSmallIntegerField(_("attempt"))
+    attempted_at = models.DateTimeField(_("attempted at"))
+    succeeded = models.BooleanField(_("succeeded"))
+    status_code = models.PositiveSmallIntegerField(_("HTTP status"), null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(_("duration (ms)"))
+    error = models.CharField(_("error"), max_length=200, blank=True)
+    response_excerpt = models.TextField(_("response excerpt"), blank=True)
 
     class Meta:
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
         ordering = ["attempted_at"]
 
     def __str__(self):
         outcome = self.status_code or self.error
-        return f"attempt {self.number}: {outcome}"
+        return _("attempt %(number)s: %(outcome)s") % {"number": self.number, "outcome": outcome}

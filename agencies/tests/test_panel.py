@@ -129,9 +129,8 @@ def test_agency_user_changes_their_pricing(two_teams):
         change_url(mine.team),
         {
             "name": mine.team.name,
-            "markup_percent": "8.5",
-            "fee_0": "12.00",
-            "fee_1": "BRL",
+            "markup_percent": "8,5",  # the panel is in Portuguese by default
+            "fee": "12,00",
             "notification_email": "ops@alpha.example",
         },
     )
@@ -159,7 +158,7 @@ def test_login_page_and_a_real_login_as_agency_user(team):
     )
     assert response.status_code == 200
     assert response.context["user"] == owner
-    assert "API keys" in response.content.decode()
+    assert "Chaves de API" in response.content.decode()  # Portuguese by default
 
 
 def test_agency_user_connects_and_disconnects_a_duffel_integration(team):

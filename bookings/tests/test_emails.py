@@ -1,4 +1,5 @@
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
@@ -26,11 +27,11 @@ def test_instant_booking_sends_confirmation_and_tickets_once(
     with django_capture_on_commit_callbacks(execute=True):
         booking = book(live_client, holdable(live_client), type="instant").json()
     subjects = sorted(m.subject for m in mail.outbox)
-    assert subjects == [
-        f"Booking {booking['booking_reference']} received",
-        f"Your e-tickets for booking {booking['booking_reference']}",
+    assert subjects == [  # Portuguese: the default language of e-mails
+        f"Reserva {booking['booking_reference']} recebida",
+        f"Seus bilhetes eletrônicos da reserva {booking['booking_reference']}",
     ]
-    tickets = next(m for m in mail.outbox if "e-tickets" in m.subject)
+    tickets = next(m for m in mail.outbox if "bilhetes" in m.subject)
     assert set(tickets.to) == {"ana@example.com", team.team.notification_email}
     number = booking["documents"][0]["unique_identifier"]
     assert number in tickets.body and number in tickets.alternatives[0][0]
@@ -43,14 +44,14 @@ def test_test_mode_emails_say_so(test_client, django_capture_on_commit_callbacks
     with django_capture_on_commit_callbacks(execute=True):
         book(test_client, holdable(test_client))
     [message] = mail.outbox
-    assert message.subject.startswith("[TEST] ") and "TEST MODE" in message.body
+    assert message.subject.startswith("[TESTE] ") and "MODO DE TESTE" in message.body
 
 
 def test_cancellation_email(live_client, team, django_capture_on_commit_callbacks):
     booking = book(live_client, holdable(live_client)).json()
     with django_capture_on_commit_callbacks(execute=True):
         live_client.delete(f"/api/v1/bookings/{booking['id']}")
-    assert [m.subject for m in mail.outbox] == [f"Booking {booking['booking_reference']} cancelled"]
+    assert [m.subject for m in mail.outbox] == [f"Reserva {booking['booking_reference']} cancelada"]
 
 
 def test_payment_reminder_12_hours_before_the_deadline_once(
@@ -67,5 +68,9 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
     ):
         assert send_payment_reminders.delay().get() == 1
         assert send_payment_reminders.delay().get() == 0
-    [reminder] = [m for m in mail.outbox if "Payment due" in m.subject]
+    [reminder] = [m for m in mail.outbox if "Pagamento pendente" in m.subject]
     assert reminder.to == ["ana@example.com"]  # the customer only
+    # The deadline in São Paulo time, and saying so (the API wrote it in UTC).
+    local = deadline.astimezone(ZoneInfo("America/Sao_Paulo"))
+    assert f"{local:%d/%m/%Y %H:%M:%S} (horário de Brasília)" in reminder.body
+    assert "deve ser paga até" in reminder.alternatives[0][0]

@@ -32,12 +32,24 @@ CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Public base address used in links we hand out (QR images, boleto pages, e-mails).
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://localhost:8000").rstrip("/")
 
-TIME_ZONE = "UTC"
+# Storage is UTC (USE_TZ). People see São Paulo time: the panel, e-mails and payment pages
+# render in TIME_ZONE; the API always writes UTC with a trailing Z (core.timestamps.iso_utc) and
+# core.middleware.LocaleMiddleware activates UTC and English for it.
 USE_TZ = True
-LANGUAGE_CODE = "en-us"
-USE_I18N = True
+TIME_ZONE = "America/Sao_Paulo"
 # Calendar days (date filters, daily limits, boleto due dates) are counted in this zone.
 BUSINESS_TIME_ZONE = "America/Sao_Paulo"
+
+# Portuguese first, English on request (the panel's language switch, or Accept-Language).
+USE_I18N = True
+LANGUAGE_CODE = "pt-br"
+LANGUAGES = [("pt-br", "Português (Brasil)"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our date/time formats (seconds and the zone shown; see config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
+# The API speaks the spec's English whatever the client's Accept-Language.
+API_LANGUAGE = "en"
+API_PATH_PREFIX = "/api/"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -73,6 +85,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "core.middleware.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -303,7 +303,7 @@ def test_boleto_page_and_pdf_show_the_linha_digitavel(anon_client, live_client):
     page = anon_client.get(path_of(payment["boleto_url"]))
     assert page.status_code == 200
     html = page.content.decode()
-    assert payment["boleto_linha_digitavel"] in html and "R$ 1.234,56" in html
+    assert payment["boleto_linha_digitavel"] in html and "R$\N{NO-BREAK SPACE}1.234,56" in html
     pdf = anon_client.get(path_of(payment["boleto_pdf_url"]))
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf.content)).pages)

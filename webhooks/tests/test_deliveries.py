@@ -249,7 +249,9 @@ def test_six_consecutive_failures_deactivate_the_endpoint_and_alert_once(
     assert len(mail.outbox) == 1
     alert = mail.outbox[0]
     assert alert.to == [team.team.notification_email]
-    assert endpoint.url in alert.body and "reactivate" in alert.body
+    # In Portuguese (the default language of e-mails), with the way back.
+    assert alert.subject == "Webhook desativado após falhas de entrega"
+    assert endpoint.url in alert.body and "reative o webhook" in alert.body
     # A deactivated endpoint gets no new deliveries and nothing is sent to it.
     with django_capture_on_commit_callbacks(execute=True):
         record(team.team)

@@ -98,7 +98,7 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
         ENDPOINTS, {"action": "reactivate", "_selected_action": [endpoint.pk]}, follow=True
     )
 
-    assert "Reactivated 1 webhook(s)." in response.content.decode()
+    assert "1 webhook reativado." in response.content.decode()
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.deactivated_at is None

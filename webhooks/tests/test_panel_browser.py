@@ -30,8 +30,9 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
         options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(5)
     yield driver
@@ -69,7 +70,9 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     assert "hooks.alpha.example/broken" in page and "hooks.alpha.example/fine" in page
     assert "hooks.beta.example" not in page
 
-    # Find the deactivated one with the "Active: No" filter, select it, run the action.
+    # Find the deactivated one with the "Active: No" filter, select it, run the action. (This
+    # browser asks for English: the panel answers in English; panel/test_browser_pt_br.py is the
+    # Portuguese one.)
     browser.find_element(By.LINK_TEXT, "No").click()
     wait.until(EC.url_contains("active__exact=0"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
@@ -79,7 +82,7 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     browser.find_element(By.NAME, "index").click()
 
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "ul.messagelist"), "Reactivated"))
-    assert "Reactivated 1 webhook(s)." in browser.page_source
+    assert "Reactivated 1 webhook." in browser.page_source
     broken.refresh_from_db()
     assert broken.active and broken.consecutive_failures == 0
     assert broken.deactivated_at is None

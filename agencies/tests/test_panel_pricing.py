@@ -1,0 +1,89 @@
+"""Pricing typed in the panel is read in the user's language, strictly: "25,50" is R$ 25,50 in
+Portuguese, and anything that could be read two ways is a form error that changes nothing."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client as BrowserClient
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def post_pricing(user, *, markup, fee, language="pt-br"):
+    browser = BrowserClient(headers={"accept-language": language})
+    browser.force_login(user)
+    return browser.post(
+        reverse("admin:agencies_team_change", args=[user.team.pk]),
+        {
+            "name": user.team.name,
+            "tax_id": "12.345.678/0001-95",
+            "markup_percent": markup,
+            "fee": fee,
+            "notification_email": "ops@alpha.example",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "markup", "fee", "stored_markup", "stored_fee"),
+    [
+        ("pt-br", "8,5", "25,50", "8.50", "25.50"),
+        ("pt-br", "10", "1.234,56", "10.00", "1234.56"),
+        ("pt-br", " 0,75 % ", "R$ 1234,5", "0.75", "1234.50"),
+        ("en", "8.5", "25.50", "8.50", "25.50"),
+        ("en", "10", "1,234.56", "10.00", "1234.56"),
+    ],
+)
+def test_pricing_is_read_in_the_users_language(
+    team, language, markup, fee, stored_markup, stored_fee
+):
+    response = post_pricing(team.owner, markup=markup, fee=fee, language=language)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    team.team.refresh_from_db()
+    assert team.team.markup_percent == Decimal(stored_markup)
+    assert team.team.fee.amount == Decimal(stored_fee)
+
+
+@pytest.mark.parametrize(
+    ("language", "markup", "fee", "field", "message"),
+    [
+        # The English decimal point in a Portuguese form is not silently a thousands separator.
+        ("pt-br", "8,5", "25.50", "fee", "Use , para separar os centavos"),
+        ("pt-br", "8.5", "25,50", "markup_percent", "Use , para separar os centavos"),
+        # A thousand, or one point two three four? Neither: ask.
+        ("pt-br", "8,5", "1.234", "fee", "é ambíguo"),
+        ("pt-br", "8,5", "12,345", "fee", "no máximo 2 casas"),
+        ("pt-br", "8,5", "-5,00", "fee", "Informe um número como"),
+        ("pt-br", "8,5", "1.23,45", "fee", "Informe um número como"),
+        ("pt-br", "100,01", "25,50", "markup_percent", "no máximo 100,00"),
+        ("en", "8.5", "25,50", "fee", "Use . for the decimal part"),
+        ("en", "8.5", "1,234", "fee", "is ambiguous"),
+    ],
+)
+def test_ambiguous_or_invalid_pricing_is_a_form_error_and_changes_nothing(
+    team, language, markup, fee, field, message
+):
+    before = (team.team.markup_percent, team.team.fee.amount)
+    response = post_pricing(team.owner, markup=markup, fee=fee, language=language)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert list(errors) == [field]
+    assert message in response.content.decode()  # the page, as rendered in its language
+    team.team.refresh_from_db()
+    assert (team.team.markup_percent, team.team.fee.amount) == before
+
+
+def test_the_pricing_inputs_are_text_with_a_decimal_keypad_and_show_the_users_format(team):
+    team.team.fee = Decimal("1234.50")
+    team.team.markup_percent = Decimal("8.50")
+    team.team.save()
+    browser = BrowserClient(headers={"accept-language": "pt-br"})
+    browser.force_login(team.owner)
+    page = browser.get(reverse("admin:agencies_team_change", args=[team.team.pk]))
+    form = page.context["adminform"].form
+    for name, shown in (("fee", "1234,50"), ("markup_percent", "8,50")):
+        html = str(form[name])
+        assert 'type="text"' in html and 'inputmode="decimal"' in html, html
+        assert f'value="{shown}"' in html
+    assert 'type="number"' not in page.content.decode()

@@ -1,0 +1,14 @@
+"""API error messages that the panel also shows (an admin action's outcome). The API keeps the
+spec's English; the panel shows them with `gettext(exc.message)`, so they are listed here for
+`makemessages` to find. Nothing imports this module."""
+
+from django.utils.translation import gettext_noop
+
+PANEL_MESSAGES = [
+    gettext_noop("An integration with this provider is already connected"),
+    gettext_noop("Booking already cancelled"),
+    gettext_noop("This booking can no longer be cancelled"),
+    gettext_noop("Only a pending recharge can be cancelled"),
+    gettext_noop("Insufficient balance"),
+    gettext_noop("Conflict"),
+]
