@@ -75,6 +75,10 @@ class ApiView(APIView):
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
+        window = getattr(request, "rate_limit_window", None)
+        if window is not None:  # every authenticated answer says where its quota stands
+            for header, value in window.headers().items():
+                response[header] = value
         claim, self._idempotency_claim = self._idempotency_claim, None
         if claim is not None:
             # A 5xx, or a 429 ("retry after"), is not the request's answer: a retry runs again.

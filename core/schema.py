@@ -251,6 +251,7 @@ def describe_operations(result, generator, request, public):
             _attach_examples(operation, sandbox_examples().get(operation_id))
             for status, response in responses.items():
                 _declare_meta(schemas, response)
+                _declare_headers(response, status, authenticated=bool(operation.get("security")))
                 links = _links(operation_id, status)
                 if links:
                     response["links"] = links
@@ -270,6 +271,29 @@ def _attach_examples(operation: dict, example: dict | None) -> None:
     body = operation.get("requestBody", {}).get("content", {}).get("application/json")
     if body is not None and "request" in example:
         body.setdefault("examples", {})["Sandbox"] = {**sandbox, "value": example["request"]}
+
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": "Requests allowed in the current window (the one closest to its limit).",
+    "RateLimit-Remaining": "Requests left in that window.",
+    "RateLimit-Reset": "Seconds until that window ends.",
+}
+
+
+def _declare_headers(response: dict, status: str, *, authenticated: bool) -> None:
+    headers = response.setdefault("headers", {})
+    headers["X-Request-Id"] = {
+        "description": "The request's id (quote it to support).",
+        "schema": {"type": "string"},
+    }
+    if authenticated and status != "401":
+        for name, description in RATE_LIMIT_HEADERS.items():
+            headers[name] = {"description": description, "schema": {"type": "integer"}}
+    if status == "429":
+        headers["Retry-After"] = {
+            "description": "Seconds to wait before trying again.",
+            "schema": {"type": "integer"},
+        }
 
 
 def _declare_meta(schemas: dict, response: dict) -> None:

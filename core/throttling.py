@@ -8,7 +8,9 @@ so every server process shares them). Over a limit: `429 rate_limited` with `Ret
   (`API_ANONYMOUS_RATE_LIMIT`), before its `401`: guessing keys is limited too.
 """
 
+import math
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,9 +26,32 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(count), PERIODS[period.strip()[0]]
 
 
-def _over_limit(scope: str, rate: str) -> float | None:
-    """Count one request in `scope`'s current window; the seconds until the window ends if
-    that goes over the rate, None otherwise."""
+@dataclass(frozen=True)
+class Window:
+    """One rate-limit window after counting a request: what the `RateLimit-*` headers say."""
+
+    limit: int
+    used: int
+    reset: float  # seconds until the window ends
+
+    @property
+    def remaining(self) -> int:
+        return max(self.limit - self.used, 0)
+
+    @property
+    def exceeded(self) -> bool:
+        return self.used > self.limit
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(math.ceil(self.reset)),
+        }
+
+
+def _count(scope: str, rate: str) -> Window:
+    """Count one request in `scope`'s current window."""
     allowed, period = parse_rate(rate)
     now = time.time()
     cache_key = f"throttle:{scope}:{int(now // period)}"
@@ -34,7 +59,13 @@ def _over_limit(scope: str, rate: str) -> float | None:
         count = cache.incr(cache_key)
     except ValueError:  # first request of the window (or the key was evicted)
         count = 1 if cache.add(cache_key, 1, timeout=period + 1) else cache.incr(cache_key)
-    return period - (now % period) if count > allowed else None
+    return Window(limit=allowed, used=count, reset=period - (now % period))
+
+
+def _over_limit(scope: str, rate: str) -> float | None:
+    """Count one request; the seconds until the window ends if that went over, else None."""
+    window = _count(scope, rate)
+    return window.reset if window.exceeded else None
 
 
 def client_address(request) -> str:
@@ -70,8 +101,13 @@ class ApiRateThrottle(BaseThrottle):
         if getattr(view, "throttle_scope", None) == "search":
             limits.append((f"search:{team_scope}", settings.API_SEARCH_RATE_LIMIT))
         for scope, rate in limits:
-            self._wait = _over_limit(scope, rate)
-            if self._wait is not None:
+            window = _count(scope, rate)
+            # The headers tell the window closest to its limit (the search one for a search).
+            shown = getattr(request, "rate_limit_window", None)
+            if shown is None or window.remaining <= shown.remaining:
+                request.rate_limit_window = window
+            if window.exceeded:
+                self._wait = window.reset
                 return False
         return True
 

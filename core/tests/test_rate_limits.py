@@ -116,3 +116,44 @@ def test_behind_our_proxy_the_address_it_appended_counts():
     assert_rate_limited(from_client("198.51.100.20"))
     # Another client behind the same proxy has its own window.
     assert from_client("198.51.100.21").status_code == 401
+
+
+# --- RateLimit-* headers ------------------------------------------------------------------------
+
+
+@override_settings(API_RATE_LIMIT="3/minute")
+def test_every_authenticated_answer_says_where_the_quota_stands(team):
+    client = client_with(team.live_key)
+    seen = []
+    for _ in range(3):
+        response = client.get("/api/v1/wallet/balance")
+        assert response.status_code == 200
+        seen.append(response["RateLimit-Remaining"])
+        assert response["RateLimit-Limit"] == "3"
+        assert 1 <= int(response["RateLimit-Reset"]) <= 60
+    assert seen == ["2", "1", "0"]
+    refused = client.get("/api/v1/bookings/ord_unknown")
+    assert_rate_limited(refused)
+    assert refused["RateLimit-Remaining"] == "0" and refused["RateLimit-Limit"] == "3"
+
+
+@override_settings(API_RATE_LIMIT="100/minute")
+def test_errors_carry_the_headers_and_anonymous_answers_do_not(team):
+    missing = client_with(team.live_key).get("/api/v1/bookings/ord_unknown")
+    assert missing.status_code == 404 and missing["RateLimit-Remaining"] == "99"
+    anonymous = client_with().get("/api/v1/wallet/balance")
+    assert anonymous.status_code == 401 and "RateLimit-Limit" not in anonymous
+
+
+@override_settings(API_RATE_LIMIT="100/minute", API_SEARCH_RATE_LIMIT="2/minute")
+def test_a_search_shows_the_search_quota(team):
+    client = client_with(team.test_key)
+    body = {
+        "type": "one_way",
+        "passengers": [{"type": "adult", "count": 1}],
+        "slices": [{"origin": "GRU", "destination": "GIG", "departureDate": "2027-03-10"}],
+    }
+    response = client.post(SEARCH, body, format="json")
+    assert response["RateLimit-Limit"] == "2" and response["RateLimit-Remaining"] == "1"
+    balance = client.get("/api/v1/wallet/balance")
+    assert balance["RateLimit-Limit"] == "100" and balance["RateLimit-Remaining"] == "98"
