@@ -82,10 +82,11 @@ class NeedsAttentionFilter(admin.SimpleListFilter):
     parameter_name = "attention"
 
     def lookups(self, request, model_admin):
-        return [("yes", _("Needs attention"))]
+        # Support's: an agency user does not see it (a filter without choices is not shown).
+        return [("yes", _("Needs attention"))] if request.user.is_support else []
 
     def queryset(self, request, queryset):
-        if self.value() == "yes":
+        if self.value() == "yes" and request.user.is_support:
             return queryset.filter(pk__in=bookings_needing_attention().values("pk"))
         return queryset
 

@@ -294,6 +294,7 @@ def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
     agency.force_login(team.owner)
     agency_page = agency.get(changelist).content.decode()
     assert "check_with_supplier" not in agency_page and waiting.pk in agency_page
+    assert "attention=yes" not in agency_page  # the worklist filter is support's
 
     done = support.post(
         changelist,
