@@ -219,10 +219,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
     "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},
-    "purge-expired-offers": {
-        "task": "flights.tasks.purge_expired_offers",
-        "schedule": crontab(minute=41),
-    },
+    # Stored searches, an hour after their offers expire (flights/tasks.py).
+    "purge-expired-offers": {"task": "flights.tasks.purge_expired_offers", "schedule": 300.0},
     "purge-idempotency-keys": {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
