@@ -108,7 +108,7 @@ def validate_passengers(*, offer, passengers, departure_date: date) -> list[Pass
         if not isinstance(item, dict):
             raise _invalid(at, "Must be an object.")
         pid = item.get("id")
-        if pid not in expected:
+        if not isinstance(pid, str) or pid not in expected:
             raise _invalid(f"{at}.id", "Not a passenger of this offer.")
         if pid in seen:
             raise _invalid(f"{at}.id", "Passenger given twice.")

@@ -155,7 +155,11 @@ class RechargeCreateSchema(serializers.Serializer):
 
 class RechargeCreateApi(ApiView):
     class Input(serializers.Serializer):
-        amount = StrictCharField(help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.')
+        amount = StrictCharField(
+            trim_whitespace=False,  # the exact decimal string: "300\n" is not an amount
+            max_length=15,
+            help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00; ASCII digits.',
+        )
         currency = StrictCharField(help_text="Always BRL.")
         payment_method = StrictCharField(help_text="pix or boleto")
 
