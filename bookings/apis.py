@@ -14,7 +14,9 @@ from bookings.schemas import (
 )
 from bookings.selectors import booking_get, booking_list
 from bookings.services import booking_cancel, booking_confirm, booking_create, booking_object
-from bookings.validation import validate_metadata
+from bookings.validation import (
+    validate_metadata,
+)
 from core.apis import ApiView, envelope
 from core.fields import QueryDateField
 from core.money import fmt

@@ -188,7 +188,7 @@ def world(db, settings):
                 "offerId": other["id"],
                 "type": "hold",
                 "passengers": [{**person, "id": other["passengers"][0]["id"]}],
-                "metadata": {"ref": "A-1", "n": 1},
+                "metadata": {"ref": "A-1"},
             },
             "confirm": {
                 "payment": {
