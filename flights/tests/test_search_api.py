@@ -313,7 +313,8 @@ def test_offers_are_stored_for_booking_scoped_to_team_and_mode(live_client, team
     first = result["offers"][0]["id"]
     assert bookable_offer(team=team.team, live_mode=False, offer_id=first) is None
     assert bookable_offer(team=other_team.team, live_mode=True, offer_id=first) is None
-    assert bookable_offer(team=team.team, live_mode=True, offer_id=first[:-1] + "0") is None
+    another = first[:-1] + ("1" if first.endswith("0") else "0")  # same search, no such offer
+    assert bookable_offer(team=team.team, live_mode=True, offer_id=another) is None
     assert bookable_offer(team=team.team, live_mode=True, offer_id="off_x\x00") is None
 
 
