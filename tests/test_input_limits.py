@@ -15,7 +15,7 @@ from bookings.models import Booking
 from wallet.tests.factories import fund
 from webhooks.models import WebhookEndpoint
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 PROJECT_APPS = ("agencies", "wallet", "flights", "bookings", "webhooks", "core")

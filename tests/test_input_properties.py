@@ -25,7 +25,7 @@ from wallet.services import recharge_create
 from wallet.tests.factories import fund
 from webhooks.tests.factories import make_endpoint
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 PROJECT_APPS = ("agencies", "wallet", "flights", "bookings", "webhooks", "core")
@@ -131,7 +131,7 @@ def replaced(document, path, new_value, *, delete=False):
 
 
 @pytest.fixture
-def world(db, settings):
+def world(db, settings, live_sandbox):
     """A funded team with a recharge, a searched offer, a hold booking and a webhook."""
     settings.API_RATE_LIMIT = "1000000/minute"
     with time_machine.travel(NOW, tick=False):
