@@ -141,7 +141,8 @@ class Client(models.Model):
         Team, on_delete=models.CASCADE, related_name="clients", verbose_name=_("team")
     )
     live_mode = models.BooleanField(_("live mode"))
-    full_name = models.CharField(_("full name"), max_length=200)
+    # Holds a lead passenger's "given family" (each at most 100 characters, bookings/validation.py).
+    full_name = models.CharField(_("full name"), max_length=255)
     email = models.EmailField(_("e-mail"))
     phone_number = models.CharField(_("phone number"), max_length=20, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -53,6 +53,7 @@ def targets(results: dict[str, str]) -> list[str]:
     rate = _number(r"bookings per second[^|]*\| ([\d.]+)", bookings)
     share_row = r"share of a booking's time holding the (?:wallet )?lock[^|]*\| ([\d.]+)"
     share = _number(share_row, bookings)
+    stored = _number(r"\*\*total stored per search\*\* \| \*\*([\d,]+)", results.get("search", ""))
     webhooks = results.get("webhooks", "")
     deliveries = _number(r"signed deliveries per second, one worker \| ([\d.]+)", webhooks)
     first_p50 = _number(r"commit → first attempt received, p50 ms \| ([\d.]+)", webhooks)
@@ -79,6 +80,11 @@ def targets(results: dict[str, str]) -> list[str]:
         _row(
             "signed webhook deliveries/s, commit → first attempt p50/p99 (6)",
             f"{deliveries} /s; {first_p50} / {first_p99} ms" if deliveries is not None else None,
+            None,
+        ),
+        _row(
+            "bytes stored per search (12)",
+            f"{stored:,.0f} B" if stored is not None else None,
             None,
         ),
     ]

@@ -14,6 +14,10 @@ validation, rendering to JSON).
 Baseline, measured in the same run: a bare DRF view (same authentication and renderer) that
 returns the same-sized stored result without doing any work; it is the floor the framework and
 JSON rendering alone cost. Target (issue 4): p50 ≤ 30 ms on this machine.
+
+Storage (issue 12): bytes the searches left in PostgreSQL, per search: the growth of the flight
+tables (heap + TOAST, `pg_table_size`) and of their indexes over the measured requests, divided
+by the number of searches. Nothing is purged during the run.
 """
 
 import argparse
@@ -47,6 +51,24 @@ def parse_server_timing(header: str) -> dict[str, float]:
     return stages
 
 
+FLIGHT_TABLES = ("flights_offer", "flights_offerrequest", "flights_offerpassenger")
+
+
+def stored_bytes() -> tuple[int, int]:
+    """(heap + TOAST, indexes) of the flight tables that exist, in bytes."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(sum(pg_table_size(c.oid)), 0),"
+            " coalesce(sum(pg_indexes_size(c.oid)), 0)"
+            " FROM pg_class c WHERE c.relname = ANY(%s) AND c.relkind = 'r'",
+            [list(FLIGHT_TABLES)],
+        )
+        table, indexes = cursor.fetchone()
+    return int(table), int(indexes)
+
+
 def run(requests: int) -> str:
     from django.test import Client
     from django.urls import path
@@ -73,6 +95,7 @@ def run(requests: int) -> str:
     clear_url_caches()
 
     totals, baseline, stages = [], [], {}
+    table_before, indexes_before = stored_bytes()
     for _ in range(requests):
         started = time.perf_counter()
         response = client.post("/api/v1/flights/search", BODY, content_type="application/json")
@@ -85,6 +108,10 @@ def run(requests: int) -> str:
         started = time.perf_counter()
         assert client.get("/bench/bare").status_code == 200
         baseline.append((time.perf_counter() - started) * 1000)
+
+    table_after, indexes_after = stored_bytes()
+    table_per_search = (table_after - table_before) / requests
+    indexes_per_search = (indexes_after - indexes_before) / requests
 
     def row(name, values):
         values = sorted(values)
@@ -103,6 +130,12 @@ def run(requests: int) -> str:
         "",
         f"Total p50 = {p50:.1f} ms = {p50 / statistics.median(baseline):.1f} × the bare view. "
         f"Target p50 ≤ 30 ms: {'met' if p50 <= 30 else 'missed'}.",
+        "",
+        "| storage per search | bytes |",
+        "|---|---:|",
+        f"| tables + TOAST | {table_per_search:,.0f} |",
+        f"| indexes | {indexes_per_search:,.0f} |",
+        f"| **total stored per search** | **{table_per_search + indexes_per_search:,.0f}** |",
     ]
     return "\n".join(lines)
 

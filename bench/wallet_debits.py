@@ -889,9 +889,11 @@ def main() -> int:
     # runs; our own process clients always get the product settings.
     hordak_env = {**env, "DJANGO_SETTINGS_MODULE": HORDAK_SETTINGS}
     parent_env = hordak_env if "hordak" in runners else env
+    # bench/results/ is git-ignored: a fresh clone does not have it yet.
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix=".tmp-", dir=RESULTS_DIR))
     create_database(admin_url, scratch)
     print(f"scratch database {scratch} created", flush=True)
-    workdir = Path(tempfile.mkdtemp(prefix=".tmp-", dir=RESULTS_DIR))
     try:
         os.environ.update(parent_env)
         import django

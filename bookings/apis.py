@@ -14,7 +14,11 @@ from bookings.schemas import (
 )
 from bookings.selectors import booking_get, booking_list
 from bookings.services import booking_cancel, booking_confirm, booking_create, booking_object
+from bookings.validation import (
+    validate_metadata,
+)
 from core.apis import ApiView, envelope
+from core.fields import QueryDateField
 from core.money import fmt
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
@@ -28,8 +32,8 @@ class BookingListParams(PaginationParams):
         "comma-separated: pending,confirmed,ticketed,cancelled,"
         "expired,failed.",
     )
-    created_after = serializers.DateField(required=False, input_formats=["%Y-%m-%d"])
-    created_before = serializers.DateField(required=False, input_formats=["%Y-%m-%d"])
+    created_after = QueryDateField(required=False)
+    created_before = QueryDateField(required=False)
 
     def validate_status(self, value):
         statuses = [s.strip() for s in value.split(",") if s.strip()]
@@ -119,7 +123,7 @@ class BookingCreateApi(ApiView):
             type=body.get("type"),
             passengers=body.get("passengers"),
             payments=body.get("payments"),
-            metadata=body.get("metadata"),
+            metadata=validate_metadata(body.get("metadata")),
             idempotency_key=request.headers.get("Idempotency-Key", ""),
         )
         return Response(booking_object(booking), status=201)

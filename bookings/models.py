@@ -6,7 +6,7 @@ from core.ids import PrefixedIdField
 
 class Booking(models.Model):
     """An order (`ord_`) made from a stored offer. It keeps its own copy of everything it shows
-    (offers are purged a day after they expire)."""
+    (offers are deleted an hour after they expire)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

@@ -14,7 +14,7 @@ from flights.schemas import (
     SegmentSerializer,
 )
 
-DECIMAL = r"^\d+\.\d{2}$"
+DECIMAL = r"^[0-9]+\.[0-9]{2}$"  # ASCII digits
 CURRENCY = r"^[A-Z]{3}$"
 PASSENGER_TYPES = ["adult", "child", "infant_without_seat"]
 CABINS = ["economy", "premium_economy", "business", "first"]
@@ -61,11 +61,12 @@ class PassengerInput(serializers.Serializer):
     )
     email = serializers.EmailField(max_length=254)
     phone_number = serializers.RegexField(
-        r"^\+\d{8,15}$", help_text="Country code and digits: +5511987654321."
+        r"^\+[0-9]{8,15}$", help_text="Country code and ASCII digits: +5511987654321."
     )
     identity_documents = IdentityDocumentInput(
         many=True,
         required=False,
+        max_length=10,
         help_text="Required (a passport) for every passenger of an international itinerary.",
     )
     loyalty_programme_accounts = LoyaltyAccountInput(many=True, required=False, max_length=10)
@@ -83,7 +84,7 @@ class BalancePaymentInput(serializers.Serializer):
 
 
 class BookingCreateInput(serializers.Serializer):
-    offerId = serializers.CharField(help_text="off_… from a search, not expired.")
+    offerId = serializers.CharField(max_length=40, help_text="off_… from a search, not expired.")
     type = serializers.ChoiceField(
         choices=["hold", "instant"],
         help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",

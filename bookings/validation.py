@@ -1,6 +1,9 @@
-"""Validation of the passengers and payments of POST /api/v1/bookings against the offer.
+r"""Validation of the passengers, payments and metadata of POST /api/v1/bookings.
 
-Errors name the passenger and the field: `details = {"passengers[1].born_on": "..."}`."""
+Errors name the passenger and the field: `details = {"passengers[1].born_on": "..."}`.
+Lengths match the columns the values are stored in (BookingPassenger, and the client made from
+the lead passenger); digits are ASCII digits (`\d` would also take "٣"); see docs/decisions.md
+"Input limits"."""
 
 import re
 from dataclasses import dataclass
@@ -12,10 +15,23 @@ from flights import airports
 
 TITLES = ("mr", "mrs", "ms", "miss", "dr")
 DOCUMENT_TYPES = ("passport", "tax_id", "known_traveler_number")
-PHONE = re.compile(r"^\+\d{8,15}$")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-COUNTRY = re.compile(r"^[A-Z]{2}$")
-AIRLINE = re.compile(r"^[A-Z0-9]{2}$")
+# Patterns are matched against the whole string (fullmatch): `$` would accept a trailing "\n".
+PHONE = re.compile(r"\+[0-9]{8,15}")
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+COUNTRY = re.compile(r"[A-Z]{2}")
+AIRLINE = re.compile(r"[A-Z0-9]{2}")
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+MAX_NAME_LENGTH = 100  # BookingPassenger.given_name / family_name
+MAX_EMAIL_LENGTH = 254  # RFC 5321's limit, and the e-mail columns
+MAX_DOCUMENTS = 10
+MAX_LOYALTY_ACCOUNTS = 10
+MAX_IDENTIFIER_LENGTH = 50  # a document's unique_identifier, a loyalty account_number
+# metadata, after Stripe's: at most 50 keys of at most 40 characters, values at most 500.
+MAX_METADATA_KEYS = 50
+MAX_METADATA_KEY_LENGTH = 40
+MAX_METADATA_VALUE_LENGTH = 500
 AGE_RANGES = {"adult": (12, 200), "child": (2, 11), "infant_without_seat": (0, 1)}
 
 
@@ -59,7 +75,7 @@ def age_on(born_on: date, day: date) -> int:
 
 
 def _date(value, field: str, error=_invalid) -> date:
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+    if not isinstance(value, str) or not ISO_DATE.fullmatch(value):
         raise error(field, "Use YYYY-MM-DD.")
     try:
         return date.fromisoformat(value)
@@ -67,11 +83,16 @@ def _date(value, field: str, error=_invalid) -> date:
         raise error(field, f"{value} is not a calendar date.") from None
 
 
-def _text(item: dict, name: str, field: str) -> str:
+def _text(item: dict, name: str, field: str, *, max_length: int) -> str:
     value = item.get(name)
     if not isinstance(value, str) or not value.strip():
         raise _invalid(field, "Required, a non-empty string.")
-    return value.strip()
+    value = value.strip()
+    if len(value) > max_length:
+        raise _invalid(field, f"At most {max_length} characters.")
+    if CONTROL_CHARACTERS.search(value):
+        raise _invalid(field, "Must not contain control characters.")
+    return value
 
 
 def validate_passengers(*, offer, passengers, departure_date: date) -> list[PassengerInput]:
@@ -87,7 +108,7 @@ def validate_passengers(*, offer, passengers, departure_date: date) -> list[Pass
         if not isinstance(item, dict):
             raise _invalid(at, "Must be an object.")
         pid = item.get("id")
-        if pid not in expected:
+        if not isinstance(pid, str) or pid not in expected:
             raise _invalid(f"{at}.id", "Not a passenger of this offer.")
         if pid in seen:
             raise _invalid(f"{at}.id", "Passenger given twice.")
@@ -98,8 +119,8 @@ def validate_passengers(*, offer, passengers, departure_date: date) -> list[Pass
 
 
 def _passenger(item: dict, at: str, pid: str, ptype: str, departure_date: date) -> PassengerInput:
-    given_name = _text(item, "given_name", f"{at}.given_name")
-    family_name = _text(item, "family_name", f"{at}.family_name")
+    given_name = _text(item, "given_name", f"{at}.given_name", max_length=MAX_NAME_LENGTH)
+    family_name = _text(item, "family_name", f"{at}.family_name", max_length=MAX_NAME_LENGTH)
     if item.get("gender") not in ("m", "f"):
         raise _invalid(f"{at}.gender", "Must be m or f.")
     title = item.get("title") or ""
@@ -114,11 +135,11 @@ def _passenger(item: dict, at: str, pid: str, ptype: str, departure_date: date) 
             f"A {ptype} is {low} to {high} years old on the "
             f"departure date ({departure_date}); this one is {age}.",
         )
-    email = _text(item, "email", f"{at}.email")
-    if not EMAIL.match(email):
+    email = _text(item, "email", f"{at}.email", max_length=MAX_EMAIL_LENGTH)
+    if not EMAIL.fullmatch(email):
         raise _invalid(f"{at}.email", "Not an e-mail address.")
     phone = item.get("phone_number")
-    if not isinstance(phone, str) or not PHONE.match(phone):
+    if not isinstance(phone, str) or not PHONE.fullmatch(phone):
         raise _invalid(f"{at}.phone_number", "Use the country code and digits: +5511987654321.")
     infant = item.get("infant_passenger_id") or ""
     if not isinstance(infant, str):
@@ -142,16 +163,18 @@ def _passenger(item: dict, at: str, pid: str, ptype: str, departure_date: date) 
 def _documents(value, at: str) -> list[dict]:
     if value is None:
         return []
-    if not isinstance(value, list):
-        raise _invalid(f"{at}.identity_documents", "Must be a list.")
+    if not isinstance(value, list) or len(value) > MAX_DOCUMENTS:
+        raise _invalid(f"{at}.identity_documents", f"A list of at most {MAX_DOCUMENTS}.")
     documents = []
     for index, doc in enumerate(value):
         field = f"{at}.identity_documents[{index}]"
         if not isinstance(doc, dict) or doc.get("type") not in DOCUMENT_TYPES:
             raise _invalid(f"{field}.type", f"Must be one of {', '.join(DOCUMENT_TYPES)}.")
-        number = _text(doc, "unique_identifier", f"{field}.unique_identifier")
+        number = _text(
+            doc, "unique_identifier", f"{field}.unique_identifier", max_length=MAX_IDENTIFIER_LENGTH
+        )
         country = doc.get("issuing_country_code")
-        if not isinstance(country, str) or not COUNTRY.match(country):
+        if not isinstance(country, str) or not COUNTRY.fullmatch(country):
             raise _invalid(f"{field}.issuing_country_code", "ISO 3166-1 alpha-2, e.g. BR.")
         expires_on = _date(doc.get("expires_on"), f"{field}.expires_on")
         documents.append(
@@ -168,18 +191,25 @@ def _documents(value, at: str) -> list[dict]:
 def _loyalty(value, at: str) -> list[dict]:
     if value is None:
         return []
-    if not isinstance(value, list):
-        raise _invalid(f"{at}.loyalty_programme_accounts", "Must be a list.")
+    if not isinstance(value, list) or len(value) > MAX_LOYALTY_ACCOUNTS:
+        raise _invalid(
+            f"{at}.loyalty_programme_accounts", f"A list of at most {MAX_LOYALTY_ACCOUNTS}."
+        )
     accounts = []
     for index, account in enumerate(value):
         field = f"{at}.loyalty_programme_accounts[{index}]"
         code = account.get("airline_iata_code") if isinstance(account, dict) else None
-        if not isinstance(code, str) or not AIRLINE.match(code):
+        if not isinstance(code, str) or not AIRLINE.fullmatch(code):
             raise _invalid(f"{field}.airline_iata_code", "A 2-character IATA airline code.")
         accounts.append(
             {
                 "airline_iata_code": code,
-                "account_number": _text(account, "account_number", f"{field}.account_number"),
+                "account_number": _text(
+                    account,
+                    "account_number",
+                    f"{field}.account_number",
+                    max_length=MAX_IDENTIFIER_LENGTH,
+                ),
             }
         )
     return accounts
@@ -241,3 +271,28 @@ def check_payment(*, offer, payment) -> None:
                 "expected_currency": offer.total_currency,
             }
         )
+
+
+def validate_metadata(metadata) -> dict:
+    """The booking's free-form `metadata`, bounded like Stripe's: an object of at most 50 keys
+    (1 to 40 characters) whose values are strings of at most 500 characters. `client_id`, when
+    given, is the client's `cli_` id."""
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise InvalidRequest(details={"metadata": "Must be an object."})
+    if len(metadata) > MAX_METADATA_KEYS:
+        raise InvalidRequest(details={"metadata": f"At most {MAX_METADATA_KEYS} keys."})
+    for key, value in metadata.items():
+        if not 1 <= len(key) <= MAX_METADATA_KEY_LENGTH:
+            raise InvalidRequest(
+                details={"metadata": f"Keys are 1 to {MAX_METADATA_KEY_LENGTH} characters."}
+            )
+        if not isinstance(value, str) or len(value) > MAX_METADATA_VALUE_LENGTH:
+            raise InvalidRequest(
+                details={
+                    f"metadata.{key}": f"A string of at most {MAX_METADATA_VALUE_LENGTH} "
+                    "characters."
+                }
+            )
+    return metadata

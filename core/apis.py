@@ -7,6 +7,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -51,8 +53,18 @@ class ApiView(APIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # authenticates and throttles first
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            # Before anything about the request's key or body: the method is the first answer.
+            raise exceptions.MethodNotAllowed(request.method)
+        if request.method not in METHODS:
+            return
+        # Parse the body now (core/parsers.py): a malformed one never claims a key. `body`
+        # first, so that the raw bytes stay readable for the key's fingerprint.
+        request._request.body  # noqa: B018 - read and kept
+        request.data  # noqa: B018 - parsed for its errors
         key = request.headers.get(HEADER)
-        if key is None or request.method not in METHODS:
+        if key is None:
             return
         outcome = idempotency_claim(
             team=request.user.team,
@@ -97,14 +109,15 @@ def envelope(data, *, status: int = 200, **extra) -> Response:
 # --- Plain Django views ----------------------------------------------------------------------
 
 
-def json_error(request, *, status: int, code: str, message: str) -> JsonResponse:
-    body = error_body(code=code, message=message)
+def json_error(request, *, status: int, code: str, message: str, details=None) -> JsonResponse:
+    body = error_body(code=code, message=message, details=details)
     meta = test_mode_meta(request)
     if meta is not None:
         body["_meta"] = meta
     return JsonResponse(body, status=status)
 
 
+@csrf_exempt  # an unknown path is 404 whatever the method (not Django's CSRF page)
 def api_not_found(request, *args, **kwargs):
     return json_error(request, status=404, code="not_found", message="Not found")
 

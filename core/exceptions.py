@@ -9,6 +9,7 @@ import logging
 import math
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions as drf
@@ -96,6 +97,13 @@ def api_exception_handler(exc, context):
         status_code, code, message, details = exc.status_code, exc.code, exc.message, exc.details
         if isinstance(exc, TooManyRequests):
             headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    elif isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+        status_code, code, message, details = (
+            413,
+            "payload_too_large",
+            "Request body too large",
+            None,
+        )
     elif isinstance(exc, Http404):
         status_code, code, message, details = 404, NotFound.code, NotFound.message, None
     elif isinstance(exc, DjangoPermissionDenied):

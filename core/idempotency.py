@@ -43,7 +43,7 @@ class StoredResponse:
 def request_fingerprint(*, method: str, path: str, body: bytes) -> str:
     try:  # the same JSON document, however it is spaced or ordered, is the same request
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:
+    except (ValueError, RecursionError):
         canonical = body
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 

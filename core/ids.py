@@ -46,6 +46,21 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{ulid_text(value)}"
 
 
+def id_time_part(id_: str) -> str:
+    """The 10 characters of an id that encode its creation time (the ULID's 48-bit timestamp)."""
+    return id_.partition("_")[2][:10]
+
+
+def sibling_id(prefix: str, *, of: str, random_bits: int | None = None) -> str:
+    """An id created in the same millisecond as the id `of`: its time part, and 80 random bits
+    (fresh from the OS unless given). A search's offers share their search's time part, so
+    that an offer id leads to its search."""
+    if random_bits is None:
+        random_bits = int.from_bytes(os.urandom(10))
+    random_part = "".join([_PAIRS[(random_bits >> shift) & 1023] for shift in range(70, -1, -10)])
+    return f"{prefix}_{id_time_part(of)}{random_part}"
+
+
 class PrefixedIdField(models.CharField):
     """A primary key that generates `<prefix>_<ulid>` on creation."""
 

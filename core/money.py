@@ -4,7 +4,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
-AMOUNT_PATTERN = re.compile(r"^\d{1,12}(\.\d{1,2})?$")
+# ASCII digits only (`\d` also matches "٣٠٠"), the whole string (`$` allows a trailing newline).
+AMOUNT_PATTERN = re.compile(r"[0-9]{1,12}(\.[0-9]{1,2})?")
 
 
 def q(value: Decimal) -> Decimal:
@@ -14,7 +15,7 @@ def q(value: Decimal) -> Decimal:
 
 def parse_amount(text: str) -> Decimal | None:
     """A non-negative decimal string with at most two fractional digits, or None."""
-    if not isinstance(text, str) or not AMOUNT_PATTERN.match(text):
+    if not isinstance(text, str) or not AMOUNT_PATTERN.fullmatch(text):
         return None
     return q(Decimal(text))
 

@@ -4,15 +4,20 @@ import math
 
 from rest_framework import serializers
 
+from core.fields import QueryIntegerField
+
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
+# Far past any real list, and small enough that the offset fits a 64-bit column and the page
+# number a JSON number every client reads exactly.
+MAX_PAGE = 2**31 - 1
 
 
 class PaginationParams(serializers.Serializer):
     """Query parameters of every list endpoint; list filters subclass it."""
 
-    page = serializers.IntegerField(min_value=1, max_value=2**31 - 1, default=1)
-    limit = serializers.IntegerField(
+    page = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    limit = QueryIntegerField(
         min_value=1,
         default=DEFAULT_PAGE_SIZE,
         help_text=f"Page size; default {DEFAULT_PAGE_SIZE}, values above {MAX_PAGE_SIZE} are "

@@ -56,7 +56,11 @@ def enveloped(serializer, *, name: str, **extra_fields):
 
 # Answers any operation can give, whatever it documents itself.
 COMMON_ERRORS = {
+    "400": "Invalid request parameters (`details` names each field); also a NUL character in "
+    "the path or the query, or a JSON body past the input limits (nesting, NUL characters, "
+    "numbers that do not fit)",
     "401": "Unauthorized: no API key, or an unknown or revoked one",
+    "413": "payload_too_large: a request body over 1 MiB",
     "429": "Too many requests for this team and mode, or searches, or requests without a valid "
     "key from this address (see the `Retry-After` header)",
 }

@@ -47,7 +47,6 @@ class FlightSearchApi(ApiView):
         result = flight_search(
             team=request.user.team,
             live_mode=request.user.live_mode,
-            trip_type=request.data["type"],
             request=search_request,
             timings=timings,
         )

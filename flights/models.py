@@ -5,77 +5,20 @@ from core.json_fields import OrjsonTextField
 
 
 class OfferRequest(models.Model):
-    """One search (`orq_`): what was asked, and the passengers its offers are priced for."""
+    """One search (`orq_`) and, packed in one value, what a booking needs of each of its offers
+    (flights/packing.py). Kept until an hour after its last offer expires (flights/tasks.py).
+
+    Its offers' ids share its id's time part (`core.ids.sibling_id`): an offer id leads to its
+    search without a row, or an index entry, per offer."""
 
     id = PrefixedIdField(prefix="orq")
     team = models.ForeignKey("agencies.Team", on_delete=models.CASCADE, related_name="+")
     live_mode = models.BooleanField()
     supplier = models.CharField(max_length=20)
-    trip_type = models.CharField(max_length=12)
-    cabin_class = models.CharField(max_length=16)
-    slices = models.JSONField(help_text="The requested slices, as returned by the search.")
     created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self):
-        return self.id
-
-
-class OfferPassenger(models.Model):
-    """A passenger of a search (`pas_`), shared by all its offers; bookings name them by id."""
-
-    id = PrefixedIdField(prefix="pas")
-    offer_request = models.ForeignKey(
-        OfferRequest, on_delete=models.CASCADE, related_name="passengers"
-    )
-    position = models.PositiveSmallIntegerField()
-    type = models.CharField(max_length=20)
-    supplier_passenger_id = models.CharField(max_length=100)
-
-    class Meta:
-        ordering = ["position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["offer_request", "position"], name="offer_passenger_position_unique"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.id} ({self.type})"
-
-
-class Offer(models.Model):
-    """A priced offer (`off_`), stored until it expires so that it can be booked by id. `data`
-    is the offer exactly as the search returned it; the columns are what bookings need exact."""
-
-    id = PrefixedIdField(prefix="off")
-    # Offers are short-lived rows written ~50 at a time with their request, in one transaction,
-    # and deleted by the purge job: the database-level foreign keys and their indexes cost more
-    # per search (one check and two index entries per row) than they protect here.
-    offer_request = models.ForeignKey(
-        OfferRequest,
-        on_delete=models.CASCADE,
-        related_name="offers",
-        db_constraint=False,
-        db_index=False,
-    )
-    team = models.ForeignKey(
-        "agencies.Team",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,
-    )
-    live_mode = models.BooleanField()
-    supplier = models.CharField(max_length=20)
-    supplier_offer_id = models.CharField(max_length=100)
-    total_amount = models.DecimalField(max_digits=14, decimal_places=2)
-    total_currency = models.CharField(max_length=3)
-    exchange_rate = models.DecimalField(
-        max_digits=18, decimal_places=8, help_text="BRL per unit, locked at search time."
-    )
-    base_cost_brl = models.DecimalField(max_digits=14, decimal_places=2)
-    expires_at = models.DateTimeField()
-    data = OrjsonTextField()
+    expires_at = models.DateTimeField(help_text="When the last of its offers expires.")
+    passengers = OrjsonTextField(help_text="[[pas_ id, type, supplier's passenger id], ...]")
+    offers = OrjsonTextField(help_text="The packed offers (flights/packing.py).")
 
     class Meta:
         indexes = [models.Index(fields=["expires_at"])]

@@ -1,10 +1,13 @@
-"""The wire shapes of search results (spec: Offer, Slice, Segment, Conditions), built once per
-offer at search time and stored with it, so that reading an offer later costs no rendering."""
+"""The wire shapes of search results (spec: Offer, Slice, Segment, Conditions), built from the
+supplier's offer at search time, and again from the stored (packed) offer when it is booked:
+the same function of the same values, so the booking shows exactly what the search showed."""
 
+import hashlib
+from collections.abc import Iterator
 from decimal import Decimal
 from functools import lru_cache
 
-from core.ids import new_id
+from core.ids import sibling_id
 from core.money import fmt
 from core.timestamps import iso_utc
 from flights import airports, reference
@@ -88,9 +91,9 @@ def aircraft_object(code: str) -> dict:
     return {"iata_code": code, "name": reference.AIRCRAFT.get(code, code)}
 
 
-def segment_object(segment: SupplierSegment, passenger_ids: list[str]) -> dict:
+def segment_object(segment: SupplierSegment, passenger_ids: list[str], *, segment_id: str) -> dict:
     return {
-        "id": new_id("seg"),
+        "id": segment_id,
         "origin": segment_end(segment.origin, segment.origin_terminal),
         "destination": segment_end(segment.destination, segment.destination_terminal),
         "departing_at": segment.departing_at.isoformat(timespec="seconds"),
@@ -115,14 +118,58 @@ def segment_object(segment: SupplierSegment, passenger_ids: list[str]) -> dict:
     }
 
 
-def slice_object(slice_: SupplierSlice, passenger_ids: list[str]) -> dict:
+def slice_object(
+    slice_: SupplierSlice, passenger_ids: list[str], *, offer_id: str, random_bits: Iterator[int]
+) -> dict:
     return {
-        "id": new_id("sli"),
+        "id": sibling_id("sli", of=offer_id, random_bits=next(random_bits)),
         "origin": airport_object(slice_.origin),
         "destination": airport_object(slice_.destination),
         "duration": iso_duration(slice_.duration_minutes),
         "fare_brand_name": slice_.fare_brand_name,
-        "segments": [segment_object(s, passenger_ids) for s in slice_.segments],
+        "segments": [
+            segment_object(
+                s,
+                passenger_ids,
+                segment_id=sibling_id("seg", of=offer_id, random_bits=next(random_bits)),
+            )
+            for s in slice_.segments
+        ],
+    }
+
+
+def offer_slices(offer_id: str, slices, passenger_ids: list[str]) -> list[dict]:
+    """The offer's slices. Their `sli_` and `seg_` ids are derived from the offer id (its time
+    and a hash of it), so that they are the same each time the offer is rendered and need not
+    be stored; they name parts of an offer, they open nothing."""
+    count = sum(1 + len(s.segments) for s in slices)
+    stream = hashlib.shake_128(offer_id.encode()).digest(10 * count)
+    random_bits = (int.from_bytes(stream[i : i + 10]) for i in range(0, len(stream), 10))
+    return [
+        slice_object(s, passenger_ids, offer_id=offer_id, random_bits=random_bits) for s in slices
+    ]
+
+
+def conditions_object(offer: SupplierOffer) -> dict:
+    return {
+        "refund_before_departure": condition(offer.refund_before_departure),
+        "change_before_departure": condition(offer.change_before_departure),
+    }
+
+
+def offer_passengers(offer: SupplierOffer, passengers: list[tuple[str, str]]) -> list[dict]:
+    brand = offer.slices[0].fare_brand_name if offer.slices else None
+    return [
+        {"id": pid, "type": ptype, "fare_brand_name": brand, "loyalty_programme_accounts": []}
+        for pid, ptype in passengers
+    ]
+
+
+def payment_requirements(offer: SupplierOffer) -> dict:
+    return {
+        "requires_instant_payment": offer.requires_instant_payment,
+        "price_guarantee_expires_at": iso_utc(offer.price_guarantee_expires_at),
+        "payment_required_by": iso_utc(offer.payment_required_by),
     }
 
 
@@ -131,7 +178,6 @@ def offer_object(
 ) -> dict:
     """`passengers` are (pas_ id, type) in order."""
     passenger_ids = [pid for pid, _ in passengers]
-    brand = offer.slices[0].fare_brand_name if offer.slices else None
     return {
         "id": offer_id,
         "total_amount": fmt(price.total_amount),
@@ -152,18 +198,8 @@ def offer_object(
         "fee_applied": fmt(price.fee_amount),
         "expires_at": iso_utc(offer.expires_at),
         "owner": carrier(offer.owner),
-        "slices": [slice_object(s, passenger_ids) for s in offer.slices],
-        "passengers": [
-            {"id": pid, "type": ptype, "fare_brand_name": brand, "loyalty_programme_accounts": []}
-            for pid, ptype in passengers
-        ],
-        "conditions": {
-            "refund_before_departure": condition(offer.refund_before_departure),
-            "change_before_departure": condition(offer.change_before_departure),
-        },
-        "payment_requirements": {
-            "requires_instant_payment": offer.requires_instant_payment,
-            "price_guarantee_expires_at": iso_utc(offer.price_guarantee_expires_at),
-            "payment_required_by": iso_utc(offer.payment_required_by),
-        },
+        "slices": offer_slices(offer_id, offer.slices, passenger_ids),
+        "passengers": offer_passengers(offer, passengers),
+        "conditions": conditions_object(offer),
+        "payment_requirements": payment_requirements(offer),
     }

@@ -7,12 +7,14 @@ from rest_framework import serializers
 class SearchSliceInput(serializers.Serializer):
     origin = serializers.CharField(help_text="IATA airport (GRU) or city (SAO) code.")
     destination = serializers.CharField(help_text="IATA airport or city code.")
-    departureDate = serializers.DateField(help_text="YYYY-MM-DD, after today at the origin.")
+    departureDate = serializers.DateField(
+        help_text="YYYY-MM-DD (ASCII digits), after today at the origin and at most 365 days ahead."
+    )
 
 
 class SearchPassengerInput(serializers.Serializer):
     type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
-    count = serializers.IntegerField(min_value=1)
+    count = serializers.IntegerField(min_value=1, max_value=9)
 
 
 class SearchInputSerializer(serializers.Serializer):

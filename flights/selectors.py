@@ -1,18 +1,21 @@
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from django.utils.dateparse import parse_datetime
+from core.ids import id_time_part
+from flights import airports, packing, rendering
+from flights.models import OfferRequest
 
-from flights import airports
-from flights.models import Offer
+OFFER_ID = re.compile(r"^off_[0-9a-hjkmnp-tv-z]{26}$")
 
 
 @dataclass(frozen=True)
 class BookableOffer:
-    """A stored offer as bookings and suppliers read it: exact amounts from the columns, the
-    rest from the offer as the search returned it."""
+    """A stored offer as bookings and suppliers read it. `data` holds the parts of the offer,
+    as the search returned them, that a booking keeps: owner, slices, conditions, passengers,
+    payment_requirements."""
 
     id: str
     supplier: str
@@ -59,39 +62,49 @@ def _segment_instant(segment: dict, end: str, field: str) -> datetime:
     return datetime.fromisoformat(segment[field]).replace(tzinfo=zone)
 
 
-def _instant(text: str | None) -> datetime | None:
-    return parse_datetime(text) if text else None
-
-
 def bookable_offer(*, team, live_mode: bool, offer_id: str) -> BookableOffer | None:
-    """The team's offer in that mode, or None (unknown, or another team's or mode's)."""
-    offer = (
-        Offer.objects.filter(pk=offer_id, team=team, live_mode=live_mode)
-        .select_related("offer_request")
-        .first()
-    )
-    if offer is None:
+    """The team's offer in that mode, or None (unknown, another team's or mode's, or deleted
+    after it expired). Its search is found by the time part the offer id shares with it."""
+    if not OFFER_ID.match(offer_id):
         return None
-    data = offer.data
-    requirements = data["payment_requirements"]
-    supplier_ids = tuple(
-        offer.offer_request.passengers.values_list("supplier_passenger_id", flat=True)
-    )
+    searches = OfferRequest.objects.filter(
+        team=team, live_mode=live_mode, id__startswith=f"orq_{id_time_part(offer_id)}"
+    ).only("id", "supplier", "passengers", "offers")
+    for search in searches:  # one, unless the team searched twice in that millisecond
+        packed = next((o for o in search.offers if o[0] == offer_id), None)
+        if packed is not None:
+            return _bookable(search, packed)
+    return None
+
+
+def _bookable(search: OfferRequest, packed: list) -> BookableOffer:
+    supplier_ids = tuple(supplier_id for _, _, supplier_id in search.passengers)
+    stored = packing.unpack_offer(packed, supplier_passenger_ids=supplier_ids)
+    offer = stored.offer
+    passengers = [(pid, ptype) for pid, ptype, _ in search.passengers]
+    data = {
+        # The parts of the offer, as the search showed them, that a booking keeps.
+        "owner": rendering.carrier(offer.owner),
+        "slices": rendering.offer_slices(stored.id, offer.slices, [pid for pid, _ in passengers]),
+        "conditions": rendering.conditions_object(offer),
+        "passengers": rendering.offer_passengers(offer, passengers),
+        "payment_requirements": rendering.payment_requirements(offer),
+    }
     return BookableOffer(
-        id=offer.id,
-        supplier=offer.supplier,
+        id=stored.id,
+        supplier=search.supplier,
         supplier_offer_id=offer.supplier_offer_id,
-        owner=data["owner"]["iata_code"],
+        owner=offer.owner,
         total_amount=offer.total_amount,
         total_currency=offer.total_currency,
-        base_amount=Decimal(data["base_amount"]),
-        tax_amount=Decimal(data["tax_amount"]),
-        exchange_rate=offer.exchange_rate,
-        base_cost_brl=offer.base_cost_brl,
+        base_amount=offer.base_amount,
+        tax_amount=offer.tax_amount,
+        exchange_rate=stored.exchange_rate,
+        base_cost_brl=stored.base_cost_brl,
         expires_at=offer.expires_at,
-        requires_instant_payment=requirements["requires_instant_payment"],
-        payment_required_by=_instant(requirements["payment_required_by"]),
-        price_guarantee_expires_at=_instant(requirements["price_guarantee_expires_at"]),
+        requires_instant_payment=offer.requires_instant_payment,
+        payment_required_by=offer.payment_required_by,
+        price_guarantee_expires_at=offer.price_guarantee_expires_at,
         refund_before_departure=data["conditions"]["refund_before_departure"],
         passengers=data["passengers"],
         supplier_passenger_ids=supplier_ids,

@@ -3,16 +3,18 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from flights.models import Offer, OfferRequest
+from flights.models import OfferRequest
 
-# Offers are kept a little past expiry so that a booking attempt on one gets "Offer expired"
-# rather than "not found".
-PURGE_AFTER = timedelta(hours=24)
+# A search (with its offers) is kept this long after its last offer expires, so that booking a
+# recently expired offer answers "Offer expired"; after that it is "Offer not found". Storage
+# held per team is then at most (offer lifetime + this + the purge interval) of searches.
+KEEP_AFTER_EXPIRY = timedelta(hours=1)
 
 
 @shared_task
 def purge_expired_offers() -> int:
-    cutoff = timezone.now() - PURGE_AFTER
-    deleted, _ = Offer.objects.filter(expires_at__lt=cutoff).delete()
-    OfferRequest.objects.filter(created_at__lt=cutoff, offers__isnull=True).delete()
+    """Delete the searches whose offers all expired more than KEEP_AFTER_EXPIRY ago (one
+    indexed DELETE; beat runs it every 5 minutes)."""
+    cutoff = timezone.now() - KEEP_AFTER_EXPIRY
+    deleted, _ = OfferRequest.objects.filter(expires_at__lt=cutoff).delete()
     return deleted

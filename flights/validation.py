@@ -6,7 +6,7 @@ format → `Invalid date format`, a date that is not in the future → `Departur
 then the rules between slices → `Invalid request parameters`. `details` names the field."""
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -19,7 +19,9 @@ TRIP_TYPES = ("one_way", "round_trip", "multi_city")
 CABIN_CLASSES = ("economy", "premium_economy", "business", "first")
 PASSENGER_TYPES = ("adult", "child", "infant_without_seat")
 MAX_SEATED_PASSENGERS = 9
-DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# Airlines sell about a year ahead; a later date has no flights (and 9999-12-31 no next day).
+MAX_DAYS_AHEAD = 365
+DATE_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits, the whole string
 
 
 class InvalidAirportCode(InvalidRequest):
@@ -132,7 +134,7 @@ def _slice(index: int, item: dict) -> SearchSlice:
 
 def _date(index: int, text: str, *, origin_airports: tuple[str, ...]) -> date:
     field = f"slices[{index}].departureDate"
-    if not DATE_PATTERN.match(text):
+    if not DATE_PATTERN.fullmatch(text):
         raise InvalidDateFormat(details={field: "Use YYYY-MM-DD."})
     try:
         departure = datetime.strptime(text, "%Y-%m-%d").date()
@@ -145,6 +147,9 @@ def _date(index: int, text: str, *, origin_airports: tuple[str, ...]) -> date:
     )
     if departure <= today:
         raise DepartureDateInPast(details={field: f"Must be after {today.isoformat()}."})
+    last = today + timedelta(days=MAX_DAYS_AHEAD)
+    if departure > last:
+        raise _invalid(field, f"Must be at most {MAX_DAYS_AHEAD} days ahead (by {last}).")
     return departure
 
 

@@ -3,7 +3,7 @@ from rest_framework import serializers
 
 from core.apis import ApiView, envelope
 from core.exceptions import ApplicationError, InvalidRequest
-from core.fields import StrictCharField
+from core.fields import QueryDateField, StrictCharField
 from core.money import parse_amount
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
@@ -81,12 +81,9 @@ class WalletBalanceApi(ApiView):
 class WalletTransactionsApi(ApiView):
     class Params(PaginationParams):
         type = serializers.ChoiceField(choices=["credit", "debit"], required=False)
-        start_date = serializers.DateField(
-            required=False, input_formats=["%Y-%m-%d"], help_text="First day, America/Sao_Paulo."
-        )
-        end_date = serializers.DateField(
+        start_date = QueryDateField(required=False, help_text="First day, America/Sao_Paulo.")
+        end_date = QueryDateField(
             required=False,
-            input_formats=["%Y-%m-%d"],
             help_text="Last day (inclusive), America/Sao_Paulo.",
         )
 
@@ -158,7 +155,11 @@ class RechargeCreateSchema(serializers.Serializer):
 
 class RechargeCreateApi(ApiView):
     class Input(serializers.Serializer):
-        amount = StrictCharField(help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.')
+        amount = StrictCharField(
+            trim_whitespace=False,  # the exact decimal string: "300\n" is not an amount
+            max_length=15,
+            help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00; ASCII digits.',
+        )
         currency = StrictCharField(help_text="Always BRL.")
         payment_method = StrictCharField(help_text="pix or boleto")
 

@@ -69,7 +69,9 @@ class WebhookUpdatedSerializer(serializers.Serializer):
 class WebhookListApi(ApiView):
     @extend_schema_serializer(component_name="WebhookCreate")
     class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(help_text="HTTPS, publicly reachable, answers 2xx within 5 s.")
+        url = serializers.URLField(
+            max_length=2048, help_text="HTTPS, publicly reachable, answers 2xx within 5 s."
+        )
         events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
 
     @extend_schema(
@@ -117,7 +119,9 @@ class WebhookListApi(ApiView):
 class WebhookDetailApi(ApiView):
     @extend_schema_serializer(component_name="WebhookUpdate")
     class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(required=False, help_text="Probed again when it changes.")
+        url = serializers.URLField(
+            required=False, max_length=2048, help_text="Probed again when it changes."
+        )
         events = serializers.ListField(
             child=serializers.ChoiceField(choices=EVENT_CHOICES), required=False
         )

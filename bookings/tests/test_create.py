@@ -173,6 +173,62 @@ def test_unknown_other_teams_and_expired_offers(live_client, test_client, team):
         assert error(book(live_client, offer)) == (400, "Offer expired")
 
 
+def test_an_expired_offer_answers_expired_until_purged_an_hour_later(live_client):
+    from flights.tasks import purge_expired_offers
+
+    offer = holdable(live_client)
+    expired = datetime.fromisoformat(offer["expires_at"]) + timedelta(seconds=1)
+    with time_machine.travel(expired + timedelta(minutes=55), tick=False):
+        purge_expired_offers()
+        assert error(book(live_client, offer)) == (400, "Offer expired")
+    with time_machine.travel(expired + timedelta(minutes=65), tick=False):
+        purge_expired_offers()
+        assert error(book(live_client, offer)) == (404, "Offer not found")
+    assert not Booking.objects.exists()
+
+
+def test_a_booking_keeps_exactly_what_the_search_showed(live_client):
+    offer = holdable(live_client, origin="GRU", destination="LIS")
+    booking = book(
+        live_client,
+        offer,
+        people=[
+            person(
+                offer["passengers"][0]["id"],
+                identity_documents=[
+                    {
+                        "type": "passport",
+                        "unique_identifier": "FX123456",
+                        "issuing_country_code": "BR",
+                        "expires_on": "2031-01-01",
+                    }
+                ],
+            )
+        ],
+    ).json()
+    assert booking["owner"] == offer["owner"]
+    assert booking["conditions"] == offer["conditions"]
+    for booked, shown in zip(booking["slices"], offer["slices"], strict=True):
+        assert {k: v for k, v in booked.items() if k != "segments"} == {
+            k: v for k, v in shown.items() if k != "segments"
+        }
+        for booked_segment, shown_segment in zip(
+            booked["segments"], shown["segments"], strict=True
+        ):
+            assert {k: v for k, v in booked_segment.items() if k != "passengers"} == {
+                k: v for k, v in shown_segment.items() if k != "passengers"
+            }
+            assert booked_segment["passengers"] == [
+                {
+                    "passenger_id": p["passenger_id"],
+                    "cabin_class": p["cabin_class"],
+                    "seat": None,
+                    "baggages": p["baggages"],
+                }
+                for p in shown_segment["passengers"]
+            ]
+
+
 def test_hold_of_an_instant_only_offer_is_refused(live_client):
     offer = next(
         o for o in offers(live_client) if o["payment_requirements"]["requires_instant_payment"]

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",
     "core.middleware.no_store_api_middleware",
+    "core.middleware.ApiRequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -219,10 +220,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
     "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},
-    "purge-expired-offers": {
-        "task": "flights.tasks.purge_expired_offers",
-        "schedule": crontab(minute=41),
-    },
+    # Stored searches, an hour after their offers expire (flights/tasks.py).
+    "purge-expired-offers": {"task": "flights.tasks.purge_expired_offers", "schedule": 300.0},
     "purge-idempotency-keys": {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
@@ -236,6 +235,11 @@ API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and
 API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
 # Requests with no key, or an unknown or revoked one, per client address.
 API_ANONYMOUS_RATE_LIMIT = env.str("API_ANONYMOUS_RATE_LIMIT", default="60/minute")
+# Input limits (docs/decisions.md): a body over this is 413 before it is read (the largest real
+# one, a booking of 9 passengers with documents, loyalty accounts and full metadata, is ~60 KB);
+# JSON nested deeper than this is 400 (a real body nests 5 levels).
+API_MAX_BODY_BYTES = 1024 * 1024
+API_MAX_JSON_DEPTH = 16
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
 # Longer than any live request can run (a Duffel order may take 130 s; gunicorn --timeout 150),
@@ -249,7 +253,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["core.renderers.ApiJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.ApiJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": None,

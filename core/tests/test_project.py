@@ -121,6 +121,25 @@ def test_ids_are_prefixed_url_safe_unique_and_time_sortable():
         PrefixedIdField(prefix="nope")
 
 
+def test_sibling_ids_share_the_time_of_their_id_and_are_ulids():
+    from ulid import ULID
+
+    from core.ids import id_time_part, sibling_id
+
+    search = new_id("orq")
+    offers = [sibling_id("off", of=search) for _ in range(500)]
+    assert len(set(offers)) == 500
+    for offer in offers:
+        assert re.fullmatch(r"off_[0-9a-hjkmnp-tv-z]{26}", offer)
+        assert id_time_part(offer) == id_time_part(search) == search[4:14]
+        assert ULID.from_str(offer[4:].upper()).milliseconds == (
+            ULID.from_str(search[4:].upper()).milliseconds
+        )
+    # Given random bits: the same id each time (how a booking re-derives segment ids).
+    assert sibling_id("seg", of=search, random_bits=2**80 - 1) == f"seg_{search[4:14]}" + "z" * 16
+    assert sibling_id("seg", of=search, random_bits=0) == f"seg_{search[4:14]}" + "0" * 16
+
+
 @pytest.mark.django_db(transaction=True)
 def test_event_record_refuses_to_run_outside_a_transaction(team):
     with pytest.raises(RuntimeError, match="inside the transaction"):

@@ -4,7 +4,8 @@ from decimal import Decimal
 import pytest
 import time_machine
 
-from flights.models import Offer, OfferPassenger, OfferRequest
+from flights.models import OfferRequest
+from flights.selectors import bookable_offer
 from flights.tasks import purge_expired_offers
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
@@ -27,6 +28,17 @@ def one_way(origin="GRU", destination="LIS", day=DAY, passengers=None, **extra):
         "slices": [{"origin": origin, "destination": destination, "departureDate": day}],
         "passengers": passengers or [{"type": "adult", "count": 1}],
         **extra,
+    }
+
+
+def round_trip_body(origin="GRU", destination="LIS"):
+    return {
+        "type": "round_trip",
+        "slices": [
+            {"origin": origin, "destination": destination, "departureDate": DAY},
+            {"origin": destination, "destination": origin, "departureDate": "2027-01-29"},
+        ],
+        "passengers": [{"type": "adult", "count": 1}],
     }
 
 
@@ -280,17 +292,42 @@ def test_round_trip_result_has_every_field_and_priced_offers(live_client, team):
     assert rates["BRL"] == 1 and rates["EUR"] == 6.2
 
 
-def test_offers_and_passengers_are_stored_for_booking_scoped_to_team_and_mode(live_client, team):
-    result = search(live_client, one_way()).json()
-    stored = Offer.objects.filter(offer_request_id=result["id"])
-    assert stored.count() == len(result["offers"])
-    offer = stored.get(pk=result["offers"][0]["id"])
-    assert offer.team == team.team and offer.live_mode is True
-    assert offer.data == result["offers"][0]
-    assert offer.total_amount == Decimal(result["offers"][0]["total_amount"])
-    assert offer.exchange_rate == Decimal(str(result["offers"][0]["exchange_rate_used"]))
-    assert offer.expires_at > NOW
-    assert OfferPassenger.objects.get(offer_request_id=result["id"]).supplier_passenger_id
+def test_offers_are_stored_for_booking_scoped_to_team_and_mode(live_client, team, other_team):
+    result = search(live_client, round_trip_body()).json()
+    stored = OfferRequest.objects.get(pk=result["id"])
+    assert stored.team == team.team and stored.live_mode is True and stored.supplier == "sandbox"
+    assert len(stored.offers) == len(result["offers"])
+    for shown in result["offers"]:
+        offer = bookable_offer(team=team.team, live_mode=True, offer_id=shown["id"])
+        # What a booking keeps of the offer is exactly what the search showed.
+        for part in ("owner", "slices", "conditions", "passengers", "payment_requirements"):
+            assert offer.data[part] == shown[part], part
+        assert offer.total_amount == Decimal(shown["total_amount"])
+        assert offer.total_currency == shown["total_currency"]
+        assert offer.base_amount == Decimal(shown["base_amount"])
+        assert offer.tax_amount == Decimal(shown["tax_amount"])
+        assert offer.exchange_rate == Decimal(str(shown["exchange_rate_used"]))
+        assert offer.base_cost_brl == Decimal(shown["base_cost_brl"])
+        assert offer.expires_at > NOW
+        assert offer.supplier_passenger_ids == ("sbx_pas_1",)
+    first = result["offers"][0]["id"]
+    assert bookable_offer(team=team.team, live_mode=False, offer_id=first) is None
+    assert bookable_offer(team=other_team.team, live_mode=True, offer_id=first) is None
+    another = first[:-1] + ("1" if first.endswith("0") else "0")  # same search, no such offer
+    assert bookable_offer(team=team.team, live_mode=True, offer_id=another) is None
+    assert bookable_offer(team=team.team, live_mode=True, offer_id="off_x\x00") is None
+
+
+def test_a_search_stores_a_fraction_of_what_it_returns(live_client):
+    """Only what a booking needs, packed: a small fraction of the offers as returned (they
+    used to be stored whole)."""
+    import orjson
+
+    response = search(live_client, round_trip_body())
+    returned = len(orjson.dumps(response.json()["offers"]))
+    stored = OfferRequest.objects.get(pk=response.json()["id"])
+    stored_bytes = len(orjson.dumps(stored.offers)) + len(orjson.dumps(stored.passengers))
+    assert stored_bytes * 4 < returned, (stored_bytes, returned)
 
 
 def test_city_codes_search_all_their_airports(live_client):
@@ -385,12 +422,20 @@ def test_sandbox_scenarios_no_offers_and_supplier_error(live_client):
     assert failed.json()["error"]["code"] == "supplier_unavailable"
 
 
-def test_purge_deletes_offers_a_day_past_expiry(live_client):
-    search(live_client, one_way())
+def test_purge_deletes_a_search_an_hour_after_its_last_offer_expires(live_client):
+    result = search(live_client, one_way()).json()
+    last_expiry = max(datetime.fromisoformat(o["expires_at"]) for o in result["offers"])
     assert purge_expired_offers.delay().get() == 0
-    with time_machine.travel(NOW + timedelta(days=2), tick=False):
-        assert purge_expired_offers.delay().get() > 0
-    assert not Offer.objects.exists() and not OfferRequest.objects.exists()
+    with time_machine.travel(last_expiry + timedelta(minutes=59), tick=False):
+        assert purge_expired_offers.delay().get() == 0
+    with time_machine.travel(last_expiry + timedelta(minutes=61), tick=False):
+        assert purge_expired_offers.delay().get() == 1
+    assert not OfferRequest.objects.exists()
+
+
+def test_purge_runs_every_five_minutes(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-offers"]
+    assert entry["task"] == "flights.tasks.purge_expired_offers" and entry["schedule"] == 300.0
 
 
 def test_search_date_uses_the_origin_time_zone(live_client):

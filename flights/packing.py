@@ -1,0 +1,216 @@
+"""The stored form of a search's offers: what a booking needs of each, as plain JSON arrays.
+
+A search used to store every offer as the search returned it (~2 KB each after compression,
+50+ per search). A booking needs only the supplier's values (codes, times, flight numbers,
+amounts, conditions, deadlines) and the exact amounts we priced: names of airports, airlines
+and aircraft come from the reference data, ids are derived from the offer id
+(`rendering.offer_slices`), and the wire shapes are rendered again by the same functions
+(`rendering`) when the offer is booked. Positional arrays, no repeated keys; PostgreSQL
+compresses the whole search's array (lz4) in one value.
+
+    offer    = [id, supplier_offer_id, owner, total_amount, total_currency, base_amount,
+                tax_amount, exchange_rate, base_cost_brl, expires_at, requires_instant_payment,
+                payment_required_by, price_guarantee_expires_at, refund, change, slices]
+    slice    = [origin, destination, duration_minutes, fare_brand_name, segments]
+    segment  = [origin, destination, origin_terminal, destination_terminal, departing_at,
+                arriving_at, marketing_carrier, marketing_flight_number, operating_carrier,
+                operating_flight_number, aircraft, duration_minutes, distance_km, cabin_class,
+                cabin_class_marketing_name, fare_basis_code, [[baggage type, quantity], ...]]
+    condition = [allowed, penalty_amount, penalty_currency]
+
+Amounts are decimal strings and datetimes ISO 8601 strings, so that unpacking gives back the
+same values. The hold deadlines are kept as the search showed them (milliseconds, UTC), which
+is what a booking has always read.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from django.utils.dateparse import parse_datetime
+
+from core.timestamps import iso_utc
+from flights.pricing import Price
+from flights.suppliers.base import (
+    Baggage,
+    Condition,
+    SupplierOffer,
+    SupplierSegment,
+    SupplierSlice,
+)
+
+
+@dataclass(frozen=True)
+class StoredOffer:
+    """An unpacked offer: the supplier's offer and the exact amounts priced at search time."""
+
+    id: str
+    offer: SupplierOffer
+    exchange_rate: Decimal
+    base_cost_brl: Decimal
+
+
+def _amount(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _condition(value: Condition) -> list:
+    return [value.allowed, _amount(value.penalty_amount), value.penalty_currency]
+
+
+def _segment(segment: SupplierSegment) -> list:
+    return [
+        segment.origin,
+        segment.destination,
+        segment.origin_terminal,
+        segment.destination_terminal,
+        segment.departing_at.isoformat(),
+        segment.arriving_at.isoformat(),
+        segment.marketing_carrier,
+        segment.marketing_flight_number,
+        segment.operating_carrier,
+        segment.operating_flight_number,
+        segment.aircraft,
+        segment.duration_minutes,
+        str(segment.distance_km),
+        segment.cabin_class,
+        segment.cabin_class_marketing_name,
+        segment.fare_basis_code,
+        [[b.type, b.quantity] for b in segment.baggages],
+    ]
+
+
+def pack_offer(*, offer_id: str, offer: SupplierOffer, price: Price) -> list:
+    return [
+        offer_id,
+        offer.supplier_offer_id,
+        offer.owner,
+        str(offer.total_amount),
+        offer.total_currency,
+        str(offer.base_amount),
+        str(offer.tax_amount),
+        str(price.exchange_rate),
+        str(price.base_cost_brl),
+        offer.expires_at.isoformat(),
+        offer.requires_instant_payment,
+        iso_utc(offer.payment_required_by),
+        iso_utc(offer.price_guarantee_expires_at),
+        _condition(offer.refund_before_departure),
+        _condition(offer.change_before_departure),
+        [
+            [
+                s.origin,
+                s.destination,
+                s.duration_minutes,
+                s.fare_brand_name,
+                list(map(_segment, s.segments)),
+            ]
+            for s in offer.slices
+        ],
+    ]
+
+
+def _unpack_condition(value: list) -> Condition:
+    allowed, penalty, currency = value
+    return Condition(
+        allowed=allowed,
+        penalty_amount=None if penalty is None else Decimal(penalty),
+        penalty_currency=currency,
+    )
+
+
+def _instant(text: str | None) -> datetime | None:
+    return parse_datetime(text) if text else None
+
+
+def _unpack_segment(value: list) -> SupplierSegment:
+    (
+        origin,
+        destination,
+        origin_terminal,
+        destination_terminal,
+        departing_at,
+        arriving_at,
+        marketing_carrier,
+        marketing_flight_number,
+        operating_carrier,
+        operating_flight_number,
+        aircraft,
+        duration_minutes,
+        distance_km,
+        cabin_class,
+        cabin_class_marketing_name,
+        fare_basis_code,
+        baggages,
+    ) = value
+    return SupplierSegment(
+        origin=origin,
+        destination=destination,
+        origin_terminal=origin_terminal,
+        destination_terminal=destination_terminal,
+        departing_at=datetime.fromisoformat(departing_at),
+        arriving_at=datetime.fromisoformat(arriving_at),
+        marketing_carrier=marketing_carrier,
+        marketing_flight_number=marketing_flight_number,
+        operating_carrier=operating_carrier,
+        operating_flight_number=operating_flight_number,
+        aircraft=aircraft,
+        duration_minutes=duration_minutes,
+        distance_km=Decimal(distance_km),
+        cabin_class=cabin_class,
+        cabin_class_marketing_name=cabin_class_marketing_name,
+        fare_basis_code=fare_basis_code,
+        baggages=tuple(Baggage(type=kind, quantity=quantity) for kind, quantity in baggages),
+    )
+
+
+def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> StoredOffer:
+    (
+        offer_id,
+        supplier_offer_id,
+        owner,
+        total_amount,
+        total_currency,
+        base_amount,
+        tax_amount,
+        exchange_rate,
+        base_cost_brl,
+        expires_at,
+        requires_instant_payment,
+        payment_required_by,
+        price_guarantee_expires_at,
+        refund,
+        change,
+        slices,
+    ) = value
+    offer = SupplierOffer(
+        supplier_offer_id=supplier_offer_id,
+        owner=owner,
+        total_amount=Decimal(total_amount),
+        base_amount=Decimal(base_amount),
+        tax_amount=Decimal(tax_amount),
+        total_currency=total_currency,
+        slices=tuple(
+            SupplierSlice(
+                origin=origin,
+                destination=destination,
+                duration_minutes=duration,
+                fare_brand_name=brand,
+                segments=tuple(map(_unpack_segment, segments)),
+            )
+            for origin, destination, duration, brand, segments in slices
+        ),
+        refund_before_departure=_unpack_condition(refund),
+        change_before_departure=_unpack_condition(change),
+        requires_instant_payment=requires_instant_payment,
+        expires_at=datetime.fromisoformat(expires_at),
+        payment_required_by=_instant(payment_required_by),
+        price_guarantee_expires_at=_instant(price_guarantee_expires_at),
+        supplier_passenger_ids=supplier_passenger_ids,
+    )
+    return StoredOffer(
+        id=offer_id,
+        offer=offer,
+        exchange_rate=Decimal(exchange_rate),
+        base_cost_brl=Decimal(base_cost_brl),
+    )
