@@ -97,8 +97,8 @@ def envelope(data, *, status: int = 200, **extra) -> Response:
 # --- Plain Django views ----------------------------------------------------------------------
 
 
-def json_error(request, *, status: int, code: str, message: str) -> JsonResponse:
-    body = error_body(code=code, message=message)
+def json_error(request, *, status: int, code: str, message: str, details=None) -> JsonResponse:
+    body = error_body(code=code, message=message, details=details)
     meta = test_mode_meta(request)
     if meta is not None:
         body["_meta"] = meta
