@@ -1,4 +1,5 @@
 import json
+from contextlib import redirect_stderr
 from decimal import Decimal
 from io import StringIO
 
@@ -86,3 +87,52 @@ def test_owner_email_already_taken_fails_without_a_half_made_team():
     with pytest.raises(CommandError):
         run_create_team("Second", "--owner-email", "dono@sol.example")
     assert list(Team.objects.values_list("name", flat=True)) == ["First"]
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("1", "This password is too short"),
+        ("password123", "This password is too common"),
+        ("dono@sol.example", "The password is too similar to the"),
+    ],
+)
+def test_a_weak_owner_password_is_refused_and_creates_nothing(password, reason):
+    with pytest.raises(CommandError, match=f"^password: .*{reason}"):
+        run_create_team(
+            "Sol Viagens", "--owner-email", "dono@sol.example", "--owner-password", password
+        )
+    assert not Team.objects.exists() and not User.objects.exists()
+
+
+def test_a_weak_password_exits_non_zero_with_the_reason_on_stderr():
+    """What support sees running the command in a shell (CommandError becomes exit status 1)."""
+    from django.core.management import ManagementUtility
+
+    err = StringIO()
+    with pytest.raises(SystemExit) as exited, redirect_stderr(err):
+        ManagementUtility(
+            [
+                "manage.py",
+                "create_team",
+                "Sol",
+                "--owner-email",
+                "d@sol.example",
+                "--owner-password",
+                "1",
+            ]
+        ).execute()
+    assert exited.value.code == 1
+    assert "CommandError: password: This password is too short." in err.getvalue()
+    assert not Team.objects.exists()
+
+
+def test_a_strong_owner_password_logs_into_the_panel(client):
+    run_create_team(
+        "Sol Viagens",
+        "--owner-email",
+        "dono@sol.example",
+        "--owner-password",
+        "maré-alta-em-Ubatuba",
+    )
+    assert client.login(username="dono@sol.example", password="maré-alta-em-Ubatuba")
