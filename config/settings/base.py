@@ -227,7 +227,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
     },
+    "erase-expired-passenger-data": {
+        "task": "bookings.tasks.erase_expired_passenger_data",
+        "schedule": crontab(hour=4, minute=23),  # daily, at a quiet hour (UTC)
+    },
 }
+# Passengers' personal data (names, contacts, birth dates, identity documents) is erased this
+# many days after the booking's travel ended; amounts, references and the ledger stay.
+PASSENGER_DATA_RETENTION_DAYS = env.int("PASSENGER_DATA_RETENTION_DAYS", default=180)
 
 # --- REST framework and OpenAPI --------------------------------------------------------------
 
