@@ -43,7 +43,10 @@ def bookings_due_for_erasure(*, today: date | None = None) -> list[Booking]:
     today = today or timezone.localdate()
     cutoff = today - timedelta(days=settings.PASSENGER_DATA_RETENTION_DAYS)
     candidates = Booking.objects.filter(
-        personal_data_erased_at__isnull=True, departing_at__date__lt=cutoff
+        personal_data_erased_at__isnull=True,
+        departing_at__date__lt=cutoff,
+        # An outcome still unknown is support's to settle with the supplier first.
+        outcome_unknown_since__isnull=True,
     ).only("id", "slices", "departing_at")
     return [b for b in candidates.iterator() if travel_end_date(b) < cutoff]
 

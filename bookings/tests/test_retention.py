@@ -164,6 +164,16 @@ def test_a_booking_still_travelling_or_recently_back_is_kept(live_client, team, 
     assert passenger.given_name == "Ana" and passenger.email == "ana@example.com"
 
 
+def test_a_booking_whose_supplier_outcome_is_unknown_is_kept(live_client, team, settings):
+    settings.PASSENGER_DATA_RETENTION_DAYS = 30
+    booking = Booking.objects.get(pk=book(live_client, holdable(live_client)).json()["id"])
+    Booking.objects.filter(pk=booking.pk).update(outcome_unknown_since=NOW)
+    with time_machine.travel(travel_end_date(booking) + timedelta(days=60), tick=False):
+        assert erase_expired_passenger_data.delay().get() == 0
+        Booking.objects.filter(pk=booking.pk).update(outcome_unknown_since=None)  # settled
+        assert erase_expired_passenger_data.delay().get() == 1
+
+
 def test_a_round_trip_is_kept_until_the_return_flight_plus_the_retention(
     live_client, team, settings
 ):
