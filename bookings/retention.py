@@ -4,7 +4,8 @@ PASSENGER_DATA_RETENTION_DAYS after a booking's travel ended (the last arrival o
 slice, whatever the booking's status), a daily job erases its passengers' names, e-mails,
 phones, birth dates, identity documents and loyalty accounts, in the booking and in the payloads
 of its stored events. What stays: the booking with its amounts, status, references, route and
-tickets, the ledger and the events themselves (with the erased marker): the money records."""
+tickets, the ledger and the events themselves (with the erased marker): the money records. The
+client record made from the lead passenger is erased with the last of its bookings."""
 
 from datetime import date, datetime, timedelta
 
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from agencies.models import Client
 from bookings.models import Booking, BookingPassenger
 from webhooks.models import Event
 
@@ -83,7 +85,21 @@ def booking_personal_data_erase(*, booking: Booking) -> bool:
             event.save(update_fields=["data_object"])
         booking.personal_data_erased_at = timezone.now()
         booking.save(update_fields=["personal_data_erased_at"])
+        _client_erase_if_unused(client_id=booking.client_id)
     return True
+
+
+def _client_erase_if_unused(*, client_id: str) -> None:
+    """The client record was made from the lead passenger: once none of its bookings keeps
+    personal data, erase it too. Its e-mail becomes a unique undeliverable marker (e-mails are
+    unique per team and mode), so the same person booking again gets a new client record."""
+    client = Client.objects.select_for_update().get(pk=client_id)
+    if client.bookings.filter(personal_data_erased_at__isnull=True).exists():
+        return
+    client.full_name = ERASED
+    client.email = f"{client.id}@erased.invalid"
+    client.phone_number = ERASED
+    client.save(update_fields=["full_name", "email", "phone_number"])
 
 
 def erase_expired_passenger_data(*, today: date | None = None) -> int:

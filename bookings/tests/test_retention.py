@@ -139,6 +139,12 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
     assert Booking.objects.get(pk=booking["id"]).personal_data_erased_at is not None
     assert Booking.objects.get(pk=other["id"]).personal_data_erased_at is not None
 
+    # The client made from the lead passenger is erased with the last of its bookings.
+    client = Booking.objects.get(pk=booking["id"]).client
+    assert (client.full_name, client.email) == (ERASED, f"{client.id}@erased.invalid")
+    listed = live_client.get("/api/v1/bookings").json()["data"]
+    assert {b["client"]["full_name"] for b in listed} == {ERASED}
+
     # The ledger is untouched and still consistent.
     assert ledger_rows() == ledger_before
     assert Wallet.objects.get(team=team.team).balance == balance
@@ -152,6 +158,23 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
     text = json.dumps([e.data_object for e in events])
     assert "ana@example.com" not in text and "Souza" not in text and "1990-05-01" not in text
     assert all(e.data_object["total_amount"] == booking["total_amount"] for e in events)
+
+
+def test_a_client_with_a_booking_still_in_retention_is_kept(live_client, team, settings):
+    settings.PASSENGER_DATA_RETENTION_DAYS = 30
+    old = Booking.objects.get(pk=book(live_client, holdable(live_client)).json()["id"])
+    later_offer = holdable(live_client)
+    later = Booking.objects.get(pk=book(live_client, later_offer).json()["id"])
+    assert old.client_id == later.client_id  # the same lead passenger's e-mail
+    Booking.objects.filter(pk=later.pk).update(
+        departing_at=later.departing_at + timedelta(days=90),
+        slices=[],  # its travel ends with its (later) departure
+    )
+    with time_machine.travel(travel_end_date(old) + timedelta(days=45), tick=False):
+        assert erase_expired_passenger_data.delay().get() == 1
+    assert Booking.objects.get(pk=old.pk).personal_data_erased_at is not None
+    client = Booking.objects.get(pk=old.pk).client
+    assert (client.full_name, client.email) == ("Ana Souza", "ana@example.com")
 
 
 def test_a_booking_still_travelling_or_recently_back_is_kept(live_client, team, settings):
