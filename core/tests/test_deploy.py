@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import requests
+from django.test import Client
 
 from tests.stack import PLAIN_HTTP_ENV, free_port, wait_until
 
@@ -145,3 +147,13 @@ def test_the_access_log_prints_paths_without_query_strings_or_referers(tmp_path)
     assert "Not Found: /api/v1/elsewhere/rch_01/pdf\n" in log  # Django's own warning
     assert '"GET /api/v1/elsewhere/rch_01/pdf HTTP/1.1" 404' in line and request_id in line
     assert "secret-in" not in log and "token=" not in log
+
+
+@pytest.mark.django_db
+def test_the_https_redirect_spares_the_load_balancers_health_check(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    client = Client()
+    assert client.get("/health").status_code == 200
+    redirected = client.get("/api/v1/wallet/balance")
+    assert redirected.status_code == 301
+    assert redirected["Location"] == "https://testserver/api/v1/wallet/balance"
