@@ -91,9 +91,9 @@ def test_owner_email_already_taken_fails_without_a_half_made_team():
 @pytest.mark.parametrize(
     ("password", "reason"),
     [
-        ("1", "This password is too short"),
-        ("password123", "This password is too common"),
-        ("dono@sol.example", "The password is too similar to the"),
+        ("1", "Esta senha é muito curta"),
+        ("password123", "Esta senha é muito comum"),
+        ("dono@sol.example", "A senha é muito parecida"),
     ],
 )
 def test_a_weak_owner_password_is_refused_and_creates_nothing(password, reason):

@@ -29,6 +29,7 @@ def stored_documents() -> list:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
 def test_existing_identity_documents_are_encrypted_and_decrypted_back(team):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")

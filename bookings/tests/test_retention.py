@@ -2,7 +2,7 @@
 PASSENGER_DATA_RETENTION_DAYS after the travel ended, leaving the money records untouched."""
 
 import json
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from io import StringIO
 
 import pytest
@@ -19,7 +19,8 @@ from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+# Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 PASSPORT = {
     "type": "passport",
@@ -108,9 +109,10 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
     ledger_before, balance = ledger_rows(), Wallet.objects.get(team=team.team).balance
     before = live_client.get(f"/api/v1/bookings/{booking['id']}").json()
 
-    with time_machine.travel(ended + timedelta(days=180, hours=12), tick=False):
+    noon = datetime.combine(ended, time(12), tzinfo=UTC)  # the same day in São Paulo
+    with time_machine.travel(noon + timedelta(days=180), tick=False):
         assert erase_expired_passenger_data.delay().get() == 0  # the 180th day: kept
-    with time_machine.travel(ended + timedelta(days=181, hours=12), tick=False):
+    with time_machine.travel(noon + timedelta(days=181), tick=False):
         assert erase_expired_passenger_data.delay().get() == 2
         assert erase_expired_passenger_data.delay().get() == 0  # once
 

@@ -4,6 +4,7 @@ its amounts and references, and nothing of the passenger."""
 import os
 from datetime import timedelta
 
+import pytest
 import time_machine
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -17,6 +18,7 @@ from webhooks.tests.test_panel_browser import PASSWORD, browser, pytestmark  # n
 SCREENSHOT = os.environ.get("PANEL_SCREENSHOT_DIR")
 
 
+@pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
 def test_an_erased_booking_in_the_panel(live_server, browser):  # noqa: F811
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
