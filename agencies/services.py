@@ -3,6 +3,8 @@ import string
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from djmoney.money import Money
@@ -62,6 +64,10 @@ def agency_user_create(*, team: Team, email: str, password: str | None = None) -
     """A panel user of `team` (they can log into the admin and see only their team)."""
     user = User(username=email, email=email, team=team, is_staff=True)
     if password:
+        try:  # the same validators as the panel's password forms (AUTH_PASSWORD_VALIDATORS)
+            validate_password(password, user)
+        except ValidationError as exc:
+            raise ValidationError({"password": exc.messages}) from None
         user.set_password(password)
     else:
         user.set_unusable_password()  # they set one through "forgot password" or support

@@ -311,6 +311,11 @@ def main() -> int:
         "API_SEARCH_RATE_LIMIT": "1000000/minute",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "EMAIL_URL": "dummymail://",
+        # Production settings are secure by default; this bench serves plain HTTP on localhost.
+        "DJANGO_BEHIND_TLS_PROXY": "false",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_HSTS_SECONDS": "0",
     }
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"

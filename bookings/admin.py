@@ -154,6 +154,7 @@ class BookingAdmin(TeamScopedAdmin):
         "confirmed_at",
         "ticketed_at",
         "cancelled_at",
+        "personal_data_erased_at",
         "wallet_transactions",
         "events",
     ]

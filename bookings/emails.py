@@ -39,11 +39,20 @@ def email_queue(*, booking: Booking, kind: str) -> None:
 
 
 def recipients(booking: Booking, kind: str) -> list[str]:
+    """Live mode: the passengers, and the team's notification address (except for customer-only
+    kinds; agency-only kinds go to that address alone). Test mode: only the team's own addresses
+    (its notification address and its active panel users), whatever the kind: a test key must
+    not e-mail real people text its caller chose."""
+    team = booking.team
     if kind in AGENCY_ONLY:
-        return [booking.team.notification_email] if booking.team.notification_email else []
+        return [team.notification_email] if team.notification_email else []
+    if not booking.live_mode:
+        users = team.users.filter(is_active=True).exclude(email="").order_by("pk")
+        addresses = [team.notification_email, *users.values_list("email", flat=True)]
+        return list(dict.fromkeys(a.lower() for a in addresses if a))
     people = list(dict.fromkeys(p.email.lower() for p in booking.passengers.all()))
-    if kind not in CUSTOMER_ONLY and booking.team.notification_email:
-        people.append(booking.team.notification_email)
+    if kind not in CUSTOMER_ONLY and team.notification_email:
+        people.append(team.notification_email)
     return people
 
 

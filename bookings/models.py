@@ -2,6 +2,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.ids import PrefixedIdField
+from core.json_fields import EncryptedJSONField
 
 
 class Booking(models.Model):
@@ -83,6 +84,8 @@ class Booking(models.Model):
     # One check with the supplier at a time per booking (the job on several workers, support's
     # "check now", a retried request): the holder of this lease acts.
     outcome_check_lease_until = models.DateTimeField(null=True, blank=True)
+    # When the retention job erased the passengers' personal data (bookings/retention.py).
+    personal_data_erased_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("booking")
@@ -115,10 +118,11 @@ class BookingPassenger(models.Model):
     given_name = models.CharField(_("given name"), max_length=100)
     family_name = models.CharField(_("family name"), max_length=100)
     gender = models.CharField(_("gender"), max_length=1)
-    born_on = models.DateField(_("born on"))
+    born_on = models.DateField(_("born on"), null=True)  # null once the personal data is erased
     email = models.EmailField(_("e-mail"))
     phone_number = models.CharField(_("phone number"), max_length=20)
-    identity_documents = models.JSONField(_("identity documents"), default=list, blank=True)
+    # Passport and ID numbers: encrypted at rest.
+    identity_documents = EncryptedJSONField(_("identity documents"), default=list, blank=True)
     loyalty_programme_accounts = models.JSONField(
         _("loyalty programme accounts"), default=list, blank=True
     )

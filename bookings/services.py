@@ -501,7 +501,7 @@ def _passenger_objects(booking: Booking) -> list[dict]:
             "given_name": p.given_name,
             "family_name": p.family_name,
             "gender": p.gender,
-            "born_on": p.born_on.isoformat(),
+            "born_on": p.born_on.isoformat() if p.born_on else None,  # None once erased
             "email": p.email,
             "phone_number": p.phone_number,
         }

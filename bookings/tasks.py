@@ -87,3 +87,11 @@ def send_payment_reminders() -> int:
             email_queue(booking=booking, kind=BookingEmail.Kind.REMINDER)
         count += 1
     return count
+
+
+@shared_task
+def erase_expired_passenger_data() -> int:
+    """Erase passengers' personal data past its retention (bookings/retention.py)."""
+    from bookings.retention import erase_expired_passenger_data as erase
+
+    return erase()

@@ -62,7 +62,7 @@ def _count(scope: str, rate: str) -> Window:
     return Window(limit=allowed, used=count, reset=period - (now % period))
 
 
-def _over_limit(scope: str, rate: str) -> float | None:
+def over_limit(scope: str, rate: str) -> float | None:
     """Count one request; the seconds until the window ends if that went over, else None."""
     window = _count(scope, rate)
     return window.reset if window.exceeded else None
@@ -82,7 +82,7 @@ def client_address(request) -> str:
 def throttle_unauthenticated(request) -> None:
     """Count a request that has no usable key; raise Throttled (429) when its address is over
     `API_ANONYMOUS_RATE_LIMIT`."""
-    wait = _over_limit(f"address:{client_address(request)}", settings.API_ANONYMOUS_RATE_LIMIT)
+    wait = over_limit(f"address:{client_address(request)}", settings.API_ANONYMOUS_RATE_LIMIT)
     if wait is not None:
         raise exceptions.Throttled(wait=wait)
 

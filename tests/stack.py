@@ -51,6 +51,16 @@ def wait_until(condition, timeout=30.0, interval=0.1):
     return None
 
 
+# Production settings are secure by default; the stack serves plain HTTP on localhost, so it
+# turns the HTTPS hardening off explicitly.
+PLAIN_HTTP_ENV = {
+    "DJANGO_BEHIND_TLS_PROXY": "false",
+    "DJANGO_SECURE_COOKIES": "false",
+    "DJANGO_SECURE_SSL_REDIRECT": "false",
+    "DJANGO_SECURE_HSTS_SECONDS": "0",
+}
+
+
 class Stack:
     """Processes started here are killed (their whole process group) by `stop()`."""
 
@@ -72,6 +82,7 @@ class Stack:
             "LOG_LEVEL": "WARNING",
             # The live keys of these stacks search and book the sandbox (no supplier connected).
             "FLIGHTS_LIVE_SANDBOX": "true",
+            **PLAIN_HTTP_ENV,
         }
         if receiver_ca:
             self.env["REQUESTS_CA_BUNDLE"] = receiver_ca
@@ -96,6 +107,7 @@ class Stack:
         server = self._start(
             [
                 "gunicorn",
+                "--config=python:config.gunicorn",
                 "config.wsgi",
                 f"--bind=127.0.0.1:{port}",
                 f"--workers={workers}",

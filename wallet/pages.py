@@ -1,6 +1,11 @@
 """The payment pages a payer opens from a browser or an e-mail link: the PIX QR image and the
 boleto (HTML and PDF). They are opened by the `token` in the link (an HMAC of the recharge id)
-or by an API key of the recharge's team and mode; anything else is "Recharge not found"."""
+or by an API key of the recharge's team and mode; anything else is "Recharge not found". They
+are served while the recharge can be paid (`payment_pages_open`), are rate-limited per client
+address and per recharge, and send no Referer onward (the token is in the URL)."""
+
+import math
+from functools import wraps
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -10,12 +15,65 @@ from django.views.decorators.http import require_GET
 from core.apis import json_error
 from core.authentication import resolve_api_key
 from core.middleware import people_facing
+from core.throttling import client_address, over_limit
 from wallet import boleto, pix
 from wallet.models import PaymentMethod, Recharge
-from wallet.services.recharges import payment_page_token, payment_page_token_valid
+from wallet.services.recharges import (
+    payment_page_token,
+    payment_page_token_valid,
+    payment_pages_open,
+)
+
+
+class _Closed(Exception):
+    def __init__(self, recharge: Recharge):
+        self.recharge = recharge
+
+
+def _rate_limited(request, recharge_id: str) -> HttpResponse | None:
+    limits = (
+        (f"address:{client_address(request)}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS),
+        (f"recharge:{recharge_id[:64]}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE),
+    )
+    for key, rate in limits:
+        retry_after = over_limit(f"payment-page:{key}", rate)
+        if retry_after is not None:
+            response = json_error(
+                request, status=429, code="rate_limited", message="Rate limit exceeded"
+            )
+            response["Retry-After"] = str(max(1, math.ceil(retry_after)))
+            return response
+    return None
+
+
+def payment_page(view):
+    """Rate limits first; then the page, or 410 when the recharge's pages are closed. The
+    token must not leak through the Referer header or a shared cache."""
+
+    @require_GET
+    @wraps(view)
+    def wrapper(request, recharge_id: str):
+        response = _rate_limited(request, recharge_id)
+        if response is None:
+            try:
+                response = view(request, recharge_id)
+            except _Closed as closed:
+                response = json_error(
+                    request,
+                    status=410,
+                    code="payment_page_expired",
+                    message="Payment page expired",
+                    details={"status": closed.recharge.status},
+                )
+        response["Referrer-Policy"] = "no-referrer"
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    return wrapper
 
 
 def _recharge_for(request, recharge_id: str, method: str) -> Recharge | None:
+    """The recharge, if the request may open it; raises _Closed if its pages are closed."""
     recharge = (
         Recharge.objects.select_related("team")
         .filter(pk=recharge_id, payment_method=method)
@@ -23,24 +81,26 @@ def _recharge_for(request, recharge_id: str, method: str) -> Recharge | None:
     )
     if recharge is None:
         return None
-    if payment_page_token_valid(recharge.id, request.GET.get("token", "")):
-        return recharge
-    key = resolve_api_key(request)
-    if (
-        key
-        and key.is_active
-        and key.team_id == recharge.team_id
-        and (key.live_mode == recharge.live_mode)
-    ):
-        return recharge
-    return None
+    if not payment_page_token_valid(recharge.id, request.GET.get("token", "")):
+        key = resolve_api_key(request)
+        owner = (
+            key
+            and key.is_active
+            and key.team_id == recharge.team_id
+            and key.live_mode == recharge.live_mode
+        )
+        if not owner:
+            return None
+    if not payment_pages_open(recharge):
+        raise _Closed(recharge)
+    return recharge
 
 
 def _not_found(request):
     return json_error(request, status=404, code="recharge_not_found", message="Recharge not found")
 
 
-@require_GET
+@payment_page
 def pix_qr(request, recharge_id: str):
     recharge = _recharge_for(request, recharge_id, PaymentMethod.PIX)
     if recharge is None or not recharge.pix_copy_paste:
@@ -64,7 +124,7 @@ def _boleto_context(recharge: Recharge) -> dict:
     }
 
 
-@require_GET
+@payment_page
 @people_facing
 def boleto_page(request, recharge_id: str):
     recharge = _recharge_for(request, recharge_id, PaymentMethod.BOLETO)
@@ -73,7 +133,7 @@ def boleto_page(request, recharge_id: str):
     return render(request, "wallet/boleto.html", _boleto_context(recharge))
 
 
-@require_GET
+@payment_page
 def boleto_pdf(request, recharge_id: str):
     recharge = _recharge_for(request, recharge_id, PaymentMethod.BOLETO)
     if recharge is None or not recharge.boleto_barcode:

@@ -1,8 +1,8 @@
 """The one HTTP session that talks to agencies' webhook URLs.
 
 Every request, delivery or probe, goes through requests-hardened: the host is resolved once, the
-address is checked (no loopback, private, link-local, multicast, reserved or IPv4-mapped private
-address) and the connection is pinned to that address, so a name cannot resolve to a public
+address is checked (only global unicast: see `is_global_unicast`) and the connection is pinned to
+that address, so a name cannot resolve to a public
 address for the check and to an internal one for the connection. Redirects are never followed
 and TLS is always verified (`REQUESTS_CA_BUNDLE` names a custom CA, for tests and development).
 `WEBHOOKS_ALLOWED_NETWORKS` exempts networks, for development and tests only.
@@ -44,6 +44,56 @@ class Answer:
     excerpt: str
 
 
+def _networks(*cidrs: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(cidr) for cidr in cidrs)
+
+
+# IANA's IPv4 Special-Purpose Address Registry (RFC 6890 and updates), every block, plus
+# multicast and the reserved 240/4: none of them hosts an agency's webhook receiver. The few the
+# registry calls globally reachable (AS112 and AMT anycast, TURN and PCP anycast) are refused too.
+_SPECIAL_IPV4 = _networks(
+    "0.0.0.0/8",  # "this network"
+    "10.0.0.0/8",  # private
+    "100.64.0.0/10",  # carrier-grade NAT
+    "127.0.0.0/8",  # loopback
+    "169.254.0.0/16",  # link-local (cloud metadata)
+    "172.16.0.0/12",  # private
+    "192.0.0.0/24",  # IETF protocol assignments
+    "192.0.2.0/24",  # documentation
+    "192.31.196.0/24",  # AS112
+    "192.52.193.0/24",  # AMT
+    "192.88.99.0/24",  # 6to4 relay anycast (deprecated)
+    "192.168.0.0/16",  # private
+    "192.175.48.0/24",  # AS112 direct delegation
+    "198.18.0.0/15",  # benchmarking
+    "198.51.100.0/24",  # documentation
+    "203.0.113.0/24",  # documentation
+    "224.0.0.0/4",  # multicast
+    "240.0.0.0/4",  # reserved, and the limited broadcast 255.255.255.255
+)
+
+# IPv6: only global unicast (2000::/3) is reachable; everything outside it is refused (IPv4-
+# compatible ::a.b.c.d, IPv4-mapped and -translated, NAT64, site-local, unique local, link-local,
+# discard, multicast…). Inside it, the blocks of IANA's IPv6 Special-Purpose Address Registry:
+_SPECIAL_IPV6_UNICAST = _networks(
+    "2001::/23",  # IETF protocol assignments: Teredo, benchmarking, AMT, AS112, ORCHID(v2), DETs
+    "2001:db8::/32",  # documentation
+    "2002::/16",  # 6to4: embeds an IPv4 address, relayed to it (deprecated, RFC 7526)
+    "2620:4f:8000::/48",  # AS112 direct delegation
+    "3fff::/20",  # documentation (RFC 9637)
+)
+_GLOBAL_UNICAST_IPV6 = ipaddress.ip_network("2000::/3")
+
+
+def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether webhooks may connect to `ip`: a public unicast address, by an explicit list
+    rather than Python's `is_global` (which, depending on the Python version, accepts deprecated
+    and reserved IPv6 such as ::7f00:1, ::ffff:0:7f00:1 and fec0::1)."""
+    if ip.version == 4:
+        return not any(ip in network for network in _SPECIAL_IPV4)
+    return ip in _GLOBAL_UNICAST_IPV6 and not any(ip in net for net in _SPECIAL_IPV6_UNICAST)
+
+
 def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     return [ipaddress.ip_network(cidr, strict=False) for cidr in settings.WEBHOOKS_ALLOWED_NETWORKS]
 
@@ -66,7 +116,7 @@ logging.getLogger("requests_hardened.ip_filter").addFilter(_QuietForExemptAddres
 
 class _CheckedAddressAdapter(IPFilterAdapter):
     """requests-hardened's filter, plus the networks exempted by settings and a stricter rule:
-    only globally routable addresses (which also refuses reserved and unspecified ones)."""
+    only global unicast addresses (`is_global_unicast`)."""
 
     def build_connection_pool_key_attributes(self, request, verify, cert=None):
         try:
@@ -79,7 +129,7 @@ class _CheckedAddressAdapter(IPFilterAdapter):
                 raise UnsafeDestination(f"Refused address {ip}") from refused
             return self._pinned_to(ip, request, verify, cert)
         ip = ipaddress.ip_address(host_params["host"].strip("[]"))
-        if not ip.is_global and not _exempt(ip):
+        if not is_global_unicast(ip) and not _exempt(ip):
             raise UnsafeDestination(f"Refused address {ip}")
         return host_params, pool_kwargs
 

@@ -86,3 +86,32 @@ def test_owner_email_already_taken_fails_without_a_half_made_team():
     with pytest.raises(CommandError):
         run_create_team("Second", "--owner-email", "dono@sol.example")
     assert list(Team.objects.values_list("name", flat=True)) == ["First"]
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("1", "Esta senha é muito curta"),
+        ("password123", "Esta senha é muito comum"),
+        ("dono@sol.example", "A senha é muito parecida"),
+    ],
+)
+def test_a_weak_owner_password_is_refused_and_creates_nothing(password, reason):
+    with pytest.raises(CommandError, match=f"^password: .*{reason}") as refused:
+        run_create_team(
+            "Sol Viagens", "--owner-email", "dono@sol.example", "--owner-password", password
+        )
+    # In a shell, Django prints "CommandError: password: …" and exits with this status.
+    assert refused.value.returncode == 1
+    assert not Team.objects.exists() and not User.objects.exists()
+
+
+def test_a_strong_owner_password_logs_into_the_panel(client):
+    run_create_team(
+        "Sol Viagens",
+        "--owner-email",
+        "dono@sol.example",
+        "--owner-password",
+        "maré-alta-em-Ubatuba",
+    )
+    assert client.login(username="dono@sol.example", password="maré-alta-em-Ubatuba")

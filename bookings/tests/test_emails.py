@@ -5,6 +5,7 @@ import pytest
 import time_machine
 from django.core import mail
 
+from agencies.services import agency_user_create
 from bookings.models import Booking, BookingEmail
 from bookings.tasks import send_booking_email, send_payment_reminders
 from bookings.tests.test_create import NOW, book, holdable, person
@@ -74,3 +75,60 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
     local = deadline.astimezone(ZoneInfo("America/Sao_Paulo"))
     assert f"{local:%d/%m/%Y %H:%M:%S} (horário de Brasília)" in reminder.body
     assert "deve ser paga até" in reminder.alternatives[0][0]
+
+
+# --- Test mode: the team's own addresses only ---------------------------------------------------
+
+
+@pytest.fixture
+def team_addresses(team, other_team):
+    """The team's notification address (its owner's), a second active panel user, and people
+    who must never receive its test e-mails: an inactive user and another team's user."""
+    agency = team.team
+    agency_user_create(team=agency, email="Bia@Alpha.example")
+    gone = agency_user_create(team=agency, email="gone@alpha.example")
+    gone.is_active = False
+    gone.save()
+    agency.notification_email = "reservas@alpha.example"
+    agency.save()
+    return ["reservas@alpha.example", team.owner.email, "bia@alpha.example"]
+
+
+def test_test_mode_emails_go_only_to_the_teams_own_addresses(
+    test_client, team_addresses, django_capture_on_commit_callbacks
+):
+    offer = holdable(test_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        booking = book(test_client, offer).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        test_client.delete(f"/api/v1/bookings/{booking['id']}")
+
+    assert [m.subject.split()[0] for m in mail.outbox] == ["[TESTE]", "[TESTE]"]
+    for message in mail.outbox:
+        assert message.to == team_addresses  # not ana@example.com, the passenger
+        assert "MODO DE TESTE" in message.body and "MODO DE TESTE" in message.alternatives[0][0]
+
+
+def test_a_test_mode_reminder_goes_to_the_team_instead_of_the_customer(
+    test_client, team_addresses, django_capture_on_commit_callbacks
+):
+    offer = holdable(test_client)
+    booking = book(test_client, offer, people=[person(offer["passengers"][0]["id"])]).json()
+    deadline = Booking.objects.get(pk=booking["id"]).payment_required_by
+    with (
+        time_machine.travel(deadline - timedelta(hours=11), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert send_payment_reminders.delay().get() == 1
+    [reminder] = [m for m in mail.outbox if "Pagamento pendente" in m.subject]
+    assert reminder.subject.startswith("[TESTE] ") and reminder.to == team_addresses
+
+
+def test_live_emails_still_reach_the_passengers(
+    live_client, team, team_addresses, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        book(live_client, holdable(live_client))
+    [message] = mail.outbox
+    assert message.to == ["ana@example.com", "reservas@alpha.example"]
+    assert "TESTE" not in message.subject and "MODO DE TESTE" not in message.body

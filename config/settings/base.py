@@ -226,7 +226,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.purge_idempotency_keys",
         "schedule": crontab(minute=17),
     },
+    "erase-expired-passenger-data": {
+        "task": "bookings.tasks.erase_expired_passenger_data",
+        "schedule": crontab(hour=4, minute=23),  # daily, at a quiet hour (UTC)
+    },
 }
+# Passengers' personal data (names, contacts, birth dates, identity documents) is erased this
+# many days after the booking's travel ended; amounts, references and the ledger stay.
+PASSENGER_DATA_RETENTION_DAYS = env.int("PASSENGER_DATA_RETENTION_DAYS", default=180)
 
 # --- REST framework and OpenAPI --------------------------------------------------------------
 
@@ -240,6 +247,17 @@ API_ANONYMOUS_RATE_LIMIT = env.str("API_ANONYMOUS_RATE_LIMIT", default="60/minut
 # JSON nested deeper than this is 400 (a real body nests 5 levels).
 API_MAX_BODY_BYTES = 1024 * 1024
 API_MAX_JSON_DEPTH = 16
+# The payment pages (PIX QR image, boleto page and PDF) are opened without an API key, by the
+# token in their links: limited per client address and per recharge.
+PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS = env.str(
+    "PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS", default="60/minute"
+)
+PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE = env.str(
+    "PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE", default="30/minute"
+)
+# How long a recharge's payment pages stay open after it was paid or expired (a payer reloading
+# the page sees it, not an error). A cancelled or failed recharge's pages close at once.
+PAYMENT_PAGES_OPEN_AFTER_CLOSE = timedelta(hours=1)
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 # A claim older than this is from a request that died mid-flight; a retry may take it over.
 # Longer than any live request can run (a Duffel order may take 130 s; gunicorn --timeout 150),
@@ -365,17 +383,40 @@ CURRENCIES = (
 )
 DEFAULT_CURRENCY = "BRL"
 
-# --- Security (switched on by the environment, same code everywhere) -------------------------
+# --- Security (switched by the environment, same code everywhere) ---------------------------
+# Off by default here (local runs on plain HTTP); production.py calls this again with
+# secure_by_default=True, so production is secure unless the environment opts out.
 
-SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
-SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
-# Behind our TLS proxy: trust its X-Forwarded-Proto, and its X-Forwarded-For for the client
-# address that anonymous rate limits count (core/throttling.py).
-BEHIND_TLS_PROXY = env.bool("DJANGO_BEHIND_TLS_PROXY", default=False)
-if BEHIND_TLS_PROXY:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+def security_settings(*, secure_by_default: bool) -> dict:
+    behind_tls_proxy = env.bool("DJANGO_BEHIND_TLS_PROXY", default=secure_by_default)
+    secure_cookies = env.bool("DJANGO_SECURE_COOKIES", default=secure_by_default)
+    hsts_seconds = env.int(
+        "DJANGO_SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if secure_by_default else 0
+    )
+    return {
+        # The proxy terminates TLS: trust its X-Forwarded-Proto, and its X-Forwarded-For for
+        # the client's address that rate limits count (core.throttling.client_address).
+        "BEHIND_TLS_PROXY": behind_tls_proxy,
+        "SECURE_PROXY_SSL_HEADER": (
+            ("HTTP_X_FORWARDED_PROTO", "https") if behind_tls_proxy else None
+        ),
+        "SESSION_COOKIE_SECURE": secure_cookies,
+        "CSRF_COOKIE_SECURE": secure_cookies,
+        "SECURE_SSL_REDIRECT": env.bool("DJANGO_SECURE_SSL_REDIRECT", default=secure_by_default),
+        "SECURE_HSTS_SECONDS": hsts_seconds,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": env.bool(
+            "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=hsts_seconds > 0
+        ),
+        # Preloading is a commitment made by submitting the domain to the browsers' list: the
+        # operator opts in (production silences the check that asks for it).
+        "SECURE_HSTS_PRELOAD": env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False),
+    }
+
+
+vars().update(security_settings(secure_by_default=False))
+# A load balancer's health check speaks plain HTTP to the server, not through the TLS proxy.
+SECURE_REDIRECT_EXEMPT = [r"^health$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 

@@ -236,6 +236,23 @@ def payment_page_token_valid(recharge_id: str, token: str) -> bool:
     return constant_time_compare(payment_page_token(recharge_id), token or "")
 
 
+def payment_pages_open(recharge: Recharge, *, now: datetime | None = None) -> bool:
+    """Whether the recharge's payment pages (QR image, boleto) are served, to a token or to the
+    owner's key: while it can be paid, and for PAYMENT_PAGES_OPEN_AFTER_CLOSE after it was paid
+    or expired (a payer reloading the page sees it once more). Never once it is cancelled or
+    failed: a withdrawn charge is not shown to be paid."""
+    now = now or timezone.now()
+    margin = settings.PAYMENT_PAGES_OPEN_AFTER_CLOSE
+    if recharge.status == Recharge.Status.PENDING:
+        # Past its expiry and not yet swept by the expiry job: as good as expired.
+        return recharge.expires_at is None or now < recharge.expires_at + margin
+    if recharge.status == Recharge.Status.COMPLETED:
+        return recharge.paid_at is not None and now < recharge.paid_at + margin
+    if recharge.status == Recharge.Status.EXPIRED:
+        return recharge.expires_at is not None and now < recharge.expires_at + margin
+    return False
+
+
 def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
     data = {
         "id": recharge.id,

@@ -7,6 +7,7 @@ import time
 import orjson
 import pytest
 import requests
+import urllib3.util.connection
 
 from webhooks import http
 
@@ -30,6 +31,25 @@ REFUSED_URLS = [
     "https://224.0.0.1/hooks",  # multicast
     "https://240.0.0.1/hooks",  # reserved
     "https://100.64.0.1/hooks",  # carrier-grade NAT
+    "https://198.18.0.1/hooks",  # benchmarking
+    "https://192.0.2.1/hooks",  # documentation
+    "https://192.88.99.1/hooks",  # 6to4 relay anycast (deprecated)
+    "https://255.255.255.255/hooks",  # broadcast
+    # IPv6 outside global unicast (2000::/3), which Python's is_global does not all refuse.
+    "https://[::7f00:1]/hooks",  # IPv4-compatible (deprecated) 127.0.0.1
+    "https://[::ffff:0:7f00:1]/hooks",  # IPv4-translated (SIIT) 127.0.0.1
+    "https://[fec0::1]/hooks",  # site-local (deprecated)
+    "https://[64:ff9b::a00:1]/hooks",  # NAT64 of 10.0.0.1
+    "https://[100::1]/hooks",  # discard-only
+    "https://[ff02::1]/hooks",  # multicast
+    "https://[::]/hooks",  # unspecified
+    # The special-purpose blocks inside 2000::/3.
+    "https://[2001::1]/hooks",  # Teredo (embeds an IPv4 address)
+    "https://[2001:2::1]/hooks",  # benchmarking
+    "https://[2001:20::1]/hooks",  # ORCHIDv2
+    "https://[2001:db8::1]/hooks",  # documentation
+    "https://[2002:7f00:1::1]/hooks",  # 6to4 of 127.0.0.1
+    "https://[3fff::1]/hooks",  # documentation (RFC 9637)
 ]
 
 
@@ -39,8 +59,43 @@ def test_internal_addresses_are_refused_before_connecting(url, monkeypatch):
         raise AssertionError("a refused address must not be connected to")
 
     monkeypatch.setattr(socket, "create_connection", no_connection)
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", no_connection)
     with pytest.raises(http.UnsafeDestination):
         http.post_json(url, BODY, HEADERS)
+
+
+def connections_recorded(monkeypatch) -> list:
+    """Record the addresses connected to (and fail each connection: nothing leaves the
+    machine)."""
+    attempts = []
+
+    def create_connection(address, *args, **kwargs):
+        attempts.append(address[0])
+        raise OSError("not connecting from tests")
+
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", create_connection)
+    return attempts
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["8.8.8.8", "200.160.2.3", "[2606:4700::1111]", "[2804:14c::1]", "[2a00:1450:4001::1]"],
+)
+def test_global_unicast_addresses_are_connected_to(address, monkeypatch):
+    attempts = connections_recorded(monkeypatch)
+    with pytest.raises(requests.ConnectionError):
+        http.post_json(f"https://{address}/hooks", BODY, HEADERS)
+    assert attempts == [address.strip("[]")]
+
+
+def test_the_exemption_also_covers_refused_ipv6_addresses(settings, monkeypatch):
+    settings.WEBHOOKS_ALLOWED_NETWORKS = ["fec0::/10"]
+    attempts = connections_recorded(monkeypatch)
+    with pytest.raises(requests.ConnectionError):
+        http.post_json("https://[fec0::1]/hooks", BODY, HEADERS)
+    assert attempts == ["fec0::1"]
+    with pytest.raises(http.UnsafeDestination):
+        http.post_json("https://[::7f00:1]/hooks", BODY, HEADERS)
 
 
 def resolving_to(address: str):

@@ -33,7 +33,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--owner-password",
             default=None,
-            help="Panel password of the owner (default: none; set it later).",
+            help=(
+                "Panel password of the owner, checked by the password validators "
+                "(default: none; set it later)."
+            ),
         )
         parser.add_argument("--tax-id", default="", help="CNPJ or CPF (needed for Asaas).")
         parser.add_argument("--json", action="store_true", dest="as_json")
