@@ -295,7 +295,7 @@ class BookingAdmin(TeamScopedAdmin):
             question=_("Cancel these bookings at the airline?"),
             describe=describe,
             run=lambda booking: booking_cancel(booking=booking),
-            done_message=_("%(object)s cancelled."),
+            done_message=_("Cancelled %(object)s."),
             extra_changes=wallet_balance_snapshot,
         )
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def browser_for(user):
-    browser = BrowserClient()
+    browser = BrowserClient(headers={"accept-language": "en"})  # the English texts below
     browser.force_login(user)
     return browser
 
@@ -82,7 +82,7 @@ def test_marking_a_recharge_paid_shows_the_credit_and_records_the_balance(team, 
     recharge = Recharge.objects.get(pk=recharge_id)
     support = SupportUserFactory()
     page, entry = run_action(browser_for(support), Recharge, "mark_paid", recharge)
-    assert "The wallet is credited R$ 500.00." in page
+    assert "The wallet is credited R$\N{NO-BREAK SPACE}500.00." in page
     assert Wallet.objects.get(team=team.team).balance == Decimal("500.00")
     assert_entry(
         entry,
@@ -91,7 +91,7 @@ def test_marking_a_recharge_paid_shows_the_credit_and_records_the_balance(team, 
         obj=recharge,
         changes={"status": ("pending", "completed"), "wallet balance": ("0.00", "500.00")},
     )
-    assert "R$ 500.00" in entry.additional_data["summary"]
+    assert "R$\N{NO-BREAK SPACE}500.00" in entry.additional_data["summary"]
 
 
 def test_cancelling_a_recharge(team, live_client):
@@ -103,7 +103,7 @@ def test_cancelling_a_recharge(team, live_client):
     recharge = Recharge.objects.get(pk=recharge_id)
     support = SupportUserFactory()
     page, entry = run_action(browser_for(support), Recharge, "cancel", recharge)
-    assert "The charge of R$ 600.00 is withdrawn; nothing is credited." in page
+    assert "The charge of R$\N{NO-BREAK SPACE}600.00 is withdrawn; nothing is credited." in page
     assert_entry(
         entry,
         actor=support,
@@ -131,7 +131,7 @@ def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
     refund = balance_after - balance_before
     assert refund > 0
     # The page announced exactly the refund that was then credited.
-    assert f"The wallet is refunded R$ {refund:,.2f}" in page
+    assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{refund:,.2f}" in page
     assert "Penalty:" in page
     assert_entry(
         entry,
@@ -210,12 +210,13 @@ def test_changing_pricing(team):
     posted = {
         "name": team.team.name,
         "markup_percent": "8.5",
-        "fee_0": "25.50",
-        "fee_1": "BRL",
+        "fee": "25.50",
         "notification_email": team.team.notification_email,
     }
     page = browser.post(url, posted).content.decode()
-    assert "R$ 1,110.50" in page and "R$ 1,000.00" in page  # after, and before the change
+    assert (
+        "R$\N{NO-BREAK SPACE}1,110.50" in page and "R$\N{NO-BREAK SPACE}1,000.00" in page
+    )  # after, and before the change
     browser.post(url, {**posted, "_pricing": "confirmed"})
     entry = AuditEntry.objects.order_by("-pk").first()
     assert_entry(

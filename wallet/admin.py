@@ -208,7 +208,7 @@ class RechargeAdmin(TeamScopedAdmin):
             question=_("Mark these recharges paid?"),
             describe=describe,
             run=lambda recharge: recharge_complete(recharge=recharge),
-            done_message=_("%(object)s paid."),
+            done_message=_("Marked %(object)s paid."),
             extra_changes=wallet_balance_snapshot,
         )
 
@@ -232,7 +232,7 @@ class RechargeAdmin(TeamScopedAdmin):
             question=_("Cancel these recharges?"),
             describe=describe,
             run=lambda recharge: recharge_cancel(recharge=recharge),
-            done_message=_("%(object)s cancelled."),
+            done_message=_("Cancelled %(object)s."),
         )
 
 

@@ -107,7 +107,7 @@ def test_agency_user_revokes_their_key_with_the_admin_action(two_teams):
     browser = browser_for(mine.owner)
     chosen = {"action": "revoke", "_selected_action": [key.pk]}
     confirmation = browser.post(changelist(ApiKey), chosen)
-    assert "Requests with sk_live_" in confirmation.content.decode()
+    assert "Requisições com sk_live_" in confirmation.content.decode()  # Portuguese
     assert ApiKey.objects.get(pk=key.pk).revoked_at is None  # not before "yes"
     response = browser.post(changelist(ApiKey), {**chosen, "post": "yes"}, follow=True)
     assert response.status_code == 200
@@ -188,7 +188,7 @@ def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
     assert Event.objects.filter(type="integration.connected", team=team.team).count() == 1
     chosen = {"action": "disconnect", "_selected_action": [integration.pk]}
     confirmation = browser.post(changelist(Integration), chosen)
-    assert "The stored Duffel token is no longer used" in confirmation.content.decode()
+    assert "O token guardado da Duffel deixa de ser usado" in confirmation.content.decode()
     assert Integration.objects.get(pk=integration.pk).status == "active"
     browser.post(changelist(Integration), {**chosen, "post": "yes"})
     integration.refresh_from_db()

@@ -273,7 +273,7 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, te
     chosen = {"action": "cancel", "_selected_action": [booking["id"]]}
     confirmation = support.post(reverse("admin:bookings_booking_changelist"), chosen)
     refundable = Booking.objects.get(pk=booking["id"]).conditions["refund_before_departure"]
-    expected = "The wallet is refunded R$" if refundable["allowed"] else "without refund"
+    expected = "A carteira recebe de volta R$" if refundable["allowed"] else "sem reembolso"
     assert expected in confirmation.content.decode()
     assert Booking.objects.get(pk=booking["id"]).status == "ticketed"
     support.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})

@@ -103,7 +103,7 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
 
     response = browser.post(ENDPOINTS, {**chosen, "post": "yes"}, follow=True)
 
-    assert f"{endpoint.url} reativado." in response.content.decode()  # Portuguese by default
+    assert f"Reativado: {endpoint.url}." in response.content.decode()  # Portuguese by default
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.deactivated_at is None
