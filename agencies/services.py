@@ -230,9 +230,9 @@ def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Inv
             invited_by=invited_by,
             expires_at=timezone.now() + settings.PANEL_INVITATION_VALIDITY,
         )
-        from agencies.tasks import send_invitation
+        from agencies.tasks import send_invitation_email
 
-        send_invitation.delay_on_commit(invitation.pk)
+        send_invitation_email.delay_on_commit(invitation.pk)
     return invitation
 
 
