@@ -113,6 +113,7 @@ def test_cancelling_a_recharge(team, live_client):
     )
 
 
+@pytest.mark.usefixtures("live_sandbox")  # live keys book with the sandbox
 def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
     with time_machine.travel(NOW, tick=False):
         fund(team.team, "50000.00")
@@ -145,6 +146,7 @@ def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
     )
 
 
+@pytest.mark.usefixtures("live_sandbox")  # live keys book with the sandbox
 def test_cancelling_an_unpaid_hold_says_it_costs_nothing(team, live_client):
     with time_machine.travel(NOW, tick=False):
         offer = next(
