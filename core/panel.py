@@ -20,3 +20,12 @@ class PanelAdminSite(admin.AdminSite):
 
 class PanelAdminConfig(AdminConfig):
     default_site = "core.panel.PanelAdminSite"
+
+
+def login_client_address(request) -> str | None:
+    """The address django-axes counts: the one the API's rate limits use (core.throttling), or
+    None for a login without a client (a test's force_login), which axes then does not count."""
+    from core.throttling import client_address
+
+    address = client_address(request)
+    return None if address == "unknown" else address

@@ -472,7 +472,7 @@ AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 AXES_USERNAME_FORM_FIELD = "username"
 # The same client address as the API's rate limits (DJANGO_BEHIND_TLS_PROXY decides whether
 # X-Forwarded-For is trusted), so a client cannot pick its own address by sending the header.
-AXES_CLIENT_IP_CALLABLE = "core.throttling.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.panel.login_client_address"
 
 PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
