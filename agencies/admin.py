@@ -2,22 +2,42 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.template.response import TemplateResponse
+from django.utils.cache import add_never_cache_headers
+from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from agencies.models import ApiKey, Client, Integration, Team, User
+from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.services import (
     IntegrationAlreadyConnected,
+    InvitationUserExists,
     api_key_create,
     api_key_revoke,
     integration_connect,
     integration_disconnect,
+    invitation_create,
 )
-from core.admin import TeamScopedAdmin, live_mode_filter, money_cell, status_label
+from core.admin import (
+    AuditedAdminMixin,
+    TeamScopedAdmin,
+    is_support,
+    live_mode_filter,
+    money_cell,
+    status_label,
+)
+from core.audit import audit_action
 from core.forms import LocalizedDecimalField
+from core.money import money_display
+from flights.pricing import price_offer
+
+PRICING_FIELDS = ("markup_percent", "fee")
+EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost
 
 
 class TeamForm(forms.ModelForm):
@@ -62,7 +82,6 @@ class TeamAdmin(TeamScopedAdmin):
 
     @admin.display(description=_("markup"), ordering="markup_percent")
     def markup_display(self, obj):
-        from django.utils.formats import number_format
 
         return f"{number_format(obj.markup_percent, decimal_pos=2)}\N{NO-BREAK SPACE}%"
 
@@ -86,13 +105,143 @@ class TeamAdmin(TeamScopedAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        """A change of markup or fee reprices every offer: it is confirmed on a page that shows
+        the old and new pricing of an example offer, then saved by the same form POST."""
+        if request.method == "POST" and object_id and request.POST.get("_pricing") != "confirmed":
+            confirmation = self._pricing_confirmation(request, object_id)
+            if confirmation is not None:
+                return confirmation
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def _pricing_confirmation(self, request, object_id):
+        team = self.get_object(request, unquote(object_id))
+        if team is None or not self.has_change_permission(request, team):
+            return None  # the admin's own view answers (not found / forbidden)
+        saved = Team.objects.get(pk=team.pk)
+        form = self.get_form(request, team, change=True)(request.POST, request.FILES, instance=team)
+        if not form.is_valid() or not _pricing_changed(saved, form.instance):
+            return None  # errors are shown by the admin's form; other changes need no question
+        new = form.instance
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Change the pricing of %(team)s?") % {"team": saved.name},
+            "subtitle": None,
+            "opts": self.opts,
+            "original": saved,
+            "old": _pricing_rows(saved),
+            "new": _pricing_rows(new),
+            "example_cost": money_display(EXAMPLE_BASE_COST),
+            "posted": [(k, v) for k, values in request.POST.lists() for v in values],
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/agencies/team/confirm_pricing.html", context)
+
+    def save_model(self, request, obj, form, change):
+        saved = Team.objects.get(pk=obj.pk) if change else None
+        if saved is None or not _pricing_changed(saved, obj):
+            return super().save_model(request, obj, form, change)
+        old, new = _pricing_rows(saved), _pricing_rows(obj)
+        parts = []
+        if saved.markup_percent != obj.markup_percent:
+            parts.append(
+                _("markup %(old)s → %(new)s") % {"old": old["markup"], "new": new["markup"]}
+            )
+        if saved.fee != obj.fee:
+            parts.append(_("fee %(old)s → %(new)s") % {"old": old["fee"], "new": new["fee"]})
+        summary = ", ".join(str(part) for part in parts)
+        audit_action(
+            actor=request.user,
+            obj=obj,
+            action="pricing_change",
+            summary=summary,
+            run=lambda _before: obj.save(),
+        )
+
+
+def _pricing_changed(saved: Team, new: Team) -> bool:
+    return saved.markup_percent != new.markup_percent or saved.fee != new.fee
+
+
+def _pricing_rows(team: Team) -> dict:
+    price = price_offer(
+        total_amount=EXAMPLE_BASE_COST,
+        total_currency="BRL",
+        exchange_rate=Decimal("1"),
+        markup_percent=team.markup_percent,
+        fee=team.fee.amount,
+    )
+    return {
+        "markup": f"{number_format(team.markup_percent, decimal_pos=2)}\N{NO-BREAK SPACE}%",
+        "fee": money_display(team.fee.amount),
+        "markup_amount": money_display(price.markup_amount),
+        "client_amount": money_display(price.client_amount),
+    }
+
+
+class RoleFilter(admin.SimpleListFilter):
+    title = _("role")
+    parameter_name = "role"
+
+    def lookups(self, request, model_admin):
+        return User.Role.choices
+
+    def queryset(self, request, queryset):
+        support = Q(groups__name=SUPPORT_GROUP_NAME, team__isnull=True, is_staff=True)
+        agency = Q(team__isnull=False, is_staff=True, is_superuser=False)
+        value = self.value()
+        if value == User.Role.SUPERUSER:
+            return queryset.filter(is_superuser=True, is_active=True)
+        if value == User.Role.SUPPORT:
+            return queryset.filter(support, is_superuser=False, is_active=True).distinct()
+        if value == User.Role.AGENCY:
+            return queryset.filter(agency, is_active=True)
+        if value == User.Role.NONE:
+            return queryset.exclude(
+                Q(is_active=True) & (Q(is_superuser=True) | support | agency)
+            ).distinct()
+        return queryset
+
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
-    list_display = ["username", "email", "team", "is_staff", "is_superuser", "last_login"]
-    list_filter = ["is_staff", "is_superuser", "team"]
+class UserAdmin(AuditedAdminMixin, DjangoUserAdmin):
+    """Support sees who has which role (the "role" column and filter). Only superusers grant
+    superuser status or single permissions; support grants roles through the groups."""
+
+    list_display = ["username", "email", "role", "team", "is_active", "last_login"]
+    list_filter = [RoleFilter, "is_active", "team"]
     search_fields = ["username", "email", "first_name", "last_name", "team__name"]
     fieldsets = [*DjangoUserAdmin.fieldsets, (_("Agency"), {"fields": ["team"]})]
+
+    @admin.display(description=_("role"))
+    def role(self, user):
+        return User.Role(user.panel_role).label
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("groups")
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            readonly += ["is_superuser", "user_permissions"]
+        return readonly
+
+    def has_module_permission(self, request):
+        return is_support(request) and super().has_module_permission(request)
+
+    def has_view_permission(self, request, obj=None):
+        return is_support(request) and super().has_view_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False  # support does not edit superusers
+        return is_support(request) and super().has_change_permission(request, obj)
+
+    def has_add_permission(self, request):
+        return is_support(request) and super().has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser and super().has_delete_permission(request, obj)
 
 
 @admin.register(ApiKey)
@@ -123,9 +272,7 @@ class ApiKeyAdmin(TeamScopedAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return (
-                ["team", "name", "live_mode"] if request.user.is_support else ["name", "live_mode"]
-            )
+            return ["team", "name", "live_mode"] if is_support(request) else ["name", "live_mode"]
         return [
             "id",
             "name",
@@ -142,38 +289,94 @@ class ApiKeyAdmin(TeamScopedAdmin):
         if change:
             obj.save(update_fields=["name"])
             return
-        team = obj.team if request.user.is_support else request.user.team
+        team = obj.team if is_support(request) else request.user.team
         key, secret = api_key_create(
             team=team, live_mode=obj.live_mode, name=obj.name, created_by=request.user
         )
         obj.pk, obj.display_prefix, obj.team = key.pk, key.display_prefix, team
-        messages.warning(
-            request,
-            _("New API key: %(secret)s — copy it now; it will not be shown again.")
-            % {"secret": secret},
-        )
+        # Only on this object, for this response: never in the session, messages or a log.
+        obj.plaintext_secret = secret
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """The new key is shown once, in the answer to the POST that created it."""
+        secret = getattr(obj, "plaintext_secret", None)
+        if secret is None:
+            return super().response_add(request, obj, post_url_continue)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("New API key"),
+            "subtitle": None,
+            "opts": self.opts,
+            "key": obj,
+            "secret": secret,
+        }
+        request.current_app = self.admin_site.name
+        response = TemplateResponse(request, "admin/agencies/apikey/created.html", context)
+        add_never_cache_headers(response)  # no copy in a browser or proxy cache
+        return response
 
     def has_delete_permission(self, request, obj=None):
         return False  # keys are revoked, never deleted, so their history stays readable
 
     @admin.action(description=_("Revoke selected API keys"), permissions=["change"])
     def revoke(self, request, queryset):
-        for key in queryset:
-            api_key_revoke(api_key=key)
-        count = queryset.count()
-        self.message_user(
+        def describe(key):
+            if not key.is_active:
+                return _("Already revoked: nothing changes.")
+            return _(
+                "Requests with %(prefix)s… are refused from now on (401). This cannot be undone."
+            ) % {"prefix": key.display_prefix}
+
+        return self.confirm_then_run(
             request,
-            ngettext("Revoked %(count)d key.", "Revoked %(count)d keys.", count) % {"count": count},
-            messages.SUCCESS,
+            queryset,
+            action="api_key_revoke",
+            title=_("Revoke API keys"),
+            question=_("Revoke these API keys?"),
+            describe=describe,
+            run=lambda key: api_key_revoke(api_key=key),
+            done_message=_("Revoked %(object)s."),
         )
+
+
+class ClientForm(forms.ModelForm):
+    """An agency user's form has no team field, so Django's uniqueness check would skip the
+    (team, mode, e-mail) constraint and the database would answer with an error page."""
+
+    class Meta:
+        model = Client
+        fields = ["team", "live_mode", "full_name", "email", "phone_number"]
+
+    def clean(self):
+        cleaned = super().clean()
+        email, live_mode = cleaned.get("email"), cleaned.get("live_mode")
+        team_id = cleaned["team"].pk if cleaned.get("team") else self.instance.team_id
+        if email and team_id:
+            taken = Client.objects.filter(team_id=team_id, live_mode=live_mode, email=email)
+            if taken.exclude(pk=self.instance.pk).exists():
+                self.add_error("email", _("A client with this e-mail already exists."))
+        return cleaned
 
 
 @admin.register(Client)
 class ClientAdmin(TeamScopedAdmin):
+    form = ClientForm
     list_display = ["full_name", "email", "phone_number", "team", "created_at"]
     list_filter = [live_mode_filter(), "team"]
     search_fields = ["full_name", "email", "phone_number", "id"]
     readonly_fields = ["id", "created_at"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form_class = super().get_form(request, obj, change, **kwargs)
+        team_id = None if is_support(request) else request.user.team_id
+
+        class ScopedClientForm(form_class):
+            def __init__(self, *args, **kw):
+                super().__init__(*args, **kw)
+                if team_id is not None and self.instance.team_id is None:
+                    self.instance.team_id = team_id  # the team the uniqueness check uses
+
+        return ScopedClientForm
 
 
 class IntegrationConnectForm(forms.ModelForm):
@@ -210,7 +413,7 @@ class IntegrationAdmin(TeamScopedAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             fields = ["team", "provider", "live_mode", "access_token"]
-            return fields if request.user.is_support else fields[1:]
+            return fields if is_support(request) else fields[1:]
         return self.readonly
 
     def get_readonly_fields(self, request, obj=None):
@@ -219,7 +422,7 @@ class IntegrationAdmin(TeamScopedAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return  # an integration is replaced (disconnect, connect again), never edited
-        team = obj.team if request.user.is_support else request.user.team
+        team = obj.team if is_support(request) else request.user.team
         try:
             created = integration_connect(
                 team=team,
@@ -237,6 +440,77 @@ class IntegrationAdmin(TeamScopedAdmin):
 
     @admin.action(description=_("Disconnect selected integrations"), permissions=["change"])
     def disconnect(self, request, queryset):
-        for integration in queryset:
-            integration_disconnect(integration=integration)
-        self.message_user(request, _("Disconnected."), messages.SUCCESS)
+        def describe(integration):
+            if integration.status == Integration.Status.DISCONNECTED:
+                return _("Already disconnected: nothing changes.")
+            mode = _("live") if integration.live_mode else _("test")
+            return _(
+                "The stored %(provider)s token is no longer used: %(mode)s searches and bookings "
+                "go through the built-in supplier until you connect again."
+            ) % {"provider": integration.get_provider_display(), "mode": mode}
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="integration_disconnect",
+            title=_("Disconnect integrations"),
+            question=_("Disconnect these integrations?"),
+            describe=describe,
+            run=lambda integration: integration_disconnect(integration=integration),
+            done_message=_("Disconnected %(object)s."),
+        )
+
+
+class InvitationForm(forms.ModelForm):
+    class Meta:
+        model = Invitation
+        fields = ["team", "email"]
+
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        if User.objects.filter(username__iexact=email).exists():
+            raise forms.ValidationError(InvitationUserExists.message)
+        return email
+
+
+@admin.register(Invitation)
+class InvitationAdmin(TeamScopedAdmin):
+    """Agency users invite colleagues of their team by e-mail; the invitee chooses their own
+    password through the link, which expires and works once."""
+
+    form = InvitationForm
+    list_display = ["email", "team", "status_display", "invited_by", "created_at", "expires_at"]
+    list_filter = ["team"]
+    search_fields = ["email"]
+
+    @admin.display(description=_("status"))
+    def status_display(self, obj):
+        return {"pending": _("pending"), "accepted": _("accepted"), "expired": _("expired")}[
+            obj.status
+        ]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["team", "email"] if is_support(request) else ["email"]
+        return ["email", "team", "invited_by", "created_at", "expires_at", "accepted_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return False if obj is not None else super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        # Withdrawing a pending invitation kills its link; a used one stays as a record.
+        if obj is not None and obj.status != "pending":
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        team = obj.team if is_support(request) else request.user.team
+        try:
+            created = invitation_create(team=team, email=obj.email, invited_by=request.user)
+        except InvitationUserExists as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            raise PermissionDenied(exc.message) from None
+        obj.pk, obj.team, obj.expires_at = created.pk, team, created.expires_at

@@ -4,6 +4,8 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from djmoney.models.fields import MoneyField
 from djmoney.models.validators import MinMoneyValidator
@@ -63,10 +65,23 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
+    def get_additional_data(self):
+        return {"team_id": self.pk}  # the audit entry's team (django-auditlog's hook)
+
+
+SUPPORT_GROUP_NAME = "Support"
+
 
 class User(AbstractUser):
-    """A panel user. With a team: an agency user who sees only that team. Without one, a staff
-    member is support staff and sees every team."""
+    """A panel user, of one of two explicit kinds. An agency user has a team and sees only that
+    team. Support staff are superusers or members of the "Support" group (a role granted on
+    purpose) and have no team. Anyone else (a staff user with neither) sees nothing."""
+
+    class Role(models.TextChoices):
+        SUPERUSER = "superuser", _("Superuser")
+        SUPPORT = "support", _("Support")
+        AGENCY = "agency", _("Agency user")
+        NONE = "none", _("No access")
 
     team = models.ForeignKey(
         Team,
@@ -77,9 +92,31 @@ class User(AbstractUser):
         verbose_name=_("team"),
     )
 
-    @property
+    @cached_property
     def is_support(self) -> bool:
-        return self.is_superuser or (self.is_staff and self.team_id is None)
+        # Cached for the request (request.user is loaded once per request).
+        if not self.is_active:
+            return False
+        if self.is_superuser:
+            return True
+        return (
+            self.is_staff
+            and self.team_id is None
+            and self.groups.filter(name=SUPPORT_GROUP_NAME).exists()
+        )
+
+    @property
+    def panel_role(self) -> str:
+        if self.is_superuser and self.is_active:
+            return self.Role.SUPERUSER
+        if self.is_support:
+            return self.Role.SUPPORT
+        if self.is_active and self.is_staff and self.team_id is not None:
+            return self.Role.AGENCY
+        return self.Role.NONE
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}
 
 
 class ApiKeyQuerySet(models.QuerySet):
@@ -128,6 +165,9 @@ class ApiKey(models.Model):
     def __str__(self):
         return f"{self.name} ({self.display_prefix}…)"
 
+    def get_additional_data(self):
+        return {"team_id": self.team_id}
+
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
@@ -159,6 +199,9 @@ class Client(models.Model):
 
     def __str__(self):
         return f"{self.full_name} <{self.email}>"
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}
 
 
 class Integration(models.Model):
@@ -199,3 +242,51 @@ class Integration(models.Model):
 
     def __str__(self):
         return f"{self.get_provider_display()} ({self.status})"
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}
+
+
+class Invitation(models.Model):
+    """An agency user's invitation of a colleague. The link carries a signature of this row's id;
+    the row decides whether it still works: until `expires_at`, and once (`accepted_at`)."""
+
+    id = PrefixedIdField(prefix="inv")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("team")
+    )
+    email = models.EmailField(_("e-mail"))
+    invited_by = models.ForeignKey(
+        User, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("invited by")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    user = models.ForeignKey(
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("user created"),
+    )
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.email
+
+    @property
+    def status(self) -> str:
+        if self.accepted_at is not None:
+            return "accepted"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "pending"
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}

@@ -1,9 +1,12 @@
-"""The permissions of agency panel users, kept in one group that is synced after `migrate`.
+"""The permissions of the two kinds of panel user, each kept in one group synced after
+`migrate`: "Agency users" and "Support" (membership of "Support" is the support role).
 
 Which rows an agency user sees is decided by `core.admin.TeamScopedAdmin`; these permissions
 decide only which models and actions they have at all. Later apps add their codenames here."""
 
 from django.contrib.auth.models import Group, Permission
+
+from agencies.models import SUPPORT_GROUP_NAME
 
 AGENCY_GROUP_NAME = "Agency users"
 
@@ -20,7 +23,11 @@ AGENCY_PERMISSIONS = {
         "view_integration",
         "add_integration",
         "change_integration",
+        "view_invitation",
+        "add_invitation",
+        "delete_invitation",
     ],
+    "core": ["view_auditentry"],
     "wallet": ["view_wallet", "view_transaction", "view_recharge"],
     "webhooks": [
         "view_event",
@@ -35,6 +42,21 @@ AGENCY_PERMISSIONS = {
 }
 
 
+# Support works on every app's records (the admins themselves forbid what nobody may do, such
+# as editing the ledger), unlocks logins (axes) and manages periodic tasks and panel users.
+# Managing groups and permissions stays with superusers.
+SUPPORT_APPS = [
+    "agencies",
+    "wallet",
+    "flights",
+    "bookings",
+    "webhooks",
+    "core",
+    "django_celery_beat",
+    "axes",
+]
+
+
 def agency_group() -> Group:
     group, _ = Group.objects.get_or_create(name=AGENCY_GROUP_NAME)
     wanted = Permission.objects.none()
@@ -46,8 +68,16 @@ def agency_group() -> Group:
     return group
 
 
+def support_group() -> Group:
+    group, _ = Group.objects.get_or_create(name=SUPPORT_GROUP_NAME)
+    group.permissions.set(Permission.objects.filter(content_type__app_label__in=SUPPORT_APPS))
+    return group
+
+
 def sync_agency_group(sender, **kwargs):
     # post_migrate fires once per app, and each app's permissions exist only from its own
     # signal on: re-sync after every app that contributes some, so the last one completes it.
     if sender.label in AGENCY_PERMISSIONS:
         agency_group()
+    if sender.label in SUPPORT_APPS:
+        support_group()

@@ -3,13 +3,19 @@ import string
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
+from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from djmoney.money import Money
 
-from agencies.models import ApiKey, Integration, Team, User, hash_secret
+from agencies.models import ApiKey, Integration, Invitation, Team, User, hash_secret
 from agencies.permissions import agency_group
 from core.exceptions import Conflict
 from core.timestamps import iso_utc
@@ -200,3 +206,100 @@ def integration_event_object(integration: Integration) -> dict:
         "connected_at": iso_utc(integration.connected_at),
         "disconnected_at": iso_utc(integration.disconnected_at),
     }
+
+
+# --- Invitations: an agency user invites a colleague, who sets their own password -------------
+
+INVITATION_SALT = "agencies.invitation"
+
+
+class InvitationUserExists(Conflict):
+    code = "user_exists"
+    message = "A panel user with this e-mail already exists"
+
+
+class InvitationInvalid(Conflict):
+    code = "invitation_invalid"
+    message = "This invitation link has expired or has already been used"
+
+
+def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Invitation:
+    """Record the invitation and e-mail its link after commit. The link works until
+    PANEL_INVITATION_VALIDITY has passed, and once."""
+    email = User.objects.normalize_email(email).strip()
+    if User.objects.filter(username__iexact=email).exists():
+        raise InvitationUserExists()
+    with transaction.atomic():
+        invitation = Invitation.objects.create(
+            team=team,
+            email=email,
+            invited_by=invited_by,
+            expires_at=timezone.now() + settings.PANEL_INVITATION_VALIDITY,
+        )
+        from agencies.tasks import send_invitation_email
+
+        send_invitation_email.delay_on_commit(invitation.pk)
+    return invitation
+
+
+def invitation_token(invitation: Invitation) -> str:
+    # A signature of the row's id: unforgeable, and the row says whether it still works.
+    return signing.dumps(invitation.pk, salt=INVITATION_SALT)
+
+
+def invitation_from_token(token: str) -> Invitation | None:
+    try:
+        pk = signing.loads(token, salt=INVITATION_SALT)
+    except signing.BadSignature:
+        return None
+    return Invitation.objects.select_related("team").filter(pk=pk).first()
+
+
+def invitation_usable(invitation: Invitation | None) -> bool:
+    return invitation is not None and invitation.status == "pending"
+
+
+def invitation_send(*, invitation_id: str) -> bool:
+    """E-mail the invitation's link once (the row's `sent_at`)."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update(of=("self",))
+            .select_related("team", "invited_by")
+            .get(pk=invitation_id)
+        )
+        if invitation.sent_at is not None or not invitation_usable(invitation):
+            return False
+        context = {
+            "invitation": invitation,
+            "team": invitation.team,
+            "link": settings.PUBLIC_BASE_URL
+            + reverse("invitation_accept", args=[invitation_token(invitation)]),
+            "inviter": invitation.invited_by.email if invitation.invited_by else "",
+        }
+        subject = _("You are invited to %(team)s's panel") % {"team": invitation.team.name}
+        message = EmailMultiAlternatives(
+            subject=str(subject),
+            body=render_to_string("emails/invitation.txt", context),
+            to=[invitation.email],
+        )
+        message.attach_alternative(render_to_string("emails/invitation.html", context), "text/html")
+        message.send()
+        invitation.sent_at = timezone.now()
+        invitation.save(update_fields=["sent_at"])
+    return True
+
+
+def invitation_accept(*, invitation: Invitation, password: str) -> User:
+    """Create the invitee's agency user with the password they chose; the link is then used.
+    Under a row lock, so two submissions of the same link create one user."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if not invitation_usable(invitation):
+            raise InvitationInvalid()
+        if User.objects.filter(username__iexact=invitation.email).exists():
+            raise InvitationUserExists()
+        user = agency_user_create(team=invitation.team, email=invitation.email, password=password)
+        invitation.accepted_at = timezone.now()
+        invitation.user = user
+        invitation.save(update_fields=["accepted_at", "user"])
+    return user

@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 from django.contrib import admin, messages
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
@@ -7,10 +9,16 @@ from django.utils.translation import gettext_lazy as _
 
 from bookings.models import Booking, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
-from bookings.services import booking_cancel, booking_check_with_supplier
+from bookings.services import (
+    booking_cancel,
+    booking_cancel_preview,
+    booking_check_with_supplier,
+)
 from core.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from core.exceptions import ApplicationError
+from core.money import money_display
 from wallet.models import Transaction
+from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event
 
 
@@ -255,17 +263,42 @@ class BookingAdmin(TeamScopedAdmin):
         description=_("Cancel selected bookings (refund per fare rules)"), permissions=["change"]
     )
     def cancel(self, request, queryset):
-        for booking in queryset:
+        def describe(booking):
+            # The same computation booking_cancel makes, without cancelling.
             try:
-                booking_cancel(booking=booking)
+                preview = booking_cancel_preview(booking=booking)
             except ApplicationError as exc:
-                self.message_user(request, f"{booking.id}: {gettext(exc.message)}", messages.ERROR)
-            else:
-                self.message_user(
-                    request,
-                    gettext("%(booking)s cancelled.") % {"booking": booking.id},
-                    messages.SUCCESS,
-                )
+                return _("Cannot be cancelled: %(reason)s") % {"reason": gettext(exc.message)}
+            if not preview.refund_brl:
+                if booking.status == Booking.Status.PENDING:
+                    return _("Cancelled at no cost: it was never paid.")
+                return _("Cancelled without refund (the fare does not allow one).")
+            text = _("The wallet is refunded %(brl)s (%(amount)s).") % {
+                "brl": money_display(preview.refund_brl),
+                "amount": money_display(preview.refund_amount, preview.currency),
+            }
+            if preview.penalty_amount:
+                text += " " + _("Penalty: %(penalty)s.") % {
+                    "penalty": money_display(
+                        Decimal(preview.penalty_amount),
+                        preview.penalty_currency or preview.currency,
+                    )
+                }
+            if not booking.live_mode:
+                text += " " + _("Test mode: the live balance does not change.")
+            return text
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="booking_cancel",
+            title=_("Cancel bookings"),
+            question=_("Cancel these bookings at the airline?"),
+            describe=describe,
+            run=lambda booking: booking_cancel(booking=booking),
+            done_message=_("Cancelled %(object)s."),
+            extra_changes=wallet_balance_snapshot,
+        )
 
     def has_check_permission(self, request):
         return request.user.is_support

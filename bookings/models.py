@@ -104,6 +104,9 @@ class Booking(models.Model):
     def __str__(self):
         return f"{self.booking_reference or self.id} ({self.get_status_display()})"
 
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)
+
 
 class BookingPassenger(models.Model):
     booking = models.ForeignKey(

@@ -4,6 +4,7 @@ No lock is ever held across a supplier call: each step that talks to the supplie
 two short transactions. The booking row claims its offer first (a unique constraint on
 `offer_id`), so an offer is never booked twice."""
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -700,8 +701,7 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         # (debited) or have failed (refunded) since it was read.
         _check_cancellable(booking)
         previous = booking.status
-        paid = previous != Booking.Status.PENDING
-        refund_amount = _refund_due(booking) if paid else None
+        refund_amount, paid = _refund_for(booking)
         booking.status = Booking.Status.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.save()
@@ -723,6 +723,38 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         "penalty_amount": condition.get("penalty_amount") if paid else None,
         "penalty_currency": condition.get("penalty_currency") if paid else None,
     }
+
+
+@dataclass(frozen=True)
+class CancelPreview:
+    """What cancelling a booking now would refund (booking_cancel computes it the same way)."""
+
+    refund_amount: Decimal  # in the booking's currency
+    currency: str
+    refund_brl: Decimal  # what the wallet would be credited
+    penalty_amount: str | None
+    penalty_currency: str | None
+
+
+def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
+    """The refund booking_cancel would make in the booking's current state, without cancelling
+    (the panel's confirmation page). Raises what booking_cancel would raise."""
+    _check_cancellable(booking)
+    refund_amount, paid = _refund_for(booking)
+    condition = booking.conditions["refund_before_departure"]
+    return CancelPreview(
+        refund_amount=refund_amount or Decimal("0.00"),
+        currency=booking.total_currency,
+        refund_brl=_refund_in_brl(booking, refund_amount) if refund_amount else Decimal("0.00"),
+        penalty_amount=condition.get("penalty_amount") if paid else None,
+        penalty_currency=condition.get("penalty_currency") if paid else None,
+    )
+
+
+def _refund_for(booking: Booking):
+    """(refund in the booking's currency or None, whether the booking was paid)."""
+    paid = booking.status != Booking.Status.PENDING
+    return (_refund_due(booking) if paid else None), paid
 
 
 def _refund_due(booking: Booking):

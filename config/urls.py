@@ -2,7 +2,36 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from agencies.views import (
+    PanelPasswordResetCompleteView,
+    PanelPasswordResetConfirmView,
+    PanelPasswordResetDoneView,
+    PanelPasswordResetView,
+    invitation_accept_view,
+)
 from core.apis import api_not_found, health
+
+# Before admin/: the admin's own URLs end in a catch-all. The admin's login page links to
+# "admin_password_reset" when it exists.
+panel = [
+    path("password_reset/", PanelPasswordResetView.as_view(), name="admin_password_reset"),
+    path(
+        "password_reset/done/",
+        PanelPasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "reset/<uidb64>/<token>/",
+        PanelPasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "reset/done/",
+        PanelPasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("invitation/<str:token>/", invitation_accept_view, name="invitation_accept"),
+]
 
 api_v1 = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
@@ -10,6 +39,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("admin/", include(panel)),
     path("admin/", admin.site.urls),
     # The panel's language switch (Django's set_language view: POST, kept in a cookie).
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,19 +1,30 @@
-"""The panel is multi-tenant: support staff see every team, agency users only their own.
+"""The panel is multi-tenant: support staff see every team, agency users only their own, and a
+user who is neither sees nothing. Every admin here records its history in the audit trail and
+asks for confirmation before an action that moves money or revokes access.
 
 Also the panel's shared display pieces: status labels, money columns, the live/test switch and
 bounded lists of related rows (docs/decisions.md "Panel")."""
 
-from django.contrib import admin
-from django.core.exceptions import FieldDoesNotExist
+import copy
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
 from django.db import models
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import capfirst
+from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.audit import action_label, audit_action, entries_for
+from core.exceptions import ApplicationError
+from core.models import AuditEntry
 from core.money import money_display
 
 admin.site.site_header = _("Agency back office")
@@ -130,6 +141,144 @@ def datetime_column(field):
     return admin.display(description=field.verbose_name, ordering=field.name)(column)
 
 
+def is_support(request) -> bool:
+    return bool(getattr(request.user, "is_support", False))
+
+
+def user_team_id(request):
+    """The agency user's team, or None (support staff, or a user with no role)."""
+    return getattr(request.user, "team_id", None)
+
+
+def change_display(entry: AuditEntry) -> list[tuple[str, str, str]]:
+    """(field, old, new) rows of an entry, with verbose names where the field still exists.
+    A many-to-many change (a user's groups) reads as "add Support" / "delete Support"."""
+    raw = entry.changes_dict or {}
+    plain = copy.copy(entry)
+    plain.changes = {k: v for k, v in raw.items() if not isinstance(v, dict)}
+    try:
+        changes = plain.changes_display_dict
+    except Exception:  # an entry of a model that no longer exists
+        changes = plain.changes
+    rows = []
+    for name, values in changes.items():
+        old, new = values if isinstance(values, list | tuple) and len(values) == 2 else ("", values)
+        if _none(old) == _none(new):
+            continue  # a created object's empty fields
+        rows.append((str(capfirst(name)), _none(old), _none(new)))
+    model = entry.content_type.model_class()
+    for name, values in raw.items():
+        if isinstance(values, dict):
+            try:
+                label = model._meta.get_field(name).verbose_name
+            except Exception:
+                label = name
+            objects = ", ".join(str(o) for o in values.get("objects", []))
+            rows.append((str(capfirst(label)), "", f"{values.get('operation', '')} {objects}"))
+    return rows
+
+
+def _none(value) -> str:
+    return "—" if value in (None, "None", "") else str(value)
+
+
+class AuditedAdminMixin:
+    """The object's "History" page lists its audit entries (django-auditlog): who, when, which
+    action, the old and new values. Only for rows the user can see (get_object is scoped)."""
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_view_or_change_permission(request, obj):
+            raise PermissionDenied
+        entries = [(entry, change_display(entry)) for entry in entries_for(obj)[:500]]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("History: %s") % obj,
+            "subtitle": None,
+            "entries": entries,
+            "module_name": str(capfirst(self.opts.verbose_name_plural)),
+            "object": obj,
+            "opts": self.opts,
+            "preserved_filters": self.get_preserved_filters(request),
+            **(extra_context or {}),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/audit_history.html", context)
+
+
+class ConfirmedActionsMixin:
+    """Actions that move money or revoke access follow Django's `delete_selected`: the first
+    POST renders a page saying what will happen to each object (and to the amounts); the
+    second, with `post=yes`, runs the service for each and writes one audit entry each."""
+
+    def confirm_then_run(
+        self,
+        request,
+        queryset,
+        *,
+        action: str,
+        title,
+        question,
+        describe,
+        run,
+        done_message,
+        extra_changes=None,
+    ):
+        """`describe(obj)` says what will happen to one object (shown on the confirmation page
+        and kept in the audit entry); `run(obj)` calls the service; `extra_changes(obj)` reads
+        values outside the object (the wallet balance), recorded old → new."""
+        objects = list(queryset)
+        if request.POST.get("post") == "yes":
+            for obj in objects:
+                summary = describe(obj)
+                try:
+                    audit_action(
+                        actor=request.user,
+                        obj=obj,
+                        action=action,
+                        summary=summary,
+                        run=run,
+                        extra_changes=(lambda o=obj: extra_changes(o)) if extra_changes else None,
+                    )
+                except ApplicationError as exc:
+                    self.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+                else:
+                    self.message_user(request, done_message % {"object": obj}, messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "subtitle": None,
+            "question": question,
+            "rows": [(obj, describe(obj), self._change_link(obj)) for obj in objects],
+            "queryset": queryset,
+            "opts": self.opts,
+            "action": _posted_action(request),  # the admin action's name, posted again
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "media": self.media,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/confirm_action.html", context)
+
+    def _change_link(self, obj) -> str:
+        return reverse(
+            f"admin:{self.opts.app_label}_{self.opts.model_name}_change",
+            args=[obj.pk],
+            current_app=self.admin_site.name,
+        )
+
+
+def _posted_action(request) -> str:
+    """The action chosen on the change list (as ModelAdmin.response_action reads it)."""
+    chosen = request.POST.getlist("action")
+    try:
+        return chosen[int(request.POST.get("index", 0))]
+    except (IndexError, ValueError):
+        return chosen[0] if chosen else ""
+
+
 class PanelAdmin(admin.ModelAdmin):
     """The panel's list conventions: São Paulo times in two lines, the data mode in the title."""
 
@@ -164,48 +313,69 @@ def _model_field(model, name):
         return None
 
 
-class TeamScopedAdmin(PanelAdmin):
+class TeamScopedAdmin(AuditedAdminMixin, ConfirmedActionsMixin, PanelAdmin):
     """Scopes an admin to the logged-in agency user's team (rows, foreign-key choices, the team
-    of new rows). `team_field` is the lookup from the model to its team."""
+    of new rows). `team_field` is the lookup from the model to its team. Fails closed: a user
+    who is neither support nor on a team gets no rows and no permissions."""
 
     team_field = "team"
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
-        if request.user.is_support:
+        if is_support(request):
             return queryset
-        return queryset.filter(**{self.team_field: request.user.team_id})
+        if user_team_id(request) is None:
+            return queryset.none()
+        return queryset.filter(**{self.team_field: user_team_id(request)})
+
+    def _has_role(self, request) -> bool:
+        return is_support(request) or user_team_id(request) is not None
+
+    def has_module_permission(self, request):
+        return self._has_role(request) and super().has_module_permission(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._has_role(request) and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request):
+        return self._has_role(request) and super().has_add_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._has_role(request) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._has_role(request) and super().has_delete_permission(request, obj)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if not request.user.is_support:
+        if not is_support(request):
             related = db_field.related_model
             if related._meta.label == "agencies.Team":
-                kwargs["queryset"] = related.objects.filter(pk=request.user.team_id)
+                kwargs["queryset"] = related.objects.filter(pk=user_team_id(request))
             elif any(f.name == "team" for f in related._meta.get_fields()):
-                kwargs["queryset"] = related._default_manager.filter(team=request.user.team_id)
+                kwargs["queryset"] = related._default_manager.filter(team=user_team_id(request))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_exclude(self, request, obj=None):
         exclude = list(super().get_exclude(request, obj) or [])
-        if not request.user.is_support and self.team_field == "team":
+        if not is_support(request) and self.team_field == "team":
             exclude.append("team")  # an agency user's rows always belong to their team
         return exclude
 
     def get_list_display(self, request):
         display = super().get_list_display(request)
-        if request.user.is_support:
+        if is_support(request):
             return display
         return [name for name in display if name != "team"]
 
     def get_list_filter(self, request):
         filters = super().get_list_filter(request)
-        if request.user.is_support:
+        if is_support(request):
             return filters
         return [f for f in filters if f != "team"]
 
     def save_model(self, request, obj, form, change):
-        if not change and not request.user.is_support and self.team_field == "team":
-            obj.team_id = request.user.team_id
+        if not change and not is_support(request) and self.team_field == "team":
+            obj.team_id = user_team_id(request)
         super().save_model(request, obj, form, change)
 
 
@@ -220,3 +390,123 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+if admin.site.is_registered(AuditEntry):
+    admin.site.unregister(AuditEntry)  # auditlog's own admin: replaced by the scoped one below
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    """The activity list: support sees every team's (and support-only records'), an agency
+    user their own team's."""
+
+    list_display = ["timestamp", "actor_display", "what", "object_link", "changes_summary", "team"]
+    list_filter = ["action", ("content_type", admin.RelatedOnlyFieldListFilter), "team"]
+    search_fields = ["object_repr", "object_pk", "actor__username", "actor__email"]
+    date_hierarchy = "timestamp"
+    list_select_related = ["actor", "content_type", "team"]
+    fields = [
+        "timestamp",
+        "actor_display",
+        "what",
+        "object_link",
+        "changes_table",
+        "remote_addr",
+        "team",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description=_("who"), ordering="actor__username")
+    def actor_display(self, entry):
+        if entry.actor is None:
+            return _t("system") if not entry.actor_email else entry.actor_email
+        return entry.actor.get_full_name() or entry.actor.username
+
+    @admin.display(description=_("what"))
+    def what(self, entry):
+        return action_label(entry)
+
+    @admin.display(description=_("object"))
+    def object_link(self, entry):
+        model = entry.content_type.model_class()
+        label = f"{capfirst(model._meta.verbose_name) if model else entry.content_type}: "
+        try:
+            url = reverse(
+                f"admin:{entry.content_type.app_label}_{entry.content_type.model}_history",
+                args=[entry.object_pk],
+            )
+        except Exception:
+            return label + entry.object_repr
+        return format_html('{}<a href="{}">{}</a>', label, url, entry.object_repr)
+
+    @admin.display(description=_("changes"))
+    def changes_summary(self, entry):
+        rows = change_display(entry)
+        return "; ".join(f"{name}: {old} → {new}" for name, old, new in rows[:4]) + (
+            " …" if len(rows) > 4 else ""
+        )
+
+    @admin.display(description=_("changes"))
+    def changes_table(self, entry):
+        return self.changes_summary(entry)
+
+
+# --- Periodic tasks (django_celery_beat's admin, support only) ----------------------------------
+
+
+def _periodic_task_admin():
+    from django_celery_beat.admin import PeriodicTaskAdmin
+    from django_celery_beat.models import PeriodicTask
+
+    def set_enabled(task, enabled: bool):
+        task.enabled = enabled
+        if not enabled:
+            task.last_run_at = None  # as django_celery_beat's own action does
+        task.save()  # (not queryset.update): the scheduler and the audit trail see it
+
+    class PanelPeriodicTaskAdmin(AuditedAdminMixin, ConfirmedActionsMixin, PeriodicTaskAdmin):
+        """django_celery_beat's admin with confirmed, audited enable/disable (its toggle, which
+        disables without asking, is removed)."""
+
+        actions = ["enable_tasks", "disable_tasks", "run_tasks"]
+
+        @admin.action(description=_("Disable selected tasks"))
+        def disable_tasks(self, request, queryset):
+            return self.confirm_then_run(
+                request,
+                queryset,
+                action="periodic_task_disable",
+                title=_("Disable periodic tasks"),
+                question=_("Disable these periodic tasks?"),
+                describe=lambda task: (
+                    _("%(task)s stops running until it is enabled again.") % {"task": task.task}
+                    if task.enabled
+                    else _("Already disabled: nothing changes.")
+                ),
+                run=lambda task: set_enabled(task, False),
+                done_message=_("Disabled %(object)s."),
+            )
+
+        @admin.action(description=_("Enable selected tasks"))
+        def enable_tasks(self, request, queryset):
+            return self.confirm_then_run(
+                request,
+                queryset,
+                action="periodic_task_enable",
+                title=_("Enable periodic tasks"),
+                question=_("Enable these periodic tasks?"),
+                describe=lambda task: (
+                    _("%(task)s runs on its schedule again.") % {"task": task.task}
+                    if not task.enabled
+                    else _("Already enabled: nothing changes.")
+                ),
+                run=lambda task: set_enabled(task, True),
+                done_message=_("Enabled %(object)s."),
+            )
+
+    admin.site.unregister(PeriodicTask)
+    admin.site.register(PeriodicTask, PanelPeriodicTaskAdmin)
+
+
+_periodic_task_admin()

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 class CoreConfig(AppConfig):
     name = "core"
-    verbose_name = _("Core")
+    verbose_name = _("Activity")  # the panel's heading of the audit entries
 
     def ready(self):
         from core import schema  # noqa: F401 - registers the OpenAPI Bearer scheme

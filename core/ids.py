@@ -32,6 +32,7 @@ ID_PREFIXES = frozenset(
         "evt",
         "key",
         "itg",
+        "inv",  # panel invitations
     }
 )
 

@@ -1,4 +1,6 @@
+from auditlog.models import AbstractLogEntry
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from encrypted_fields.fields import EncryptedTextField
 
 
@@ -27,3 +29,34 @@ class IdempotencyKey(models.Model):
 
     def __str__(self):
         return self.key
+
+
+class AuditEntry(AbstractLogEntry):
+    """django-auditlog's log entry (AUDITLOG_LOGENTRY_MODEL) with the team it concerns, so that an
+    agency user's activity list is one indexed filter. Support-only records (periodic tasks,
+    support users) have no team."""
+
+    team = models.ForeignKey(
+        "agencies.Team",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_constraint=False,  # an entry outlives what it describes
+        verbose_name=_("team"),
+    )
+
+    class Meta(AbstractLogEntry.Meta):
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        indexes = [models.Index(fields=["team", "-timestamp"])]
+
+    def save(self, *args, **kwargs):
+        # Registered models give their team through get_additional_data (auditlog's hook).
+        if self.team_id is None and self.additional_data:
+            self.team_id = self.additional_data.get("team_id")
+        super().save(*args, **kwargs)
+
+    @property
+    def panel_action(self) -> str:
+        return (self.additional_data or {}).get("action", "")

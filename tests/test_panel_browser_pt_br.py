@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agencies.models import Team
+from agencies.models import ApiKey, Team
 from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.tests.test_create import book, holdable, person
@@ -275,6 +275,13 @@ def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(
     screenshot(browser, "team-settings-1440", DESKTOP)
     screenshot(browser, "team-settings-390", PHONE)
     browser.find_element(By.NAME, "_continue").click()
+    # A pricing change is confirmed first, showing the client price before and after.
+    wait.until(EC.presence_of_element_located((By.ID, "pricing-change")))
+    change = browser.find_element(By.ID, "pricing-change").text.replace("\N{NO-BREAK SPACE}", " ")
+    assert "R$ 1.112,00" in change and "R$ 1.110,50" in change  # before and after
+    made.team.refresh_from_db()
+    assert made.team.fee.amount == Decimal("12.00")  # not yet
+    browser.find_element(By.ID, "confirm-submit").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ul.messagelist")))
     made.team.refresh_from_db()
     assert made.team.fee.amount == Decimal("25.50")
@@ -290,6 +297,33 @@ def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(
     assert "é ambíguo" in browser.find_element(By.CSS_SELECTOR, ".errorlist").text
     made.team.refresh_from_db()
     assert made.team.fee.amount == Decimal("25.50")
+
+    # Revoking a key: a confirmation page first, then the revocation is in the key's history
+    # with the user's name.
+    from selenium.webdriver.support.ui import Select
+
+    key = ApiKey.objects.get(team=made.team, live_mode=True)
+    open_page(live_server, browser, wait, reverse("admin:agencies_apikey_changelist"))
+    row = next(
+        r
+        for r in browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
+        if key.display_prefix in r.text
+    )
+    row.find_element(By.CSS_SELECTOR, "input.action-select").click()
+    Select(browser.find_element(By.NAME, "action")).select_by_value("revoke")
+    browser.find_element(By.NAME, "index").click()
+    wait.until(EC.presence_of_element_located((By.ID, "confirm-rows")))
+    assert "Não há como desfazer" in browser.find_element(By.ID, "confirm-rows").text
+    screenshot(browser, "confirm-revoke-1440", DESKTOP)
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is None
+    browser.find_element(By.ID, "confirm-submit").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ul.messagelist")))
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is not None
+    open_page(live_server, browser, wait, reverse("admin:agencies_apikey_history", args=[key.pk]))
+    newest = browser.find_elements(By.CSS_SELECTOR, "#audit-entries tr.audit-entry")[0]
+    assert "ana@alpha.example" in newest.find_element(By.CSS_SELECTOR, ".audit-actor").text
+    assert "Chave de API revogada" in newest.find_element(By.CSS_SELECTOR, ".audit-action").text
+    screenshot(browser, "key-history-1440", DESKTOP)
 
     # The user's own choice of English beats the browser's Portuguese.
     browser.find_element(By.CSS_SELECTOR, ".language-switch button[value=en]").click()

@@ -16,8 +16,10 @@ from core.admin import (
     status_label,
 )
 from core.exceptions import ApplicationError
+from core.money import money_display
 from wallet import boleto
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
+from wallet.selectors import wallet_balance_snapshot
 from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
 
 
@@ -173,36 +175,65 @@ class RechargeAdmin(TeamScopedAdmin):
 
     @admin.action(description=_("Mark paid (sandbox recharges only)"), permissions=["change"])
     def mark_paid(self, request, queryset):
-        for recharge in queryset:
-            if recharge.provider != "sandbox":
-                self.message_user(
-                    request,
-                    gettext(
-                        "%(recharge)s is a real %(provider)s charge: it is paid by its payer, "
-                        "not here."
-                    )
-                    % {"recharge": recharge.id, "provider": recharge.provider},
-                    messages.ERROR,
-                )
-                continue
-            recharge_complete(recharge=recharge)
+        real = [r for r in queryset if r.provider != "sandbox"]
+        for recharge in real:
             self.message_user(
-                request, gettext("%(recharge)s paid.") % {"recharge": recharge.id}, messages.SUCCESS
+                request,
+                gettext(
+                    "%(recharge)s is a real %(provider)s charge: it is paid by its payer, not here."
+                )
+                % {"recharge": recharge.id, "provider": recharge.provider},
+                messages.ERROR,
             )
+        sandbox = queryset.filter(provider="sandbox")
+        if not sandbox.exists():
+            return None
+
+        def describe(recharge):
+            if recharge.status == Recharge.Status.COMPLETED:
+                return _("Already paid: nothing changes.")
+            if not recharge.live_mode:
+                return _("Test mode: %(amount)s is recorded; the live balance does not change.") % {
+                    "amount": money_display(recharge.amount)
+                }
+            return _("The wallet is credited %(amount)s.") % {
+                "amount": money_display(recharge.amount)
+            }
+
+        return self.confirm_then_run(
+            request,
+            sandbox,
+            action="recharge_mark_paid",
+            title=_("Mark recharges paid"),
+            question=_("Mark these recharges paid?"),
+            describe=describe,
+            run=lambda recharge: recharge_complete(recharge=recharge),
+            done_message=_("Marked %(object)s paid."),
+            extra_changes=wallet_balance_snapshot,
+        )
 
     @admin.action(description=_("Cancel pending recharges"), permissions=["change"])
     def cancel(self, request, queryset):
-        for recharge in queryset:
-            try:
-                recharge_cancel(recharge=recharge)
-            except ApplicationError as exc:
-                self.message_user(request, f"{recharge.id}: {gettext(exc.message)}", messages.ERROR)
-            else:
-                self.message_user(
-                    request,
-                    gettext("%(recharge)s cancelled.") % {"recharge": recharge.id},
-                    messages.SUCCESS,
-                )
+        def describe(recharge):
+            if recharge.status != Recharge.Status.PENDING:
+                return _("Not pending (%(status)s): it cannot be cancelled.") % {
+                    "status": recharge.get_status_display()
+                }
+            return _(
+                "The charge of %(amount)s is withdrawn; nothing is credited. Should the payer "
+                "pay anyway, the payment is still credited."
+            ) % {"amount": money_display(recharge.amount)}
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="recharge_cancel",
+            title=_("Cancel recharges"),
+            question=_("Cancel these recharges?"),
+            describe=describe,
+            run=lambda recharge: recharge_cancel(recharge=recharge),
+            done_message=_("Cancelled %(object)s."),
+        )
 
 
 @admin.register(ProviderNotification)

@@ -45,6 +45,9 @@ class Wallet(models.Model):
     def __str__(self):
         return f"Wallet of {self.team}"
 
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)
+
 
 class Transaction(models.Model):
     """One ledger movement. Append-only: never updated or deleted (enforced by the model and,
@@ -191,6 +194,9 @@ class Recharge(models.Model):
 
     def __str__(self):
         return f"{self.id} {self.amount} {self.payment_method} {self.status}"
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)
 
 
 class ProviderNotification(models.Model):

@@ -92,3 +92,12 @@ def recharge_get(*, team, live_mode: bool, recharge_id: str) -> Recharge:
     if recharge is None:
         raise RechargeNotFound()
     return recharge
+
+
+def wallet_balance_snapshot(obj) -> dict:
+    """The live balance of `obj`'s team, for an audit entry's old → new values (a test-mode
+    object never moves it)."""
+    if not obj.live_mode:
+        return {}
+    balance = Wallet.objects.filter(team_id=obj.team_id).values_list("balance", flat=True)
+    return {"wallet balance": balance.first()}

@@ -52,7 +52,8 @@ class WebhookEndpointForm(forms.ModelForm):
 
     class Meta:
         model = WebhookEndpoint
-        fields = ["events", "active"]
+        # `active` is switched by the confirmed actions (deactivate, reactivate), not here.
+        fields = ["events"]
 
 
 RECENT_DELIVERIES = 20  # shown on a webhook's page; the rest are one click away
@@ -92,8 +93,9 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         "updated_at",
         "recent_deliveries",
     ]
-    fields = [*readonly_fields[:5], "events", "active", *readonly_fields[5:]]
-    actions = ["reactivate", "send_test_event"]
+    # `active` shows as the state; it changes only through the confirmed actions.
+    fields = [*readonly_fields[:5], "events", *readonly_fields[5:]]
+    actions = ["deactivate", "reactivate", "send_test_event"]
 
     @admin.display(description=_("state"), ordering="active")
     def state(self, obj):
@@ -139,7 +141,7 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
 
     def save_model(self, request, obj, form, change):
         saved = WebhookEndpoint.objects.get(pk=obj.pk)
-        webhook_update(endpoint=saved, events=obj.events, active=obj.active)
+        webhook_update(endpoint=saved, events=obj.events)
 
     def delete_model(self, request, obj):
         webhook_delete(endpoint=obj)
@@ -148,18 +150,46 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         for endpoint in queryset:
             webhook_delete(endpoint=endpoint)
 
+    @admin.action(description=_("Deactivate selected webhooks"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        def describe(endpoint):
+            if not endpoint.active:
+                return _("Already inactive: nothing changes.")
+            return _(
+                "No events are sent to %(url)s until it is reactivated; they wait and are sent "
+                "after reactivation."
+            ) % {"url": endpoint.url}
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="webhook_deactivate",
+            title=_("Deactivate webhooks"),
+            question=_("Deactivate these webhooks?"),
+            describe=describe,
+            run=lambda endpoint: webhook_update(endpoint=endpoint, active=False),
+            done_message=_("Deactivated %(object)s."),
+        )
+
     @admin.action(description=_("Reactivate selected webhooks"), permissions=["change"])
     def reactivate(self, request, queryset):
-        inactive = [e for e in queryset if not e.active]
-        for endpoint in inactive:
-            webhook_update(endpoint=endpoint, active=True)
-        self.message_user(
+        def describe(endpoint):
+            if endpoint.active:
+                return _("Already active: nothing changes.")
+            return _(
+                "Events are sent to %(url)s again, starting with those that waited; the count "
+                "of consecutive failures starts again from 0."
+            ) % {"url": endpoint.url}
+
+        return self.confirm_then_run(
             request,
-            ngettext(
-                "Reactivated %(count)d webhook.", "Reactivated %(count)d webhooks.", len(inactive)
-            )
-            % {"count": len(inactive)},
-            messages.SUCCESS,
+            queryset,
+            action="webhook_reactivate",
+            title=_("Reactivate webhooks"),
+            question=_("Reactivate these webhooks?"),
+            describe=describe,
+            run=lambda endpoint: webhook_update(endpoint=endpoint, active=True),
+            done_message=_("Reactivated %(object)s."),
         )
 
     @admin.action(description=_("Send a test event"), permissions=["change"])

@@ -104,6 +104,9 @@ class WebhookEndpoint(models.Model):
     def __str__(self):
         return self.url
 
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)
+
     @property
     def success_rate(self) -> float:
         """Share of attempts answered with 2xx, in percent (100.0 before the first attempt)."""

@@ -104,9 +104,12 @@ def test_agency_user_creates_a_key_shown_once_for_their_team(two_teams):
 def test_agency_user_revokes_their_key_with_the_admin_action(two_teams):
     mine, _ = two_teams
     key = ApiKey.objects.get(team=mine.team, live_mode=True)
-    response = browser_for(mine.owner).post(
-        changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk]}, follow=True
-    )
+    browser = browser_for(mine.owner)
+    chosen = {"action": "revoke", "_selected_action": [key.pk]}
+    confirmation = browser.post(changelist(ApiKey), chosen)
+    assert "Requisições com sk_live_" in confirmation.content.decode()  # Portuguese
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is None  # not before "yes"
+    response = browser.post(changelist(ApiKey), {**chosen, "post": "yes"}, follow=True)
     assert response.status_code == 200
     key.refresh_from_db()
     assert key.revoked_at is not None
@@ -117,7 +120,7 @@ def test_agency_user_cannot_revoke_another_teams_key(two_teams):
     mine, theirs = two_teams
     key = ApiKey.objects.get(team=theirs.team, live_mode=True)
     browser_for(mine.owner).post(
-        changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk]}
+        changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk], "post": "yes"}
     )
     key.refresh_from_db()
     assert key.revoked_at is None
@@ -125,15 +128,22 @@ def test_agency_user_cannot_revoke_another_teams_key(two_teams):
 
 def test_agency_user_changes_their_pricing(two_teams):
     mine, _ = two_teams
-    response = browser_for(mine.owner).post(
-        change_url(mine.team),
-        {
-            "name": mine.team.name,
-            "markup_percent": "8,5",  # the panel is in Portuguese by default
-            "fee": "12,00",
-            "notification_email": "ops@alpha.example",
-        },
-    )
+    browser = browser_for(mine.owner)
+    posted = {
+        "name": mine.team.name,
+        "markup_percent": "8,5",  # the panel is in Portuguese by default
+        "fee": "12,00",
+        "notification_email": "ops@alpha.example",
+    }
+    confirmation = browser.post(change_url(mine.team), posted)
+    # A pricing change is confirmed first: old and new pricing of an example offer.
+    assert confirmation.status_code == 200
+    assert "admin/agencies/team/confirm_pricing.html" in [t.name for t in confirmation.templates]
+    page = confirmation.content.decode()
+    assert "R$\N{NO-BREAK SPACE}1.097,00" in page  # 1000 + 8,5 % + 12,00 after the change
+    mine.team.refresh_from_db()
+    assert mine.team.markup_percent == 0  # nothing saved before "yes"
+    response = browser.post(change_url(mine.team), {**posted, "_pricing": "confirmed"})
     assert response.status_code == 302, response.content
     mine.team.refresh_from_db()
     assert str(mine.team.markup_percent) == "8.50" and str(mine.team.fee.amount) == "12.00"
@@ -176,9 +186,11 @@ def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
     assert integration.access_token == "duffel_live_secret123" and integration.live_mode
     assert "duffel_live_secret123" not in browser.get(change_url(integration)).content.decode()
     assert Event.objects.filter(type="integration.connected", team=team.team).count() == 1
-    browser.post(
-        changelist(Integration), {"action": "disconnect", "_selected_action": [integration.pk]}
-    )
+    chosen = {"action": "disconnect", "_selected_action": [integration.pk]}
+    confirmation = browser.post(changelist(Integration), chosen)
+    assert "O token guardado da Duffel deixa de ser usado" in confirmation.content.decode()
+    assert Integration.objects.get(pk=integration.pk).status == "active"
+    browser.post(changelist(Integration), {**chosen, "post": "yes"})
     integration.refresh_from_db()
     assert integration.status == "disconnected"
     assert Event.objects.filter(type="integration.disconnected").count() == 1

@@ -21,6 +21,8 @@ def post_pricing(user, *, markup, fee, language="pt-br"):
             "markup_percent": markup,
             "fee": fee,
             "notification_email": "ops@alpha.example",
+            # As after the confirmation page (tested in test_panel.py and test_panel_audit.py).
+            "_pricing": "confirmed",
         },
     )
 

@@ -270,10 +270,13 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, te
     outsider.force_login(other_team.owner)
     listing = outsider.get(reverse("admin:bookings_booking_changelist"))
     assert listing.status_code == 200 and list(listing.context["cl"].queryset) == []
-    support.post(
-        reverse("admin:bookings_booking_changelist"),
-        {"action": "cancel", "_selected_action": [booking["id"]]},
-    )
+    chosen = {"action": "cancel", "_selected_action": [booking["id"]]}
+    confirmation = support.post(reverse("admin:bookings_booking_changelist"), chosen)
+    refundable = Booking.objects.get(pk=booking["id"]).conditions["refund_before_departure"]
+    expected = "A carteira recebe de volta R$" if refundable["allowed"] else "sem reembolso"
+    assert expected in confirmation.content.decode()
+    assert Booking.objects.get(pk=booking["id"]).status == "ticketed"
+    support.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})
     assert Booking.objects.get(pk=booking["id"]).status == "cancelled"
 
 

@@ -58,7 +58,7 @@ AUTH_USER_MODEL = "agencies.User"
 APPEND_SLASH = False  # the spec's URLs have no trailing slash
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "core.panel.PanelAdminConfig",  # the Django admin with our site: roles that fail closed
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "djmoney",
     "django_celery_beat",
     "django_guid",
+    "auditlog",
+    "axes",
     "core",
     "agencies",
     "wallet",
@@ -90,8 +92,16 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "auditlog.middleware.AuditlogMiddleware",  # panel changes carry who made them
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires: answers lockouts
+]
+
+# django-axes first: it refuses a locked-out user or address before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 TEMPLATES = [
@@ -452,9 +462,65 @@ WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = env.int(
     "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT", default=2
 )
 
-MESSAGE_STORAGE = (
-    "django.contrib.messages.storage.session.SessionStorage"  # keys shown once stay server-side
+# --- Panel: audit trail, login lockout, invitations ---------------------------------------------
+# django-auditlog: every change of these models, in the panel or not, is an audit entry (who,
+# when, old and new values). Secrets and counters that change on every request are left out.
+AUDITLOG_LOGENTRY_MODEL = "core.AuditEntry"
+# auditlog's migrations create its own log table even when it is swapped for ours; with no
+# migrations the app makes no table at all (its only model is swapped), and none is left over
+# to block a flush.
+MIGRATION_MODULES = {"auditlog": None}
+AUDITLOG_INCLUDE_TRACKING_MODELS = (
+    {"model": "agencies.team"},
+    {
+        "model": "agencies.user",
+        "exclude_fields": ["password", "last_login"],
+        "m2m_fields": {"groups"},
+    },
+    {"model": "agencies.apikey", "exclude_fields": ["secret_hash", "last_used_at"]},
+    {"model": "agencies.client"},
+    {"model": "agencies.integration", "exclude_fields": ["access_token"]},
+    {"model": "agencies.invitation"},
+    {"model": "wallet.wallet"},
+    {"model": "wallet.recharge", "exclude_fields": ["updated_at"]},
+    {
+        "model": "bookings.booking",
+        # The itinerary and airline are fixed at creation and large; the booking keeps them.
+        "exclude_fields": ["updated_at", "synced_at", "reminder_sent_at", "owner", "slices"],
+    },
+    {
+        "model": "webhooks.webhookendpoint",
+        "exclude_fields": [
+            "secret",
+            "updated_at",
+            "last_triggered_at",
+            "alert_sent_at",
+            "consecutive_failures",  # every delivery moves these; deactivation is `active`
+            "total_deliveries",
+            "failed_deliveries",
+        ],
+    },
+    {
+        "model": "django_celery_beat.periodictask",
+        "exclude_fields": ["last_run_at", "total_run_count", "date_changed"],
+    },
 )
+AUDITLOG_DISABLE_REMOTE_ADDR = False
+
+# django-axes: after AXES_FAILURE_LIMIT wrong passwords, the user name and (separately) the
+# address are locked out for the cool-off; support unlocks in the panel (Axes > Access attempts).
+AXES_FAILURE_LIMIT = env.int("PANEL_LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("PANEL_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
+AXES_USERNAME_FORM_FIELD = "username"
+# The same client address as the API's rate limits (DJANGO_BEHIND_TLS_PROXY decides whether
+# X-Forwarded-For is trusted), so a client cannot pick its own address by sending the header.
+AXES_CLIENT_IP_CALLABLE = "core.panel.login_client_address"
+
+PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
 
 # --- Payments (wallet recharges) -----------------------------------------------------------------
 PAYMENT_PROVIDER = env.str("PAYMENT_PROVIDER", default="sandbox")  # live mode: sandbox | asaas

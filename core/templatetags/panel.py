@@ -5,6 +5,7 @@ from datetime import datetime
 from django import template
 from django.utils.formats import date_format
 
+from core.audit import action_label
 from core.money import money_display
 
 register = template.Library()
@@ -27,3 +28,9 @@ def local_departure(value):
     except ValueError:
         return value
     return f"{date_format(moment, 'SHORT_DATE_FORMAT')} {moment:%H:%M}"
+
+
+@register.simple_tag
+def audit_action_label(entry) -> str:
+    """How an audit entry reads: the panel action and its effect, or created/changed/deleted."""
+    return action_label(entry)

@@ -325,8 +325,17 @@ def test_support_marks_a_sandbox_recharge_paid_and_cancels_another(live_client, 
     browser = BrowserClient()
     browser.force_login(SupportUserFactory())
     url = reverse("admin:wallet_recharge_changelist")
-    browser.post(url, {"action": "mark_paid", "_selected_action": [paid]})
-    browser.post(url, {"action": "cancel", "_selected_action": [cancelled]})
+    confirmation = browser.post(url, {"action": "mark_paid", "_selected_action": [paid]})
+    assert (
+        "A carteira recebe um crédito de R$\N{NO-BREAK SPACE}500,00."
+        in confirmation.content.decode()
+    )
+    assert Recharge.objects.get(pk=paid).status == "pending"  # nothing happens before "yes"
+    confirmation = browser.post(url, {"action": "cancel", "_selected_action": [cancelled]})
+    assert "A cobrança de R$\N{NO-BREAK SPACE}600,00 é retirada" in confirmation.content.decode()
+    assert Recharge.objects.get(pk=cancelled).status == "pending"
+    browser.post(url, {"action": "mark_paid", "_selected_action": [paid], "post": "yes"})
+    browser.post(url, {"action": "cancel", "_selected_action": [cancelled], "post": "yes"})
     assert Recharge.objects.get(pk=paid).status == "completed"
     assert Recharge.objects.get(pk=cancelled).status == "cancelled"
     assert Wallet.objects.get(team=team.team).balance == Decimal("500.00")

@@ -94,11 +94,16 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
         deactivated_at=timezone.now(),
     )
 
-    response = browser_for(team.owner).post(
-        ENDPOINTS, {"action": "reactivate", "_selected_action": [endpoint.pk]}, follow=True
-    )
+    browser = browser_for(team.owner)
+    chosen = {"action": "reactivate", "_selected_action": [endpoint.pk]}
+    confirmation = browser.post(ENDPOINTS, chosen)  # first a page that says what will happen
+    assert "admin/confirm_action.html" in [t.name for t in confirmation.templates]
+    assert "Os eventos voltam a ser enviados para" in confirmation.content.decode()
+    assert not WebhookEndpoint.objects.get(pk=endpoint.pk).active
 
-    assert "1 webhook reativado." in response.content.decode()
+    response = browser.post(ENDPOINTS, {**chosen, "post": "yes"}, follow=True)
+
+    assert f"Reativado: {endpoint.url}." in response.content.decode()  # Portuguese by default
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.deactivated_at is None

@@ -1,5 +1,6 @@
 """The panel in a real browser (headless Chromium): an agency user logs in, finds their
-deactivated webhook, reactivates it, and cannot see another team's webhooks."""
+deactivated webhook, reactivates it (after a confirmation page), and cannot see another team's
+webhooks."""
 
 import shutil
 
@@ -81,8 +82,14 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     Select(browser.find_element(By.NAME, "action")).select_by_value("reactivate")
     browser.find_element(By.NAME, "index").click()
 
+    # A confirmation page first, then "Yes, I'm sure".
+    wait.until(EC.presence_of_element_located((By.ID, "confirm-rows")))
+    assert "hooks.alpha.example/broken" in browser.find_element(By.ID, "confirm-rows").text
+    assert not WebhookEndpoint.objects.get(pk=broken.pk).active
+    browser.find_element(By.ID, "confirm-submit").click()
+
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "ul.messagelist"), "Reactivated"))
-    assert "Reactivated 1 webhook." in browser.page_source
+    assert "Reactivated https://hooks.alpha.example/broken." in browser.page_source
     broken.refresh_from_db()
     assert broken.active and broken.consecutive_failures == 0
     assert broken.deactivated_at is None

@@ -1,0 +1,8 @@
+from celery import shared_task
+
+
+@shared_task(acks_late=True)
+def send_invitation_email(invitation_id: str) -> bool:
+    from agencies.services import invitation_send
+
+    return invitation_send(invitation_id=invitation_id)

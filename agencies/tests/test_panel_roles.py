@@ -1,0 +1,409 @@
+"""Roles that fail closed, invitations, password reset, login lockout, and the review's panel
+findings (a new key's secret kept in the session; a duplicate client's 500)."""
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth.models import Group
+from django.contrib.sessions.models import Session
+from django.core import mail
+from django.test import Client as BrowserClient
+from django.urls import reverse
+from django.utils import timezone
+
+from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Invitation, Team, User
+from agencies.permissions import AGENCY_GROUP_NAME
+from agencies.tests.factories import ClientFactory
+from core.models import AuditEntry
+from wallet.models import Recharge, Transaction
+from webhooks.models import Event, WebhookEndpoint
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "correct horse battery staple"
+SCOPED_MODELS = [Team, ApiKey, Client, Invitation, Recharge, Transaction, Event, WebhookEndpoint]
+
+
+def browser_for(user):
+    browser = BrowserClient(headers={"accept-language": "en"})  # the English texts below
+    browser.force_login(user)
+    return browser
+
+
+def changelist(model) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+def staff_without_team(*groups: str) -> User:
+    user = User.objects.create_user("drifter", "drifter@example.com", PASSWORD, is_staff=True)
+    user.groups.add(*(Group.objects.get(name=name) for name in groups))
+    return user
+
+
+def support_member() -> User:
+    return staff_without_team(SUPPORT_GROUP_NAME)
+
+
+# --- Roles ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("groups", [(), (AGENCY_GROUP_NAME,)])
+def test_staff_without_team_and_without_support_role_sees_nothing(team, other_team, groups):
+    """The reproduction: a staff user put in the agency group without a team saw every team."""
+    drifter = staff_without_team(*groups)
+    browser = browser_for(drifter)
+    index = browser.get(reverse("admin:index"))
+    assert index.status_code == 302 and reverse("admin:login") in index["Location"]
+    for model in SCOPED_MODELS:
+        page = browser.get(changelist(model))
+        assert page.status_code == 302, model  # to the login page, no rows
+        assert team.team.name not in page.content.decode()
+    key = ApiKey.objects.filter(team=team.team).first()
+    page = browser.get(reverse("admin:agencies_apikey_change", args=[key.pk]))
+    assert page.status_code == 302 and key.display_prefix not in page.content.decode()
+
+
+def test_team_scoped_admin_fails_closed_for_a_user_with_no_role(team, rf):
+    """Below the site's gate too: TeamScopedAdmin gives a user with no role no rows and no
+    permissions, whatever their group permissions say."""
+    from django.contrib import admin
+
+    drifter = staff_without_team(AGENCY_GROUP_NAME)
+    request = rf.get("/admin/")
+    request.user = drifter
+    model_admin = admin.site._registry[ApiKey]
+    assert model_admin.get_queryset(request).count() == 0
+    assert not model_admin.has_view_permission(request)
+    assert not model_admin.has_module_permission(request)
+    assert not model_admin.has_change_permission(request)
+
+
+def test_a_support_group_member_sees_every_team(team, other_team):
+    support = support_member()
+    assert support.is_support and support.panel_role == "support"
+    page = browser_for(support).get(changelist(ApiKey))
+    assert page.status_code == 200
+    teams = set(page.context["cl"].queryset.values_list("team", flat=True))
+    assert teams == {team.team.pk, other_team.team.pk}
+
+
+def test_a_team_member_in_the_support_group_stays_an_agency_user(team, other_team):
+    owner = team.owner
+    owner.groups.add(Group.objects.get(name=SUPPORT_GROUP_NAME))
+    owner = User.objects.get(pk=owner.pk)
+    assert not owner.is_support and owner.panel_role == "agency"
+    page = browser_for(owner).get(changelist(ApiKey))
+    assert set(page.context["cl"].queryset.values_list("team", flat=True)) == {team.team.pk}
+
+
+def test_support_sees_each_users_role_and_filters_by_it(team):
+    support = support_member()
+    User.objects.create_superuser("root", "root@example.com", PASSWORD)
+    staff_nobody = User.objects.create_user("nobody", "n@example.com", PASSWORD, is_staff=True)
+    browser = browser_for(support)
+    page = browser.get(changelist(User))
+    assert page.status_code == 200
+    html = page.content.decode()
+    for label in ("Superuser", "Support", "Agency user", "No access"):
+        assert f">{label}<" in html
+    for role, expected in [
+        ("agency", {team.owner.pk}),
+        ("support", {support.pk}),
+        ("none", {staff_nobody.pk}),
+    ]:
+        filtered = browser.get(changelist(User), {"role": role})
+        assert set(filtered.context["cl"].queryset.values_list("pk", flat=True)) == expected
+
+
+def test_support_cannot_grant_superuser_status(team):
+    support = support_member()
+    page = browser_for(support).get(reverse("admin:agencies_user_change", args=[team.owner.pk]))
+    assert "is_superuser" not in page.context["adminform"].form.fields
+
+
+def test_agency_users_do_not_see_the_user_list(team):
+    assert browser_for(team.owner).get(changelist(User)).status_code == 403
+
+
+# --- Invitations ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def invite(django_capture_on_commit_callbacks):
+    def post(browser, email="colleague@alpha.example", **extra):
+        with django_capture_on_commit_callbacks(execute=True):  # the e-mail goes after commit
+            return browser.post(reverse("admin:agencies_invitation_add"), {"email": email, **extra})
+
+    return post
+
+
+def invitation_link() -> str:
+    body = mail.outbox[-1].body
+    return re.search(r"http://testserver(/admin/invitation/[^\s]+/)", body).group(1)
+
+
+def test_an_invitation_sets_a_password_once_and_then_expires(team, other_team, invite):
+    owner = browser_for(team.owner)
+    form = owner.get(reverse("admin:agencies_invitation_add"))
+    assert "team" not in form.context["adminform"].form.fields  # their own team only
+    assert invite(owner, team=other_team.team.pk).status_code == 302
+    invitation = Invitation.objects.get()
+    assert invitation.team == team.team and invitation.invited_by == team.owner
+    assert mail.outbox[-1].to == ["colleague@alpha.example"]
+    link = invitation_link()
+
+    visitor = BrowserClient()
+    page = visitor.get(link)
+    assert page.status_code == 200 and "colleague@alpha.example" in page.content.decode()
+    weak = visitor.post(link, {"new_password1": "123", "new_password2": "123"})
+    assert weak.status_code == 200 and weak.context["form"].errors  # the validators run
+    assert not User.objects.filter(email="colleague@alpha.example").exists()
+    done = visitor.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    assert done.status_code == 302
+
+    colleague = User.objects.get(email="colleague@alpha.example")
+    assert colleague.team == team.team and colleague.panel_role == "agency"
+    assert colleague.check_password(PASSWORD)
+    assert (
+        BrowserClient()
+        .post(reverse("admin:login"), {"username": "colleague@alpha.example", "password": PASSWORD})
+        .status_code
+        == 302
+    )  # logged in
+
+    # Used: the same link cannot set a password again.
+    again = BrowserClient().post(
+        link, {"new_password1": "x" + PASSWORD, "new_password2": "x" + PASSWORD}
+    )
+    assert again.status_code == 410
+    colleague.refresh_from_db()
+    assert colleague.check_password(PASSWORD)
+
+
+def test_an_invitation_link_expires(team, invite):
+    invite(browser_for(team.owner))
+    link = invitation_link()
+    with time_machine.travel(timezone.now() + timedelta(hours=72, seconds=1)):
+        page = BrowserClient().get(link)
+        assert page.status_code == 410
+        posted = BrowserClient().post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+        assert posted.status_code == 410
+    assert not User.objects.filter(email="colleague@alpha.example").exists()
+
+
+def test_a_forged_invitation_link_is_refused(team, invite):
+    invite(browser_for(team.owner))
+    link = invitation_link()
+    forged = link.replace(link.rstrip("/").rsplit(":", 1)[-1], "forged")
+    assert BrowserClient().get(forged).status_code == 410
+
+
+def test_inviting_an_existing_user_is_a_form_error(team, other_team, invite):
+    response = invite(browser_for(team.owner), email=other_team.owner.email)
+    assert response.status_code == 200
+    assert "already exists" in str(response.context["adminform"].form.errors)
+    assert not Invitation.objects.exists() and not mail.outbox
+
+
+# --- Password reset ---------------------------------------------------------------------------
+
+
+def test_a_forgotten_password_is_reset_from_the_login_page(team):
+    owner = User.objects.get(pk=team.owner.pk)
+    assert not owner.has_usable_password()  # create_team makes owners without one
+    login = BrowserClient().get(reverse("admin:login")).content.decode()
+    assert reverse("admin_password_reset") in login
+
+    BrowserClient().post(reverse("admin_password_reset"), {"email": owner.email})
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [owner.email]
+    link = re.search(r"http://testserver(/admin/reset/\S+/)", mail.outbox[0].body).group(1)
+    visitor = BrowserClient()
+    form_page = visitor.get(link, follow=True)  # Django swaps the token for a session marker
+    set_url = form_page.redirect_chain[-1][0]
+    visitor.post(set_url, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    owner.refresh_from_db()
+    assert owner.check_password(PASSWORD)
+    # Once: the link does not work again.
+    assert not BrowserClient().get(link, follow=True).context["validlink"]
+
+
+def test_password_reset_says_nothing_about_unknown_addresses():
+    response = BrowserClient().post(
+        reverse("admin_password_reset"), {"email": "who@nowhere.example"}
+    )
+    assert response.status_code == 302 and not mail.outbox
+
+
+# --- Login lockout (django-axes) ------------------------------------------------------------------
+
+
+def login(browser, username, password):
+    return browser.post(reverse("admin:login"), {"username": username, "password": password})
+
+
+def test_repeated_wrong_passwords_lock_the_user_out(team, settings):
+    owner = team.owner
+    owner.set_password(PASSWORD)
+    owner.save()
+    browser = BrowserClient()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(browser, owner.username, "wrong").status_code == 200  # the form again
+    assert login(browser, owner.username, "wrong").status_code == 429  # the last allowed
+    locked = login(browser, owner.username, PASSWORD)  # the right one, too late
+    assert locked.status_code == 429
+    assert "_auth_user_id" not in browser.session
+    # From another address too: the user name is locked, not only the address.
+    elsewhere = BrowserClient(REMOTE_ADDR="203.0.113.9")
+    assert login(elsewhere, owner.username, PASSWORD).status_code == 429
+
+
+def test_an_address_trying_many_users_is_locked_out(team, other_team, settings):
+    browser = BrowserClient(REMOTE_ADDR="198.51.100.7")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        login(browser, f"guess{n}@example.com", "wrong")
+    other_team.owner.set_password(PASSWORD)
+    other_team.owner.save()
+    assert login(browser, other_team.owner.username, PASSWORD).status_code == 429
+
+
+def test_support_unlocks_a_locked_out_user(team, settings):
+    from axes.models import AccessAttempt
+
+    owner = team.owner
+    owner.set_password(PASSWORD)
+    owner.save()
+    browser = BrowserClient()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(browser, owner.username, "wrong")
+    assert login(browser, owner.username, PASSWORD).status_code == 429
+
+    support = browser_for(support_member())
+    attempts = support.get(changelist(AccessAttempt))
+    assert attempts.status_code == 200 and owner.username in attempts.content.decode()
+    support.post(
+        changelist(AccessAttempt),
+        {
+            "action": "delete_selected",
+            "_selected_action": list(AccessAttempt.objects.values_list("pk", flat=True)),
+            "post": "yes",
+        },
+    )
+    assert not AccessAttempt.objects.exists()
+    assert login(browser, owner.username, PASSWORD).status_code == 302
+
+
+def test_the_lockout_is_over_after_the_cool_off(team, settings):
+    owner = team.owner
+    owner.set_password(PASSWORD)
+    owner.save()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(BrowserClient(), owner.username, "wrong")
+    assert login(BrowserClient(), owner.username, PASSWORD).status_code == 429
+    with time_machine.travel(timezone.now() + settings.AXES_COOLOFF_TIME + timedelta(seconds=1)):
+        assert login(BrowserClient(), owner.username, PASSWORD).status_code == 302
+
+
+# --- A new key's secret: shown once, stored nowhere ---------------------------------------------
+
+
+def test_a_new_keys_secret_is_in_the_creating_response_only(team, caplog):
+    browser = browser_for(team.owner)
+    response = browser.post(
+        reverse("admin:agencies_apikey_add"), {"name": "Checkout", "live_mode": "on"}
+    )
+    assert response.status_code == 200
+    shown = re.findall(r"sk_live_[A-Za-z0-9]{40}", response.content.decode())
+    assert len(set(shown)) == 1
+    secret = shown[0]
+    assert "no-store" in response["Cache-Control"]
+    # Not in the session (where messages were kept), not in any cookie, not in the logs.
+    for session in Session.objects.all():
+        assert secret not in str(session.get_decoded())
+    assert all(secret not in morsel.value for morsel in browser.cookies.values())
+    assert all(secret not in record.getMessage() for record in caplog.records)
+    # Not in the audit trail either.
+    assert all(secret not in str(entry.changes) for entry in AuditEntry.objects.all())
+    # And the next page does not show it.
+    assert secret not in browser.get(changelist(ApiKey)).content.decode()
+
+
+# --- A client whose e-mail exists: a form error, not a 500 ----------------------------------------
+
+
+def test_adding_a_client_whose_email_exists_is_a_form_error(team):
+    ClientFactory(team=team.team, live_mode=True, email="ana@example.com")
+    response = browser_for(team.owner).post(
+        reverse("admin:agencies_client_add"),
+        {"live_mode": "on", "full_name": "Ana Again", "email": "ana@example.com"},
+    )
+    assert response.status_code == 200
+    assert "email" in response.context["adminform"].form.errors
+    assert "A client with this e-mail already exists." in response.content.decode()
+    assert Client.objects.filter(team=team.team, email="ana@example.com").count() == 1
+
+
+def test_the_same_email_in_the_other_mode_or_team_is_fine(team, other_team):
+    ClientFactory(team=other_team.team, live_mode=True, email="ana@example.com")
+    ClientFactory(team=team.team, live_mode=False, email="ana@example.com")
+    response = browser_for(team.owner).post(
+        reverse("admin:agencies_client_add"),
+        {"live_mode": "on", "full_name": "Ana", "email": "ana@example.com"},
+    )
+    assert response.status_code == 302
+    assert Client.objects.get(team=team.team, live_mode=True).email == "ana@example.com"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_link_submitted_twice_at_once_makes_one_user(team):
+    import threading
+
+    from django.db import connection
+
+    from agencies.services import InvitationInvalid, invitation_accept
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
+    invitation = Invitation.objects.create(
+        team=team.team,
+        email="twice@alpha.example",
+        invited_by=team.owner,
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    start, outcomes = threading.Barrier(2), []
+
+    def accept():
+        try:
+            start.wait()
+            invitation_accept(invitation=invitation, password=PASSWORD)
+            outcomes.append("created")
+        except InvitationInvalid:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=accept) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["created", "refused"]
+    assert User.objects.filter(email="twice@alpha.example").count() == 1
+
+
+def test_withdrawing_a_pending_invitation_kills_its_link(team, invite):
+    owner = browser_for(team.owner)
+    invite(owner)
+    link = invitation_link()
+    invitation = Invitation.objects.get()
+    owner.post(reverse("admin:agencies_invitation_delete", args=[invitation.pk]), {"post": "yes"})
+    assert not Invitation.objects.exists()
+    assert BrowserClient().get(link).status_code == 410
+
+
+def test_role_changes_are_in_the_users_history(team):
+    support = browser_for(User.objects.create_superuser("root", "root@example.com", PASSWORD))
+    drifter = staff_without_team()
+    drifter.groups.add(Group.objects.get(name=SUPPORT_GROUP_NAME))
+    page = support.get(reverse("admin:agencies_user_history", args=[drifter.pk]))
+    assert page.status_code == 200 and "Support" in page.content.decode()

@@ -1,0 +1,305 @@
+"""Every confirmed panel action writes one audit entry (who, when, which action, what it did to
+the amounts, old and new values); plain changes are audited too; each object's history page
+shows them, and the activity list is scoped like everything else."""
+
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.test import Client as BrowserClient
+from django.urls import reverse
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+from agencies.models import ApiKey, Client, Integration, Team
+from agencies.services import integration_connect
+from agencies.tests.factories import ClientFactory, SupportUserFactory
+from bookings.models import Booking
+from bookings.tests.test_create import NOW, book, offers
+from core.models import AuditEntry
+from wallet.models import Recharge, Wallet
+from wallet.tests.factories import fund
+from webhooks.models import WebhookEndpoint
+from webhooks.tests.factories import make_endpoint
+
+pytestmark = pytest.mark.django_db
+
+
+def browser_for(user):
+    browser = BrowserClient(headers={"accept-language": "en"})  # the English texts below
+    browser.force_login(user)
+    return browser
+
+
+def changelist(model) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+def run_action(browser, model, action, obj):
+    """The two POSTs of a confirmed action: the confirmation page, then "Yes, I'm sure"."""
+    chosen = {"action": action, "_selected_action": [obj.pk]}
+    confirmation = browser.post(changelist(model), chosen)
+    assert confirmation.status_code == 200
+    assert "admin/confirm_action.html" in [t.name for t in confirmation.templates]
+    # The page posts back the same action (as a browser would submit it).
+    assert f'name="action" value="{action}"' in confirmation.content.decode()
+    before = AuditEntry.objects.count()
+    browser.post(changelist(model), {**chosen, "post": "yes"})
+    assert AuditEntry.objects.count() == before + 1  # one entry per action, not two
+    return confirmation.content.decode(), AuditEntry.objects.order_by("-pk").first()
+
+
+def assert_entry(entry, *, actor, action, obj, changes):
+    assert entry.actor == actor
+    assert entry.additional_data["action"] == action
+    assert entry.object_pk == str(obj.pk)
+    for field, (old, new) in changes.items():
+        assert entry.changes[field] == [old, new], (field, entry.changes)
+
+
+def test_revoking_a_key(team):
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    page, entry = run_action(browser_for(team.owner), ApiKey, "revoke", key)
+    key.refresh_from_db()
+    assert "This cannot be undone" in page
+    assert_entry(
+        entry,
+        actor=team.owner,
+        action="api_key_revoke",
+        obj=key,
+        changes={},
+    )
+    old, new = entry.changes["revoked_at"]
+    assert old == "None" and new.startswith(key.revoked_at.strftime("%Y-%m-%d %H:%M:%S"))
+    assert entry.team_id == team.team.pk
+
+
+def test_marking_a_recharge_paid_shows_the_credit_and_records_the_balance(team, live_client):
+    recharge_id = live_client.post(
+        "/api/v1/wallet/recharge",
+        {"amount": "500.00", "currency": "BRL", "payment_method": "pix"},
+        format="json",
+    ).json()["data"]["id"]
+    recharge = Recharge.objects.get(pk=recharge_id)
+    support = SupportUserFactory()
+    page, entry = run_action(browser_for(support), Recharge, "mark_paid", recharge)
+    assert "The wallet is credited R$\N{NO-BREAK SPACE}500.00." in page
+    assert Wallet.objects.get(team=team.team).balance == Decimal("500.00")
+    assert_entry(
+        entry,
+        actor=support,
+        action="recharge_mark_paid",
+        obj=recharge,
+        changes={"status": ("pending", "completed"), "wallet balance": ("0.00", "500.00")},
+    )
+    assert "R$\N{NO-BREAK SPACE}500.00" in entry.additional_data["summary"]
+
+
+def test_cancelling_a_recharge(team, live_client):
+    recharge_id = live_client.post(
+        "/api/v1/wallet/recharge",
+        {"amount": "600.00", "currency": "BRL", "payment_method": "pix"},
+        format="json",
+    ).json()["data"]["id"]
+    recharge = Recharge.objects.get(pk=recharge_id)
+    support = SupportUserFactory()
+    page, entry = run_action(browser_for(support), Recharge, "cancel", recharge)
+    assert "The charge of R$\N{NO-BREAK SPACE}600.00 is withdrawn; nothing is credited." in page
+    assert_entry(
+        entry,
+        actor=support,
+        action="recharge_cancel",
+        obj=recharge,
+        changes={"status": ("pending", "cancelled")},
+    )
+
+
+@pytest.mark.usefixtures("live_sandbox")  # live keys book with the sandbox
+def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
+    with time_machine.travel(NOW, tick=False):
+        fund(team.team, "50000.00")
+        refundable = next(
+            o
+            for o in offers(live_client)
+            if o["conditions"]["refund_before_departure"]["allowed"]
+            and o["conditions"]["refund_before_departure"]["penalty_amount"]
+        )
+        booking = Booking.objects.get(pk=book(live_client, refundable, type="instant").json()["id"])
+        assert booking.status == "ticketed"
+        balance_before = Wallet.objects.get(team=team.team).balance
+        support = SupportUserFactory()
+        page, entry = run_action(browser_for(support), Booking, "cancel", booking)
+    balance_after = Wallet.objects.get(team=team.team).balance
+    refund = balance_after - balance_before
+    assert refund > 0
+    # The page announced exactly the refund that was then credited.
+    assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{refund:,.2f}" in page
+    assert "Penalty:" in page
+    assert_entry(
+        entry,
+        actor=support,
+        action="booking_cancel",
+        obj=booking,
+        changes={
+            "status": ("ticketed", "cancelled"),
+            "wallet balance": (f"{balance_before:.2f}", f"{balance_after:.2f}"),
+        },
+    )
+
+
+@pytest.mark.usefixtures("live_sandbox")  # live keys book with the sandbox
+def test_cancelling_an_unpaid_hold_says_it_costs_nothing(team, live_client):
+    with time_machine.travel(NOW, tick=False):
+        offer = next(
+            o
+            for o in offers(live_client)
+            if not o["payment_requirements"]["requires_instant_payment"]
+        )
+        booking = Booking.objects.get(pk=book(live_client, offer).json()["id"])
+        support = SupportUserFactory()
+        page, entry = run_action(browser_for(support), Booking, "cancel", booking)
+    assert "Cancelled at no cost: it was never paid." in page
+    assert_entry(
+        entry,
+        actor=support,
+        action="booking_cancel",
+        obj=booking,
+        changes={"status": ("pending", "cancelled")},
+    )
+    assert "wallet balance" not in entry.changes
+
+
+def test_deactivating_and_reactivating_a_webhook(team):
+    endpoint = make_endpoint(team.team, "https://hooks.alpha.example/a")
+    browser = browser_for(team.owner)
+    page, entry = run_action(browser, WebhookEndpoint, "deactivate", endpoint)
+    assert "No events are sent to https://hooks.alpha.example/a" in page
+    assert_entry(
+        entry,
+        actor=team.owner,
+        action="webhook_deactivate",
+        obj=endpoint,
+        changes={"active": ("True", "False")},
+    )
+    page, entry = run_action(browser, WebhookEndpoint, "reactivate", endpoint)
+    assert_entry(
+        entry,
+        actor=team.owner,
+        action="webhook_reactivate",
+        obj=endpoint,
+        changes={"active": ("False", "True")},
+    )
+
+
+def test_disconnecting_an_integration(team):
+    integration = integration_connect(
+        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_x"
+    )
+    page, entry = run_action(browser_for(team.owner), Integration, "disconnect", integration)
+    assert "The stored Duffel token is no longer used" in page
+    assert_entry(
+        entry,
+        actor=team.owner,
+        action="integration_disconnect",
+        obj=integration,
+        changes={"status": ("active", "disconnected")},
+    )
+    assert "duffel_live_x" not in str(entry.changes) + str(entry.serialized_data)
+
+
+def test_changing_pricing(team):
+    browser = browser_for(team.owner)
+    url = reverse("admin:agencies_team_change", args=[team.team.pk])
+    posted = {
+        "name": team.team.name,
+        "markup_percent": "8.5",
+        "fee": "25.50",
+        "notification_email": team.team.notification_email,
+    }
+    page = browser.post(url, posted).content.decode()
+    assert (
+        "R$\N{NO-BREAK SPACE}1,110.50" in page and "R$\N{NO-BREAK SPACE}1,000.00" in page
+    )  # after, and before the change
+    browser.post(url, {**posted, "_pricing": "confirmed"})
+    entry = AuditEntry.objects.order_by("-pk").first()
+    assert_entry(
+        entry,
+        actor=team.owner,
+        action="pricing_change",
+        obj=team.team,
+        changes={"markup_percent": ("0.00", "8.50"), "fee": ("R$0.00", "R$25.50")},
+    )
+
+
+def test_disabling_a_periodic_task():
+    every = IntervalSchedule.objects.create(every=60, period=IntervalSchedule.SECONDS)
+    task = PeriodicTask.objects.create(name="sweep", task="webhooks.tasks.sweep", interval=every)
+    support = SupportUserFactory()
+    page, entry = run_action(browser_for(support), PeriodicTask, "disable_tasks", task)
+    assert "webhooks.tasks.sweep stops running" in page
+    task.refresh_from_db()
+    assert not task.enabled
+    assert_entry(
+        entry,
+        actor=support,
+        action="periodic_task_disable",
+        obj=task,
+        changes={"enabled": ("True", "False")},
+    )
+    assert entry.team_id is None  # support-only
+
+
+def test_plain_changes_are_audited_with_the_actor(team):
+    client = ClientFactory(team=team.team, full_name="Ana", email="ana@example.com")
+    browser_for(team.owner).post(
+        reverse("admin:agencies_client_change", args=[client.pk]),
+        {"live_mode": "on", "full_name": "Ana Souza", "email": "ana@example.com"},
+    )
+    entry = AuditEntry.objects.filter(object_pk=client.pk).order_by("-pk").first()
+    assert entry.action == AuditEntry.Action.UPDATE and entry.actor == team.owner
+    assert entry.changes["full_name"] == ["Ana", "Ana Souza"]
+    assert entry.team_id == team.team.pk
+
+
+def test_history_page_shows_the_entries(team):
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    run_action(browser_for(team.owner), ApiKey, "revoke", key)
+    history = browser_for(team.owner).get(reverse("admin:agencies_apikey_history", args=[key.pk]))
+    html = history.content.decode()
+    assert history.status_code == 200
+    assert "Revoked API key" in html and team.owner.username in html and "Revoked at" in html
+
+
+def test_activity_list_is_scoped_to_the_team(team, other_team):
+    for created in (team, other_team):
+        key = ApiKey.objects.get(team=created.team, live_mode=True)
+        run_action(browser_for(created.owner), ApiKey, "revoke", key)
+    entries = changelist(AuditEntry)
+    mine = browser_for(team.owner).get(entries)
+    assert mine.status_code == 200
+    assert {e.team_id for e in mine.context["cl"].queryset} == {team.team.pk}
+    everyone = browser_for(SupportUserFactory()).get(entries)
+    assert {team.team.pk, other_team.team.pk} <= {
+        e.team_id for e in everyone.context["cl"].queryset
+    }
+    # Another team's object history is not readable by its address either.
+    theirs = ApiKey.objects.get(team=other_team.team, live_mode=True)
+    page = browser_for(team.owner).get(reverse("admin:agencies_apikey_history", args=[theirs.pk]))
+    assert page.status_code == 302 and theirs.display_prefix not in page.content.decode()
+
+
+def test_changes_outside_the_panel_are_audited_too(team):
+    Team.objects.filter(pk=team.team.pk)  # the API and services save through the ORM as well
+    team.team.name = "Alpha Viagens"
+    team.team.save()
+    entry = AuditEntry.objects.filter(object_pk=team.team.pk).order_by("-pk").first()
+    assert entry.actor is None and entry.changes["name"] == ["Alpha Travel", "Alpha Viagens"]
+
+
+def test_the_unaudited_fields_stay_out(team):
+    key = ApiKey.objects.filter(team=team.team).first()
+    created = AuditEntry.objects.get(object_pk=key.pk, action=AuditEntry.Action.CREATE)
+    assert "secret_hash" not in created.changes
+    client = Client.objects.create(
+        team=team.team, live_mode=True, full_name="B", email="b@example.com"
+    )
+    assert AuditEntry.objects.filter(object_pk=client.pk).exists()
