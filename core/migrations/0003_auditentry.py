@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('agencies', '0003_invitation'),
+        ('agencies', '0004_invitation'),
         ('contenttypes', '0002_remove_content_type_name'),
         ('core', '0002_idempotency_body_encrypted'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

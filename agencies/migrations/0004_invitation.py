@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('agencies', '0002_panel_translations'),
+        ('agencies', '0003_client_full_name_length'),
     ]
 
     operations = [
