@@ -4,6 +4,7 @@ or by an API key of the recharge's team and mode; anything else is "Recharge not
 are served while the recharge can be paid (`payment_pages_open`), are rate-limited per client
 address and per recharge, and send no Referer onward (the token is in the URL)."""
 
+import hashlib
 import math
 from functools import wraps
 
@@ -33,7 +34,9 @@ class _Closed(Exception):
 def _rate_limited(request, recharge_id: str) -> HttpResponse | None:
     limits = (
         (f"address:{client_address(request)}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS),
-        (f"recharge:{recharge_id[:64]}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE),
+        # Hashed: the id comes from the URL as typed (spaces, any character) and cache keys
+        # must stay plain.
+        (f"recharge:{_digest(recharge_id)}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE),
     )
     for key, rate in limits:
         retry_after = over_limit(f"payment-page:{key}", rate)
@@ -44,6 +47,10 @@ def _rate_limited(request, recharge_id: str) -> HttpResponse | None:
             response["Retry-After"] = str(max(1, math.ceil(retry_after)))
             return response
     return None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def payment_page(view):

@@ -4,6 +4,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from agencies.models import ApiKey, Team, User, hash_secret
@@ -114,4 +115,10 @@ def test_a_strong_owner_password_logs_into_the_panel(client):
         "--owner-password",
         "maré-alta-em-Ubatuba",
     )
-    assert client.login(username="dono@sol.example", password="maré-alta-em-Ubatuba")
+    # Through the panel's login form (the lockout backend wants the request, as a browser's).
+    answer = client.post(
+        reverse("admin:login"),
+        {"username": "dono@sol.example", "password": "maré-alta-em-Ubatuba"},
+    )
+    assert answer.status_code == 302, answer.content[:500]
+    assert client.get(reverse("admin:index")).status_code == 200
