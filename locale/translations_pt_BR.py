@@ -527,6 +527,8 @@ TRANSLATIONS = {
     "support alerted": "suporte avisado",
     "payment notification": "notificação de pagamento",
     "payment notifications": "notificações de pagamento",
+    "The payment provider is unavailable; try again later": "O provedor de pagamentos está indisponível; tente de novo mais tarde",
+    "Only a rejected notification can be verified again": "Só uma notificação rejeitada pode ser verificada de novo",
 }
 
 

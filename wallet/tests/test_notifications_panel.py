@@ -214,7 +214,8 @@ def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa:
     done = verify_again(browser, early)
 
     assert messages_of(done) == [
-        "Notificação evt_early&3: The payment provider is unavailable; try again later"
+        "Notificação evt_early&3: O provedor de pagamentos está indisponível; "
+        "tente de novo mais tarde"
     ]
     early.refresh_from_db()
     assert (early.state, early.reason) == ("rejected", "not_received")
