@@ -85,7 +85,9 @@ class Booking(models.Model):
     # "check now", a retried request): the holder of this lease acts.
     outcome_check_lease_until = models.DateTimeField(null=True, blank=True)
     # When the retention job erased the passengers' personal data (bookings/retention.py).
-    personal_data_erased_at = models.DateTimeField(null=True, blank=True)
+    personal_data_erased_at = models.DateTimeField(
+        _("personal data erased at"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("booking")

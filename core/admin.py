@@ -243,7 +243,7 @@ class ConfirmedActionsMixin:
                         extra_changes=(lambda o=obj: extra_changes(o)) if extra_changes else None,
                     )
                 except ApplicationError as exc:
-                    self.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+                    self.message_user(request, f"{obj}: {_t(exc.message)}", messages.ERROR)
                 else:
                     self.message_user(request, done_message % {"object": obj}, messages.SUCCESS)
             return None

@@ -11,4 +11,7 @@ PANEL_MESSAGES = [
     gettext_noop("Only a pending recharge can be cancelled"),
     gettext_noop("Insufficient balance"),
     gettext_noop("Conflict"),
+    # "Verify again" of a payment notification (support).
+    gettext_noop("The payment provider is unavailable; try again later"),
+    gettext_noop("Only a rejected notification can be verified again"),
 ]

@@ -277,7 +277,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     actions = ["verify_again"]
 
     @admin.action(
-        description="Verify again with the provider (credits what it now confirms)",
+        description=_("Verify again with the provider (credits what it now confirms)"),
         permissions=["verify"],
     )
     def verify_again(self, request, queryset):
@@ -290,7 +290,9 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         )
         skipped = [n.event_id for n in queryset if n.state != ProviderNotification.State.REJECTED]
         if not rejected:
-            self.message_user(request, "Only rejected notifications can be verified again.")
+            self.message_user(
+                request, gettext("Only rejected notifications can be verified again.")
+            )
             return None
         if request.POST.get("post") != "yes":
             return TemplateResponse(
@@ -298,7 +300,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
                 "admin/wallet/providernotification/verify_again.html",
                 {
                     **self.admin_site.each_context(request),
-                    "title": "Verify again with the provider?",
+                    "title": _("Verify again with the provider?"),
                     "opts": self.model._meta,
                     "notifications": rejected,
                     "skipped": skipped,
@@ -311,23 +313,34 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
                 row = notification_verify_again(notification=notification)
             except ApplicationError as exc:
                 self.message_user(
-                    request, f"Notification {notification.event_id}: {exc.message}", messages.ERROR
+                    request,
+                    gettext("Notification %(event)s: %(error)s")
+                    % {"event": notification.event_id, "error": gettext(exc.message)},
+                    messages.ERROR,
                 )
                 continue
             self.log_change(
-                request, row, f"Verified again: was rejected, {before}; now {row.state}."
+                request,
+                row,
+                gettext("Verified again: was rejected, %(before)s; now %(state)s.")
+                % {"before": before, "state": row.get_state_display()},
             )
             if row.state == ProviderNotification.State.REJECTED:
                 self.message_user(
                     request,
-                    f"Notification {row.event_id}: still rejected: "
-                    f"{row.get_reason_display()} ({row.detail})",
+                    gettext("Notification %(event)s: still rejected: %(reason)s (%(detail)s)")
+                    % {
+                        "event": row.event_id,
+                        "reason": row.get_reason_display(),
+                        "detail": row.detail,
+                    },
                     messages.WARNING,
                 )
             else:
                 self.message_user(
                     request,
-                    f"Notification {row.event_id}: {row.get_state_display()}.",
+                    gettext("Notification %(event)s: %(state)s.")
+                    % {"event": row.event_id, "state": row.get_state_display()},
                     messages.SUCCESS,
                 )
         return None
@@ -335,14 +348,14 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     def has_verify_permission(self, request):
         return getattr(request.user, "is_support", False)
 
-    @admin.display(description="Recharge", ordering="recharge")
+    @admin.display(description=_("recharge"), ordering="recharge")
     def recharge_link(self, obj):
         if not obj.recharge_id:
             return "—"
         url = admin_url(Recharge, "change", obj.recharge_id)
         return format_html('<a href="{}">{}</a>', url, obj.recharge_id)
 
-    @admin.display(description="Body as received")
+    @admin.display(description=_("body as received"))
     def payload_pretty(self, obj):
         return format_html("<pre>{}</pre>", json.dumps(obj.payload, indent=2, ensure_ascii=False))
 

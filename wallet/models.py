@@ -208,51 +208,68 @@ class ProviderNotification(models.Model):
     is alerted by e-mail once (`alert_sent_at`, stamped by the task that sends it)."""
 
     class State(models.TextChoices):
-        PAID = "paid", "Paid: recharge credited"
-        FAILED = "failed", "Failed: recharge marked failed"
-        IGNORED = "ignored", "Ignored: nothing to do"
-        REJECTED = "rejected", "Rejected: not credited, support alerted"
+        PAID = "paid", _("Paid: recharge credited")
+        FAILED = "failed", _("Failed: recharge marked failed")
+        IGNORED = "ignored", _("Ignored: nothing to do")
+        REJECTED = "rejected", _("Rejected: not credited, support alerted")
 
     class Reason(models.TextChoices):
-        PAYMENT_NOT_FOUND = "payment_not_found", "The provider does not know this payment"
-        PAYMENT_MISMATCH = "payment_mismatch", "The provider answered for another payment"
-        UNKNOWN_PAYMENT = "unknown_payment", "No recharge has this payment id"
-        FOREIGN_REFERENCE = "foreign_reference", "The payment is for another reference"
-        NOT_RECEIVED = "not_received", "The provider does not say the payment was received"
-        AMOUNT_MISMATCH = "amount_mismatch", "The provider's value is not the recharge amount"
-        NOT_FAILED = "not_failed", "The provider does not confirm the failure"
+        PAYMENT_NOT_FOUND = "payment_not_found", _("The provider does not know this payment")
+        PAYMENT_MISMATCH = "payment_mismatch", _("The provider answered for another payment")
+        UNKNOWN_PAYMENT = "unknown_payment", _("No recharge has this payment id")
+        FOREIGN_REFERENCE = "foreign_reference", _("The payment is for another reference")
+        NOT_RECEIVED = "not_received", _("The provider does not say the payment was received")
+        AMOUNT_MISMATCH = "amount_mismatch", _("The provider's value is not the recharge amount")
+        NOT_FAILED = "not_failed", _("The provider does not confirm the failure")
         REVERSED_AFTER_CREDIT = (
             "reversed_after_credit",
-            "Refunded or charged back after the wallet was credited",
+            _("Refunded or charged back after the wallet was credited"),
         )
 
-    provider = models.CharField(max_length=20)
-    event_id = models.CharField(max_length=100)
-    event_type = models.CharField(max_length=60)
+    provider = models.CharField(_("provider"), max_length=20)
+    event_id = models.CharField(_("event id"), max_length=100)
+    event_type = models.CharField(_("event type"), max_length=60)
     payment_id = models.CharField(
-        max_length=100, blank=True, db_index=True, help_text="The payment the notification names."
+        _("payment id"),
+        max_length=100,
+        blank=True,
+        db_index=True,
+        help_text=_("The payment the notification names."),
     )
-    recharge = models.ForeignKey(Recharge, null=True, on_delete=models.PROTECT)
-    payload = models.JSONField()
-    received_at = models.DateTimeField(auto_now_add=True)
+    recharge = models.ForeignKey(
+        Recharge, null=True, on_delete=models.PROTECT, verbose_name=_("recharge")
+    )
+    payload = models.JSONField(_("body"))
+    received_at = models.DateTimeField(_("received at"), auto_now_add=True)
     # The outcome, decided on what the provider said when asked.
-    state = models.CharField(max_length=10, choices=State.choices)
-    reason = models.CharField(max_length=30, choices=Reason.choices, blank=True)
-    detail = models.CharField(max_length=255, blank=True)
+    state = models.CharField(_("outcome"), max_length=10, choices=State.choices)
+    reason = models.CharField(_("reason"), max_length=30, choices=Reason.choices, blank=True)
+    detail = models.CharField(_("detail"), max_length=255, blank=True)
     provider_status = models.CharField(
-        max_length=40, blank=True, help_text="The payment's status read back from the provider."
+        _("provider status"),
+        max_length=40,
+        blank=True,
+        help_text=_("The payment's status read back from the provider."),
     )
     provider_value = models.CharField(
-        max_length=40, blank=True, help_text="The payment's value read back, as written."
+        _("provider value"),
+        max_length=40,
+        blank=True,
+        help_text=_("The payment's value read back, as written."),
     )
     provider_reference = models.CharField(
-        max_length=100, blank=True, help_text="The payment's external reference read back."
+        _("provider reference"),
+        max_length=100,
+        blank=True,
+        help_text=_("The payment's external reference read back."),
     )
     # Support alert of a rejected notification: sent once (see wallet/emails.py).
-    alert_sent_at = models.DateTimeField(null=True, blank=True)
-    alert_sent_to = models.CharField(max_length=500, blank=True)
+    alert_sent_at = models.DateTimeField(_("support alerted at"), null=True, blank=True)
+    alert_sent_to = models.CharField(_("support alerted"), max_length=500, blank=True)
 
     class Meta:
+        verbose_name = _("payment notification")
+        verbose_name_plural = _("payment notifications")
         ordering = ["-received_at"]
         constraints = [
             models.UniqueConstraint(

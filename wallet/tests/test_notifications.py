@@ -221,7 +221,7 @@ def assert_rejected(
     assert Transaction.objects.count() == ledger_rows
     [mail] = mailoutbox
     assert mail.to == [SUPPORT]
-    assert mail.subject.startswith("Payment notification rejected: ")
+    assert mail.subject.startswith("Notificação de pagamento rejeitada: ")
     assert row.get_reason_display() in mail.subject
     assert event_id in mail.body and row.payment_id in mail.body
     assert row.detail in mail.body
@@ -473,7 +473,7 @@ def test_a_payment_asaas_does_not_know_is_rejected(asaas, team, deliver, mailout
     row = assert_rejected(response, "payment_not_found", mailoutbox)
     assert_nothing_credited(recharge)
     assert row.provider_status == "" and row.provider_value == ""
-    assert "(no such payment)" in mailoutbox[0].body
+    assert "(pagamento inexistente)" in mailoutbox[0].body
 
 
 @pytest.mark.parametrize(
@@ -531,7 +531,7 @@ def test_a_payment_no_recharge_has_is_rejected(asaas, team, deliver, mailoutbox)
     row = assert_rejected(response, "unknown_payment", mailoutbox)
     assert_nothing_credited(recharge)
     assert row.recharge_id is None and row.payment_id == stranger
-    assert "None of our recharges has this payment id." in mailoutbox[0].body
+    assert "Nenhuma de nossas recargas tem este id de pagamento." in mailoutbox[0].body
 
 
 def test_asaas_answering_for_another_payment_is_rejected(asaas, team, deliver, mailoutbox):
@@ -764,7 +764,7 @@ def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
     )
     assert_credited_once(recharge, "250.00")
     [mail] = mailoutbox
-    assert "Refunded or charged back after the wallet was credited" in mail.subject
+    assert "Reembolsado ou contestado depois do crédito na carteira" in mail.subject
 
 
 def test_other_events_are_read_back_recorded_and_ignored(asaas, team, deliver, mailoutbox):

@@ -66,7 +66,7 @@ def test_support_filters_by_state_and_reason(three_notifications):
     assert listed(browser, reason__exact="amount_mismatch") == ["evt_inflated&2"]
     assert listed(browser, state__exact="paid") == ["evt_paid&1"]
     page = browser.get(NOTIFICATIONS).content.decode()
-    assert "The provider&#x27;s value is not the recharge amount" in page  # the reason filter
+    assert "O valor no provedor não é o valor da recarga" in page  # the reason filter
 
 
 def test_support_searches_by_event_payment_and_recharge_id(three_notifications):
@@ -88,8 +88,8 @@ def test_the_notification_page_shows_what_asaas_said(three_notifications):
 
     for text in (
         "evt_inflated&amp;2",
-        "Rejected: not credited, support alerted",
-        "The provider&#x27;s value is not the recharge amount",
+        "Rejeitada: nada creditado, suporte avisado",
+        "O valor no provedor não é o valor da recarga",
         "The provider says the payment is 1000000; the recharge is 100.00.",
         inflated.recharge_id,
         "&quot;externalReference&quot;",  # the body as received
@@ -147,7 +147,7 @@ def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  
 
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Verify again with the provider?" in text
+    assert "Verificar de novo com o provedor?" in text
     assert "evt_inflated&amp;2" in text and "evt_early&amp;3" in text
     assert 'name="post" value="yes"' in text
     assert len(asaas.calls) == calls  # nothing asked, nothing changed yet
@@ -164,20 +164,20 @@ def test_a_payment_asaas_now_shows_received_is_credited_once(
 
     done = verify_again(browser, early)
 
-    assert messages_of(done) == ["Notification evt_early&3: Paid: recharge credited."]
+    assert messages_of(done) == ["Notificação evt_early&3: Paga: recarga creditada."]
     early.refresh_from_db()
     assert (early.state, early.reason, early.provider_status) == ("paid", "", "RECEIVED")
     [txn] = Transaction.objects.filter(reference_id=early.recharge_id)
     assert txn.amount == Decimal("250.00")
     [entry] = LogEntry.objects.all()
-    assert "was rejected, The provider does not say the payment was received" in (
+    assert "estava rejeitada, O provedor não diz que o pagamento foi recebido" in (
         entry.get_change_message()
     )
-    assert entry.get_change_message().endswith("now paid.")
+    assert entry.get_change_message().endswith("agora Paga: recarga creditada.")
 
     again = verify_again(browser, early)  # no longer rejected: nothing asked, nothing credited
 
-    assert messages_of(again) == ["Only rejected notifications can be verified again."]
+    assert messages_of(again) == ["Só notificações rejeitadas podem ser verificadas de novo."]
     assert Transaction.objects.filter(reference_id=early.recharge_id).count() == 1
 
 
@@ -193,8 +193,8 @@ def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
     done = verify_again(browser, inflated)
 
     assert messages_of(done) == [
-        "Notification evt_inflated&2: still rejected: "
-        "The provider's value is not the recharge amount "
+        "Notificação evt_inflated&2: continua rejeitada: "
+        "O valor no provedor não é o valor da recarga "
         "(The provider says the payment is 99.00; the recharge is 100.00.)"
     ]
     inflated.refresh_from_db()
@@ -214,7 +214,8 @@ def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa:
     done = verify_again(browser, early)
 
     assert messages_of(done) == [
-        "Notification evt_early&3: The payment provider is unavailable; try again later"
+        "Notificação evt_early&3: O provedor de pagamentos está indisponível; "
+        "tente de novo mais tarde"
     ]
     early.refresh_from_db()
     assert (early.state, early.reason) == ("rejected", "not_received")
