@@ -3,6 +3,7 @@ from decimal import Decimal
 from django.contrib import admin, messages
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -248,7 +249,7 @@ class BookingAdmin(TeamScopedAdmin):
                 )
                 for t in rows
             ),
-        ) or format_html("—")
+        ) or mark_safe("—")
 
     @admin.display(description=_("events"))
     def events(self, obj):
@@ -257,7 +258,7 @@ class BookingAdmin(TeamScopedAdmin):
             "",
             "<div>{} · <code>{}</code></div>",
             ((localize(localtime(e.created_at)), e.type) for e in rows),
-        ) or format_html("—")
+        ) or mark_safe("—")
 
     @admin.action(
         description=_("Cancel selected bookings (refund per fare rules)"), permissions=["change"]
