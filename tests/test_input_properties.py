@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from agencies.tests.factories import make_team
+from bookings.schemas import PASSENGER_EXAMPLE
 from wallet.models import Recharge
 from wallet.services import recharge_create
 from wallet.tests.factories import fund
@@ -149,22 +150,8 @@ def world(db, settings, live_sandbox):
             o for o in offers if not o["payment_requirements"]["requires_instant_payment"]
         ][:2]
         person = {
+            **PASSENGER_EXAMPLE,
             "id": hold["passengers"][0]["id"],
-            "given_name": "Ana",
-            "family_name": "Souza",
-            "gender": "f",
-            "title": "ms",
-            "born_on": "1990-05-01",
-            "email": "ana@example.com",
-            "phone_number": "+5511987654321",
-            "identity_documents": [
-                {
-                    "type": "passport",
-                    "unique_identifier": "FX123456",
-                    "issuing_country_code": "BR",
-                    "expires_on": "2031-01-01",
-                }
-            ],
             "loyalty_programme_accounts": [{"airline_iata_code": "LA", "account_number": "1"}],
         }
         booking = client.post(

@@ -17,6 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from rest_framework.test import APIClient
 
+from bookings.schemas import PASSENGER_EXAMPLE
+
 EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "api_examples.json"
 
 
@@ -96,24 +98,7 @@ def _journey(team, receiver_url: str) -> dict:
     offers = client.post("/api/v1/flights/search", search, format="json").json()["offers"]
 
     def passenger(offer):
-        return {
-            "id": offer["passengers"][0]["id"],
-            "given_name": "Ana",
-            "family_name": "Souza",
-            "gender": "f",
-            "title": "ms",
-            "born_on": "1990-05-01",
-            "email": "ana@example.com",
-            "phone_number": "+5511987654321",
-            "identity_documents": [
-                {
-                    "type": "passport",
-                    "unique_identifier": "FX123456",
-                    "issuing_country_code": "BR",
-                    "expires_on": "2031-01-01",
-                }
-            ],
-        }
+        return {**PASSENGER_EXAMPLE, "id": offer["passengers"][0]["id"]}
 
     def affordable(instant):
         return next(
