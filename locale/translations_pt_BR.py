@@ -529,6 +529,20 @@ TRANSLATIONS = {
     "payment notifications": "notificações de pagamento",
     "The payment provider is unavailable; try again later": "O provedor de pagamentos está indisponível; tente de novo mais tarde",
     "Only a rejected notification can be verified again": "Só uma notificação rejeitada pode ser verificada de novo",
+    # --- home page and team overview (issue 14.1): add entries right below this line
+
+    # --- webhook portal (issue 14.2): add entries right below this line
+
+    # --- statement (issue 14.3): add entries right below this line
+
+    # --- booking page (issue 14.4): add entries right below this line
+
+    # --- e-mails (issue 14.5): add entries right below this line
+
+    # --- errors and API (issue 15): add entries right below this line
+
+    # --- performance and scale-out (issue 17): add entries right below this line
+
 }
 
 
