@@ -529,21 +529,22 @@ TRANSLATIONS = {
     "payment notifications": "notificações de pagamento",
     "The payment provider is unavailable; try again later": "O provedor de pagamentos está indisponível; tente de novo mais tarde",
     "Only a rejected notification can be verified again": "Só uma notificação rejeitada pode ser verificada de novo",
-    # --- home page and team overview (issue 14.1): add entries right below this line
-
-    # --- webhook portal (issue 14.2): add entries right below this line
-
-    # --- statement (issue 14.3): add entries right below this line
-
-    # --- booking page (issue 14.4): add entries right below this line
-
-    # --- e-mails (issue 14.5): add entries right below this line
-
-    # --- errors and API (issue 15): add entries right below this line
-
-    # --- performance and scale-out (issue 17): add entries right below this line
-
 }
+
+
+def all_translations():
+    """This file's texts and those of every module in locale/pt_BR_texts/ (one per piece of work,
+    so that parallel branches add texts without touching the same lines)."""
+    import importlib.util
+    from pathlib import Path
+
+    merged = dict(TRANSLATIONS)
+    for module_path in sorted((Path(__file__).parent / "pt_BR_texts").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(module_path.stem, module_path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        merged.update(module.TRANSLATIONS)
+    return merged
 
 
 def main():
@@ -558,12 +559,13 @@ def main():
     catalog.project, catalog.version = "agency-backoffice", "1"
     catalog.language_team = "Português (Brasil)"
     catalog.fuzzy = False
+    translations = all_translations()
     missing = []
     for message in catalog:
         if not message.id:
             continue
         key = (message.context, message.id) if message.context else message.id
-        found = TRANSLATIONS.get(key)
+        found = translations.get(key)
         if found is None:
             missing.append(message.id)
             continue
