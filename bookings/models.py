@@ -55,6 +55,15 @@ class Booking(models.Model):
         decimal_places=2,
         help_text=_("What the wallet is debited."),
     )
+    # The agency's price as the search showed it; the wallet is never debited these.
+    markup_amount = models.DecimalField(_("markup"), max_digits=14, decimal_places=2)
+    fee_amount = models.DecimalField(_("fee"), max_digits=14, decimal_places=2)
+    client_amount = models.DecimalField(
+        _("client price"),
+        max_digits=14,
+        decimal_places=2,
+        help_text=_("What the agency's customer pays: cost in BRL + markup + fee."),
+    )
     owner = models.JSONField(_("airline"))
     slices = models.JSONField(_("slices"))
     conditions = models.JSONField(_("conditions"))

@@ -10,7 +10,8 @@ compresses the whole search's array (lz4) in one value.
 
     offer    = [id, supplier_offer_id, owner, total_amount, total_currency, base_amount,
                 tax_amount, exchange_rate, base_cost_brl, expires_at, requires_instant_payment,
-                payment_required_by, price_guarantee_expires_at, refund, change, slices]
+                payment_required_by, price_guarantee_expires_at, refund, change, slices,
+                markup_amount, fee_amount]
     slice    = [origin, destination, duration_minutes, fare_brand_name, segments]
     segment  = [origin, destination, origin_terminal, destination_terminal, departing_at,
                 arriving_at, marketing_carrier, marketing_flight_number, operating_carrier,
@@ -48,6 +49,9 @@ class StoredOffer:
     offer: SupplierOffer
     exchange_rate: Decimal
     base_cost_brl: Decimal
+    # None for an offer packed before they were kept (see flights.selectors._bookable).
+    markup_amount: Decimal | None
+    fee_amount: Decimal | None
 
 
 def _amount(value: Decimal | None) -> str | None:
@@ -107,6 +111,8 @@ def pack_offer(*, offer_id: str, offer: SupplierOffer, price: Price) -> list:
             ]
             for s in offer.slices
         ],
+        str(price.markup_amount),
+        str(price.fee_amount),
     ]
 
 
@@ -182,7 +188,9 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         refund,
         change,
         slices,
-    ) = value
+        markup_amount,
+        fee_amount,
+    ) = value if len(value) == 18 else [*value, None, None]
     offer = SupplierOffer(
         supplier_offer_id=supplier_offer_id,
         owner=owner,
@@ -213,4 +221,6 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         offer=offer,
         exchange_rate=Decimal(exchange_rate),
         base_cost_brl=Decimal(base_cost_brl),
+        markup_amount=None if markup_amount is None else Decimal(markup_amount),
+        fee_amount=None if fee_amount is None else Decimal(fee_amount),
     )

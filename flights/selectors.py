@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 from core.ids import id_time_part
 from flights import airports, packing, rendering
 from flights.models import OfferRequest
+from flights.pricing import price_offer
 
 OFFER_ID = re.compile(r"^off_[0-9a-hjkmnp-tv-z]{26}$")
 
@@ -27,6 +28,9 @@ class BookableOffer:
     tax_amount: Decimal
     exchange_rate: Decimal
     base_cost_brl: Decimal
+    markup_amount: Decimal  # the agency's, priced at search time
+    fee_amount: Decimal
+    client_amount: Decimal  # what the agency's customer pays
     expires_at: datetime
     requires_instant_payment: bool
     payment_required_by: datetime | None
@@ -73,14 +77,24 @@ def bookable_offer(*, team, live_mode: bool, offer_id: str) -> BookableOffer | N
     for search in searches:  # one, unless the team searched twice in that millisecond
         packed = next((o for o in search.offers if o[0] == offer_id), None)
         if packed is not None:
-            return _bookable(search, packed)
+            return _bookable(search, packed, team=team)
     return None
 
 
-def _bookable(search: OfferRequest, packed: list) -> BookableOffer:
+def _bookable(search: OfferRequest, packed: list, *, team) -> BookableOffer:
     supplier_ids = tuple(supplier_id for _, _, supplier_id in search.passengers)
     stored = packing.unpack_offer(packed, supplier_passenger_ids=supplier_ids)
     offer = stored.offer
+    markup_amount, fee_amount = stored.markup_amount, stored.fee_amount
+    if markup_amount is None:  # packed before the agency's price was kept: price it again
+        price = price_offer(
+            total_amount=offer.total_amount,
+            total_currency=offer.total_currency,
+            exchange_rate=stored.exchange_rate,
+            markup_percent=team.markup_percent,
+            fee=team.fee.amount,
+        )
+        markup_amount, fee_amount = price.markup_amount, price.fee_amount
     passengers = [(pid, ptype) for pid, ptype, _ in search.passengers]
     data = {
         # The parts of the offer, as the search showed them, that a booking keeps.
@@ -101,6 +115,9 @@ def _bookable(search: OfferRequest, packed: list) -> BookableOffer:
         tax_amount=offer.tax_amount,
         exchange_rate=stored.exchange_rate,
         base_cost_brl=stored.base_cost_brl,
+        markup_amount=markup_amount,
+        fee_amount=fee_amount,
+        client_amount=stored.base_cost_brl + markup_amount + fee_amount,
         expires_at=offer.expires_at,
         requires_instant_payment=offer.requires_instant_payment,
         payment_required_by=offer.payment_required_by,
