@@ -18,14 +18,16 @@ CLIENT_PRICE = ("bookings", "0008_booking_client_price")
 
 def test_a_booking_keeps_the_price_the_search_showed(live_client, team):
     offer = holdable(live_client)
-    team.team.markup_percent, team.team.fee = Decimal("50"), Decimal("99.00")  # changed after the search
+    # The agency changes its price after the search.
+    team.team.markup_percent, team.team.fee = Decimal("50"), Decimal("99.00")
     team.team.save()
     assert book(live_client, offer).status_code == 201
     booking = Booking.objects.get()
     assert str(booking.client_amount) == offer["client_amount"]
     assert str(booking.markup_amount) == offer["agency_markup_amount"]
     assert str(booking.fee_amount) == offer["agency_fee_amount"]
-    assert booking.client_amount == booking.base_cost_brl + booking.markup_amount + booking.fee_amount
+    parts = booking.base_cost_brl + booking.markup_amount + booking.fee_amount
+    assert booking.client_amount == parts
 
 
 def test_an_offer_packed_before_the_price_was_kept_is_priced_from_the_team(live_client, team):
