@@ -225,6 +225,14 @@ def recharge_expire(*, recharge: Recharge, now: datetime | None = None) -> bool:
 # --- Wire shapes and links -------------------------------------------------------------------
 
 
+def recharges_expire_due(*, now: datetime | None = None) -> int:
+    """Expire pending PIX and boleto recharges past their deadline (each in its own
+    transaction, under its row lock; a payment that wins the race is kept)."""
+    now = now or timezone.now()
+    due = Recharge.objects.filter(status=Recharge.Status.PENDING, expires_at__lte=now)
+    return sum(recharge_expire(recharge=r, now=now) for r in due.iterator())
+
+
 def payment_page_token(recharge_id: str) -> str:
     """The token that opens a recharge's QR image and boleto pages without an API key (links
     in e-mails and <img> tags). An HMAC of the id: it opens that recharge and nothing else."""
