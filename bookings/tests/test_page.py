@@ -374,6 +374,11 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     html = support.get(url).content.decode()
     assert 'name="action" value="cancel"' in html  # a hold can be cancelled
     assert "check_with_supplier" not in html  # only when the supplier's outcome is unknown
+    # The button opens the list action's confirmation page for this booking.
+    chosen = {"action": "cancel", "_selected_action": [booking.pk], "index": 0}
+    confirm = support.post(reverse("admin:bookings_booking_changelist") + "?mode=live", chosen)
+    assert 'id="confirm-rows"' in confirm.content.decode()
+    assert booking.booking_reference in confirm.content.decode()
 
     outsider = BrowserClient()
     outsider.force_login(other_team.owner)
@@ -389,3 +394,19 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     assert 'name="action" value="cancel"' not in html  # cancelled: nothing to cancel
     html = owner.get(url).content.decode()
     assert "check_with_supplier" not in html and 'value="cancel"' not in html
+
+
+def test_a_test_mode_booking_s_button_finds_it_among_the_test_data(test_client, team):
+    with time_machine.travel(NOW, tick=False):
+        offer = round_trip_with_a_codeshare_connection(test_client)
+        booking = book_two(test_client, offer)
+    support = BrowserClient()
+    support.force_login(SupportUserFactory())
+    html = support.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content
+    html = html.decode()
+    changelist = reverse("admin:bookings_booking_changelist")
+    assert f'action="{changelist}?mode=test"' in html
+    assert "Dados de teste: nenhum bilhete ou dinheiro real foi movimentado." in html
+    chosen = {"action": "cancel", "_selected_action": [booking.pk], "index": 0}
+    confirm = support.post(changelist + "?mode=test", chosen).content.decode()
+    assert booking.booking_reference in confirm
