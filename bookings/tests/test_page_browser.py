@@ -4,15 +4,18 @@ local time, its passengers and tickets, the client's price and the money moved, 
 timeline. With PANEL_SCREENSHOTS=docs/screenshots it saves booking-page-1440.png and -390.png."""
 
 import os
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from agencies.tests.factories import make_team
 from bookings.models import Booking
+from bookings.retention import booking_personal_data_erase
 from bookings.tests.test_page import (
     BOOKING_EVENTS,
     book_two,
@@ -112,3 +115,13 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     assert not browser.find_element(By.ID, "bp-all-fields").get_attribute("open")
     screenshot(browser, "booking-page-1440", DESKTOP)
     screenshot(browser, "booking-page-390", PHONE)
+
+    # Years later the passengers' personal data is erased: the page says so and shows the rest.
+    with time_machine.travel(booking.departing_at + timedelta(days=800)):
+        assert booking_personal_data_erase(booking=booking)
+    page = open_page(live_server, browser, wait, url)
+    wait.until(EC.visibility_of_element_located((By.ID, "bp-erased")))
+    assert "Dados pessoais apagados em" in page and "[apagado]" in page
+    assert "Ana Souza" not in page and "ana@example.com" not in page
+    assert booking.booking_reference in page and "Conexão em" in page
+    assert money_display(booking.client_amount).replace("\N{NO-BREAK SPACE}", " ") in page
