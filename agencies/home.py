@@ -375,7 +375,7 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             },
         )
     )
-    return lists
+    return sorted(lists, key=lambda item: not item["count"])  # lists with rows first
 
 
 def _attention_list(*, key, title, queryset, url, row) -> dict:

@@ -63,6 +63,8 @@ TRANSLATIONS = {
         "%(counter)s recargas aguardando pagamento",
     ),
     "Today": "Hoje",
+    "None awaiting payment": "Nenhuma aguardando pagamento",
+    "No bookings": "Nenhuma reserva",
     ("%(counter)s booking", "%(counter)s bookings"): (
         "%(counter)s reserva",
         "%(counter)s reservas",
@@ -82,7 +84,7 @@ TRANSLATIONS = {
     "last used": "último uso",
     "never used": "nunca usada",
     "All API keys": "Todas as chaves de API",
-    "%(total)s registered: %(failing)s failing, %(disabled)s disabled.": "%(total)s cadastrados: %(failing)s falhando, %(disabled)s desativados.",
+    "Registered: %(total)s · failing: %(failing)s · disabled: %(disabled)s": "Cadastrados: %(total)s · falhando: %(failing)s · desativados: %(disabled)s",
     ("%(counter)s failure in a row", "%(counter)s failures in a row"): (
         "%(counter)s falha seguida",
         "%(counter)s falhas seguidas",
