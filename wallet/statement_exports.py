@@ -269,7 +269,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
                 Paragraph(esc(txn.description), styles["cell"]),
                 Paragraph(
                     f"{esc(Transaction.ReferenceType(txn.reference_type).label)}<br/>"
-                    f'<font size="6.5">{esc(txn.reference_id)}</font>',
+                    f'<font size="6">{esc(txn.reference_id)}</font>',
                     styles["cell"],
                 ),
                 money(line.signed_amount),
@@ -279,7 +279,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     if len(rows) == 1:
         rows.append(["", Paragraph(esc(_("No movements in this period.")), styles["cell"])])
     movements = LongTable(
-        rows, colWidths=[31 * mm, 66 * mm, 35 * mm, 24 * mm, 24 * mm], repeatRows=1
+        rows, colWidths=[32 * mm, 56 * mm, 44 * mm, 24 * mm, 24 * mm], repeatRows=1
     )
     movements.setStyle(
         TableStyle(

@@ -173,7 +173,7 @@ def statement_page(request, model_admin, *, status: int = 200, export_error=None
     context = {
         **model_admin.admin_site.each_context(request),
         "title": _("Wallet statement"),
-        "subtitle": asked.team.name if asked.team else None,
+        "subtitle": None,  # the team's name heads the statement itself
         "opts": model_admin.model._meta,
         "form": asked.form,
         "support": asked.support,

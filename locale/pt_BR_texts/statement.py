@@ -60,6 +60,8 @@ TRANSLATIONS = {
     "Download PDF": "Baixar PDF",
     "PDF: at most %(max)s movements; choose a shorter period.": "PDF: no máximo %(max)s movimentações; escolha um período menor.",
     "%(first)s–%(last)s of %(total)s": "%(first)s–%(last)s de %(total)s",
+    "See the test data": "Ver os dados de teste",
+    "See the live data": "Ver os dados reais",
     "Previous": "Anterior",
     "Next": "Próxima",
     "Page %(page)s of %(pages)s": "Página %(page)s de %(pages)s",

@@ -319,13 +319,23 @@ def test_the_statement_needs_a_panel_role(team, november):
 
 def test_the_wallet_pages_link_to_the_statement(team):
     browser = agency_browser(team)
+    wallet = Wallet.objects.get(team=team.team)
     for url in (
         reverse("admin:wallet_transaction_changelist"),
         reverse("admin:wallet_wallet_changelist"),
+        reverse("admin:wallet_wallet_change", args=[wallet.pk]),
     ):
         response = browser.get(url)
         assert response.status_code == 200
         assert f'href="{PAGE}' in response.content.decode(), url
+        assert "Extrato" in response.content.decode()
+
+
+def test_the_page_in_english(team, november):
+    response = agency_browser(team).get(PAGE, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode().replace("\N{NO-BREAK SPACE}", " ")
+    assert "Wallet statement" in page and "From 2026-11-01 to 2026-11-30" in page
+    assert "R$ 1,000.00" in page and "-R$ 400.25" in page and "2026-11-30 23:59:59" in page
 
 
 def test_a_long_period_is_paginated_with_running_balances(team, settings):
