@@ -36,7 +36,7 @@ from wallet.statements import (
 PAGE_SIZE = 100
 # A PDF is for reading and filing; beyond this many rows the CSV is the right tool
 # (settings.WALLET_STATEMENT_PDF_MAX_MOVEMENTS overrides it).
-PDF_MAX_MOVEMENTS = 5000
+PDF_MAX_MOVEMENTS = 3000
 DATE_INPUT_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]  # dd/mm/aaaa as typed; ISO from links
 
 
