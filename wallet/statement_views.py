@@ -78,7 +78,6 @@ class StatementForm(forms.Form):
         required=False,
         choices=[("live", _("Live data")), ("test", _("Test data"))],
     )
-    team = forms.CharField(label=_("Team"), required=False, max_length=40)
 
     def __init__(self, *args, today: date, **kwargs):
         super().__init__(*args, **kwargs)
@@ -132,8 +131,7 @@ class _Request:
         data = request.GET.copy()
         if not data.get("start") and not data.get("end"):
             default = month_to_date(today)
-            data.setdefault("start", _format_day(default.start))
-            data["end"] = _format_day(default.end)
+            data["start"], data["end"] = _format_day(default.start), _format_day(default.end)
         self.form = StatementForm(data, today=today)
         self.team = self._team(request)
         self.statement: Statement | None = None
