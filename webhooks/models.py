@@ -86,6 +86,12 @@ class WebhookEndpoint(models.Model):
         blank=True,
         help_text=_("Failures of attempts made before this moment no longer count."),
     )
+    last_deactivated_at = models.DateTimeField(
+        _("last deactivated at"),
+        null=True,
+        blank=True,
+        help_text=_("Kept after a reactivation: where the events it missed begin."),
+    )
     paused_at = models.DateTimeField(
         _("paused at"), null=True, blank=True, help_text=_("Set when a user deactivated it.")
     )

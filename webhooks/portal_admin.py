@@ -147,8 +147,10 @@ class WebhookPortalMixin:
             )
             shown_test = attempt_view(found) if found else None
         health = endpoint_health(endpoint)
-        suggested = endpoint.deactivated_at or endpoint.paused_at
-        if suggested is None:
+        # Where the events it missed begin: when it was last deactivated (kept after the
+        # reactivation), if the events are still kept; else the last day.
+        suggested = endpoint.deactivated_at or endpoint.paused_at or endpoint.last_deactivated_at
+        if suggested is None or suggested < timezone.now() - recovery_window():
             suggested = timezone.now() - timedelta(hours=RECOVER_DEFAULT)
         return {
             "health": health,

@@ -4,6 +4,8 @@ TRANSLATIONS = {
     "reactivated at": "reativado em",
     "Failures of attempts made before this moment no longer count.": "Falhas de tentativas feitas antes deste momento não contam mais.",
     "paused at": "pausado em",
+    "last deactivated at": "última desativação em",
+    "Kept after a reactivation: where the events it missed begin.": "Mantido após a reativação: onde começam os eventos que ele perdeu.",
     "Set when a user deactivated it.": "Preenchido quando um usuário o desativou.",
     "request headers": "cabeçalhos da requisição",
     # actions and audit
@@ -41,6 +43,7 @@ TRANSLATIONS = {
     "None.": "Nenhum.",
     "Next retry": "Próxima tentativa",
     "None scheduled.": "Nenhuma agendada.",
+    "No delivery waits for the reactivation; events it missed can be recovered below once it is active.": "Nenhuma entrega aguarda a reativação; os eventos que ele perdeu podem ser recuperados abaixo depois de reativado.",
     "Attempt log": "Registro de tentativas",
     "Test and reactivate": "Testar e reativar",
     "Reactivating sends a test event first and shows the receiver's answer.": "Reativar envia antes um evento de teste e mostra a resposta do receptor.",

@@ -299,6 +299,7 @@ def _record_attempt(
             "last_triggered_at",
             "active",
             "deactivated_at",
+            "last_deactivated_at",
             "updated_at",
         ]
     )
@@ -333,7 +334,7 @@ def _hand_on_slot(*, endpoint_id: str) -> None:
 
 def _deactivate(endpoint: WebhookEndpoint) -> None:
     endpoint.active = False
-    endpoint.deactivated_at = timezone.now()
+    endpoint.deactivated_at = endpoint.last_deactivated_at = timezone.now()
     logger.warning(
         "Webhook %s deactivated after %s consecutive failed attempts",
         endpoint.pk,

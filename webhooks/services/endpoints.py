@@ -158,7 +158,7 @@ def webhook_update(
                 _reactivate(endpoint)
             elif active is False and endpoint.active:
                 endpoint.active = False
-                endpoint.paused_at = timezone.now()
+                endpoint.paused_at = endpoint.last_deactivated_at = timezone.now()
             endpoint.save()
     except IntegrityError:
         raise UrlAlreadyRegistered() from None
