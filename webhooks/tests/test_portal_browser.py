@@ -36,6 +36,9 @@ def a_disabled_endpoint_with_history(url: str):
         consecutive_failures=6,
         deactivated_at=now - timedelta(hours=2),
         last_deactivated_at=now - timedelta(hours=2),
+        total_deliveries=6,
+        failed_deliveries=6,
+        last_triggered_at=now - timedelta(hours=2),
     )
     earlier = [record(made.team) for _ in range(6)]
     Delivery.objects.bulk_create(
@@ -100,7 +103,6 @@ def test_an_agency_user_recovers_the_events_missed_while_disabled(
     since = browser.find_element(By.ID, "recover-since")
     suggested = timezone.localtime(endpoint.deactivated_at).strftime("%d/%m/%Y %H:%M")
     assert since.get_attribute("value") == suggested
-    browser.execute_script("document.getElementById('recover').scrollIntoView()")
     screenshot(browser, "webhook-recover-1440", DESKTOP)
     browser.find_element(By.ID, "recover-submit").click()
 
