@@ -90,7 +90,7 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
     local = deadline.astimezone(ZoneInfo("America/Sao_Paulo"))
     month = MONTHS_PT[local.month - 1]
     written = f"{local.day} de {month} de {local.year}, {local:%H:%M} (horário de Brasília)"
-    assert f"o prazo para pagar é {written}" in reminder.body
+    assert f"até {written}" in reminder.body and "ainda não foi paga" in reminder.body
     assert f"até {written}" in reminder.alternatives[0][0]
 
 

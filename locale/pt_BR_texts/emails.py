@@ -27,7 +27,7 @@ TRANSLATIONS = {
     "To pay, contact %(agency)s at %(email)s, or reply to this e-mail.": "Para pagar, fale com a %(agency)s em %(email)s ou responda a este e-mail.",
     "To pay, contact %(agency)s.": "Para pagar, fale com a %(agency)s.",
     "Without payment by then, the booking expires and its seats are released.": "Sem o pagamento até lá, a reserva expira e os assentos são liberados.",
-    "Your booking with %(agency)s is on hold and not paid yet: its payment is due by %(deadline)s.": "A sua reserva com a %(agency)s está aguardando pagamento: o prazo para pagar é %(deadline)s.",
+    "Your booking with %(agency)s is on hold and not paid yet.": "A sua reserva com a %(agency)s ainda não foi paga.",
     "Your tickets were issued. Each passenger's e-ticket number is below: keep this e-mail, and bring an identity document to check in.": "Os seus bilhetes foram emitidos. O número do bilhete eletrônico de cada passageiro está abaixo: guarde este e-mail e leve um documento de identidade para o check-in.",
     "Your booking with %(agency)s was cancelled.": "A sua reserva com a %(agency)s foi cancelada.",
     "Nothing was charged for this booking: there is nothing to refund.": "Nada foi cobrado por esta reserva: não há o que reembolsar.",
