@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext
 
-SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+SAO_PAULO = ZoneInfo(settings.BUSINESS_TIME_ZONE)
 
 
 @contextmanager
