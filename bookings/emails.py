@@ -2,7 +2,6 @@
 booking cancelled. Each is a BookingEmail row written in the transaction of its trigger, then
 sent by a Celery task exactly once (the row's `sent_at`)."""
 
-from datetime import datetime
 from decimal import Decimal
 
 from django.core.mail import EmailMultiAlternatives
@@ -10,9 +9,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from bookings import page
 from bookings.models import Booking, BookingEmail
 from core.emails import email_message
-from core.i18n import datetime_for_people, sao_paulo_time_for_people
+from core.i18n import sao_paulo_time_for_people
 from core.money import money_display, q
 
 SUBJECTS = {
@@ -80,55 +80,6 @@ def customer_refund(booking: Booking) -> dict:
     return {"paid": True, "amount": amount, "full": amount == booking.client_amount}
 
 
-def _place(place: dict, city: dict | None = None) -> str:
-    code = place.get("iata_code", "")
-    name = (city or {}).get("city_name") or place.get("name") or ""
-    return f"{name} ({code})" if name else code
-
-
-def itinerary(booking: Booking) -> list[dict]:
-    """The booking's slices and segments for people (call in the reader's language): each time
-    is the airport's own local time, as the airline gives it."""
-    slices = []
-    for part in booking.slices or []:
-        segments = []
-        for segment in part.get("segments", []):
-            carrier = segment.get("marketing_carrier") or segment.get("operating_carrier") or {}
-            operator = segment.get("operating_carrier") or {}
-            number = segment.get("marketing_carrier_flight_number") or ""
-            segments.append(
-                {
-                    "flight": f"{carrier.get('iata_code', '')} {number}".strip(),
-                    "carrier": carrier.get("name", ""),
-                    "operated_by": operator.get("name", "")
-                    if operator.get("iata_code") != carrier.get("iata_code")
-                    else "",
-                    "origin": segment.get("origin", {}),
-                    "destination": segment.get("destination", {}),
-                    "departing": _local_time(segment.get("departing_at")),
-                    "arriving": _local_time(segment.get("arriving_at")),
-                }
-            )
-        slices.append(
-            {
-                "origin": _place(part.get("origin", {}), part.get("origin")),
-                "destination": _place(part.get("destination", {}), part.get("destination")),
-                "segments": segments,
-            }
-        )
-    return slices
-
-
-def _local_time(value) -> str:
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(str(value)).replace(tzinfo=None)  # the airport's clock
-    except ValueError:
-        return str(value)
-    return datetime_for_people(moment)
-
-
 def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:
     """What the e-mail shows, written for people in the active language."""
     team = booking.team
@@ -144,7 +95,7 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "agency": team.name,
         "agency_email": team.notification_email,
         "airline": (booking.owner or {}).get("name", ""),
-        "itinerary": itinerary(booking),
+        "itinerary": page.itinerary(booking),  # the booking page's, in the same words
         "travellers": [
             {"name": f"{p.given_name} {p.family_name}", "tickets": tickets.get(p.passenger_id, [])}
             for p in passengers

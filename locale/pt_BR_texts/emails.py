@@ -8,7 +8,6 @@ TRANSLATIONS = {
     # Booking e-mails
     "Booking reference": "Localizador da reserva",
     "Airline": "Companhia aérea",
-    "operated by %(carrier)s": "operado por %(carrier)s",
     "Departs": "Partida",
     "Arrives": "Chegada",
     "terminal %(terminal)s": "terminal %(terminal)s",

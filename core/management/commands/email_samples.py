@@ -24,6 +24,9 @@ SAMPLE_SETTINGS = {
 }
 
 
+BAGGAGE = [{"type": "carry_on", "quantity": 1}, {"type": "checked", "quantity": 1}]
+
+
 def _segment(origin, destination, departing, arriving, number, terminals=("", "")):
     carrier = {"iata_code": "IB", "name": "Iberia"}
     return {
@@ -35,6 +38,10 @@ def _segment(origin, destination, departing, arriving, number, terminals=("", ""
         "operating_carrier": carrier,
         "marketing_carrier_flight_number": number,
         "operating_carrier_flight_number": number,
+        "passengers": [
+            {"passenger_id": pid, "cabin_class": "economy", "baggages": BAGGAGE}
+            for pid in ("pas_1", "pas_2")
+        ],
     }
 
 
@@ -45,6 +52,7 @@ SLICES = [
     {
         "origin": GRU,
         "destination": LIS,
+        "duration": "PT15H35M",
         "segments": [
             _segment(GRU, MAD, "2027-01-15T16:25:00", "2027-01-16T07:25:00", "325", ("3", "4S")),
             _segment(MAD, LIS, "2027-01-16T10:50:00", "2027-01-16T11:00:00", "3570", ("4S", "1")),
@@ -53,6 +61,7 @@ SLICES = [
     {
         "origin": LIS,
         "destination": GRU,
+        "duration": "PT15H40M",
         "segments": [
             _segment(LIS, MAD, "2027-01-29T07:05:00", "2027-01-29T09:15:00", "3563", ("1", "4")),
             _segment(MAD, GRU, "2027-01-29T12:20:00", "2027-01-29T19:45:00", "6827", ("4S", "3")),
