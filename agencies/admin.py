@@ -63,12 +63,17 @@ class TeamForm(forms.ModelForm):
 
     class Meta:
         model = Team
-        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email"]
+        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email", "language"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and "fee" in self.fields:
             self.initial["fee"] = self.instance.fee.amount
+        if "language" in self.fields:  # a form posted without it keeps the team's language
+            self.fields["language"].required = False
+
+    def clean_language(self):
+        return self.cleaned_data.get("language") or self.instance.language or "pt-br"
 
 
 def digits(text: str) -> str:
@@ -82,7 +87,16 @@ class TeamAdmin(TeamScopedAdmin):
     list_display = ["name", "tax_id", "markup_display", "money_fee", "notification_email"]
     search_fields = ["name", "id", "tax_id", "notification_email"]
     readonly_fields = ["id", "created_at"]
-    fields = ["id", "name", "tax_id", "markup_percent", "fee", "notification_email", "created_at"]
+    fields = [
+        "id",
+        "name",
+        "tax_id",
+        "markup_percent",
+        "fee",
+        "notification_email",
+        "language",
+        "created_at",
+    ]
 
     @admin.display(description=_("markup"), ordering="markup_percent")
     def markup_display(self, obj):
