@@ -89,7 +89,7 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
         number = lambda value: csv_number(value, language=language)  # noqa: E731
         yield [_("Wallet statement"), _text(statement.team.name)]
         if getattr(statement.team, "tax_id", ""):
-            yield [_("Tax id (CNPJ)"), _text(statement.team.tax_id)]
+            yield [_("CNPJ or CPF"), _text(statement.team.tax_id)]
         yield [_("Period"), period_label(statement, language=language)]
         yield [_("Data"), mode_label(statement)]
         yield [_("Opening balance"), number(statement.opening_balance)]
@@ -221,7 +221,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     ]
     meta = []
     if getattr(team, "tax_id", ""):
-        meta.append(f"{_('Tax id (CNPJ)')}: {team.tax_id}")
+        meta.append(f"{_('CNPJ or CPF')}: {team.tax_id}")
     meta.append(f"{_('Period')}: {period_label(statement, language=language)}")
     meta.append(f"{_('Data')}: {mode_label(statement)}")
     meta.append(

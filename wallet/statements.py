@@ -10,6 +10,13 @@ they agree). Test mode has a constant sandbox balance (5000.00) whatever happens
 balances are the sum of the test movements from zero, and the page says so.
 
 Movements are ordered as they happened: `created_at`, then the live chain's `sequence`.
+
+A statement is read in several queries (opening, totals, then the rows, page by page or while
+a file streams) while payments and bookings keep writing. In live mode it is pinned to the
+wallet's chain as it stood when the totals were read (`through_sequence`): a live movement
+gets its sequence under the wallet's row lock, so every movement up to that number had
+committed, and every later one is left out of every part. Test mode has no chain; a test
+movement landing during the read may show in the rows and not the totals.
 """
 
 from collections.abc import Iterator
@@ -110,6 +117,7 @@ class Statement:
     closing_balance: Decimal
     credit_count: int
     debit_count: int
+    through_sequence: int | None = None  # live: the chain as it stood when the totals were read
 
     @property
     def movement_count(self) -> int:
@@ -126,7 +134,8 @@ class Statement:
 
     def movements(self) -> QuerySet:
         """The period's ledger rows, in the order they happened."""
-        return statement_movements(team=self.team, live_mode=self.live_mode, period=self.period)
+        rows = statement_movements(team=self.team, live_mode=self.live_mode, period=self.period)
+        return _through(rows, self.through_sequence)
 
     def lines(self, *, offset: int = 0, limit: int | None = None) -> Iterator[StatementLine]:
         """The movements from position `offset` (a page), each with its running balance."""
@@ -153,6 +162,10 @@ def statement_movements(*, team, live_mode: bool, period: StatementPeriod) -> Qu
     )
 
 
+def _through(rows: QuerySet, sequence: int | None) -> QuerySet:
+    return rows if sequence is None else rows.filter(sequence__lte=sequence)
+
+
 def _totals(queryset: QuerySet) -> dict:
     zero = Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
     return queryset.aggregate(
@@ -173,8 +186,18 @@ def balance_at(*, team, live_mode: bool, moment: datetime) -> Decimal:
 
 def statement_get(*, team, live_mode: bool, period: StatementPeriod) -> Statement:
     """Opening, totals and closing of `team`'s `live_mode` ledger over `period`."""
+    through = None
+    if live_mode:
+        through = (
+            _ledger(team=team, live_mode=True)
+            .order_by("-sequence")
+            .values_list("sequence", flat=True)
+            .first()
+        )
     opening = balance_at(team=team, live_mode=live_mode, moment=period.starts_at)
-    rows = statement_movements(team=team, live_mode=live_mode, period=period).order_by()
+    rows = _through(
+        statement_movements(team=team, live_mode=live_mode, period=period), through
+    ).order_by()
     zero = Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
     totals = rows.aggregate(
         credits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.CREDIT)), zero),
@@ -192,4 +215,5 @@ def statement_get(*, team, live_mode: bool, period: StatementPeriod) -> Statemen
         closing_balance=opening + totals["credits"] - totals["debits"],
         credit_count=totals["credit_count"],
         debit_count=totals["debit_count"],
+        through_sequence=through,
     )

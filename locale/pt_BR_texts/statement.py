@@ -28,7 +28,6 @@ TRANSLATIONS = {
         "%(counter)s movimentação",
         "%(counter)s movimentações",
     ),
-    "Tax id (CNPJ)": "CNPJ",
     "Period": "Período",
     "Opening balance": "Saldo inicial",
     "Credits": "Créditos",

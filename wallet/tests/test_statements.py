@@ -450,3 +450,22 @@ def test_a_pdf_of_too_many_movements_points_to_the_csv(team, settings):
     response = agency_browser(team).get(PDF, NOVEMBER_QUERY)
     assert response.status_code == 400
     assert "baixe o CSV" in response.content.decode()
+
+
+def test_a_movement_written_while_the_statement_is_read_is_in_no_part_of_it(team, november):
+    """The totals are read first and the rows later (page by page, or while the CSV streams):
+    a live movement landing in between must not show in the rows and not in the totals."""
+    agency = team.team
+    statement = statement_get(team=agency, live_mode=True, period=NOVEMBER)
+    debit(agency, "55.00", datetime(2026, 11, 20, 9, 0, tzinfo=SP), "ord_during")
+    lines = list(statement.lines())
+    assert [line.transaction.reference_id for line in lines] == [
+        "rch_nov1",
+        "ord_nov15",
+        "ord_nov30",
+    ]
+    assert lines[-1].balance == statement.closing_balance == Decimal("850.25")
+    assert statement.movements().count() == statement.movement_count == 3
+    # Read again, the statement has it, in the totals and the rows alike.
+    again = statement_get(team=agency, live_mode=True, period=NOVEMBER)
+    assert again.closing_balance == list(again.lines())[-1].balance == Decimal("795.25")
