@@ -202,3 +202,18 @@ def test_recover_another_teams_webhook_is_404(live_client, test_client, other_te
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "webhook_not_found"
     assert recover(test_client, test_mode, "2026-11-20T11:00:00Z").status_code == 202
+
+
+def test_recover_leaves_a_delivery_being_sent_right_now_alone(live_client, team, clock):
+    from webhooks.services.deliveries import delivery_claim
+
+    endpoint = make_endpoint(team.team, "https://hooks.example.com/in", events=["wallet.credit"])
+    record(team.team)
+    claimed = delivery_claim(Delivery.objects.get().id)
+    assert claimed is not None and claimed.in_flight
+
+    response = recover(live_client, endpoint, "2026-11-20T12:00:00Z")
+
+    assert response.status_code == 202
+    after = Delivery.objects.get()
+    assert (after.lease_id, after.in_flight) == (claimed.lease_id, True)
