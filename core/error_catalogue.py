@@ -357,6 +357,30 @@ def render_markdown(schema: dict) -> str:
         "- `request_id`: the same value as the answer's `X-Request-Id` header. Quote it to "
         "support: every log line of the request carries it.",
         "- Answers to a test key add `_meta`; a `429` says when to retry in `Retry-After`.",
+        "- A replayed answer (same `Idempotency-Key`, same request) is the first one, but its "
+        "`request_id` is the replay's own.",
+        "",
+        "## How the catalogue is kept",
+        "",
+        "- The registry is `core.exceptions.ERROR_CATALOGUE`, keyed by (code, status). An "
+        "`ApplicationError` subclass registers itself when it is defined (its `code`, "
+        "`status_code`, `message`, the variants in `messages`); codes given at a raise site "
+        "(the flight suppliers', the payment pages') are registered with `register_error` by "
+        "the module that gives them.",
+        "- `core.exceptions.error_body` is the one place an error body is built (DRF's "
+        "exception handler, the plain Django error views, the API middleware): it puts "
+        "`details` in the one shape (`error_details`) and adds `request_id` (django-guid).",
+        "- The tests run with `ERROR_CATALOGUE_STRICT`: an answer whose code, status or "
+        "message is not registered fails the test that provoked it, so the whole suite "
+        "exercises the catalogue.",
+        "- Which operation answers which code is declared in `core/error_catalogue.py` "
+        "(`OPERATION_ERRORS`); a drf-spectacular hook puts the codes on each operation's error "
+        "responses. core/tests/test_error_catalogue.py provokes each kind of error and checks "
+        "the answer against the catalogue and the operation's `x-error-codes`.",
+        "- After adding or changing an error: `manage.py error_catalogue` rewrites this file; "
+        "`--check` (and a test) fails while it is stale.",
+        "- Non-field facts in `details` (a booking's `status`, a supplier's `status` and "
+        "`request_id`) are listed under their name, as one-message lists.",
         "",
         "## Codes",
         "",
