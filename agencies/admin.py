@@ -6,13 +6,17 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import Http404
 from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from agencies.home import team_overview_page_context, team_overview_url
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.services import (
     IntegrationAlreadyConnected,
@@ -97,6 +101,41 @@ class TeamAdmin(TeamScopedAdmin):
             matches = [t.pk for t in queryset.exclude(tax_id="") if wanted in digits(t.tax_id)]
             results = results | queryset.filter(pk__in=matches)
         return results, may_have_duplicates
+
+    def get_list_display(self, request):
+        display = list(super().get_list_display(request))
+        return [*display, "overview_link"] if is_support(request) else display
+
+    @admin.display(description=_("overview"))
+    def overview_link(self, obj):
+        return format_html('<a href="{}">{}</a>', team_overview_url(obj.pk), _("Overview"))
+
+    def get_urls(self):
+        overview = path(
+            "<path:object_id>/overview/",
+            self.admin_site.admin_view(self.overview_view),
+            name="agencies_team_overview",
+        )
+        return [overview, *super().get_urls()]  # before the admin's catch-all object URL
+
+    def overview_view(self, request, object_id):
+        """Support's page of one team: wallet, keys, users, integrations, webhooks and recent
+        bookings, each linking to its list (agencies/home.py)."""
+        if not is_support(request):
+            raise PermissionDenied
+        team = self.get_object(request, unquote(object_id))
+        if team is None:
+            raise Http404
+        context = {
+            **self.admin_site.each_context(request),
+            **team_overview_page_context(request, team),
+            "title": _("Overview: %(team)s") % {"team": team.name},
+            "subtitle": None,
+            "opts": self.opts,
+            "original": team,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/agencies/team/overview.html", context)
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.

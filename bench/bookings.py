@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "bookings.md"
 DESTINATIONS = ["BSB", "CNF", "SSA", "REC", "POA", "CWB", "FOR", "BEL", "MAO", "FLN"]

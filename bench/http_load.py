@@ -4,7 +4,7 @@ bare Django view served by the same server.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/http_load.py [--seconds 10] [--clients N]
 
-In a scratch database (created, migrated, dropped, as bench/wallet_debits.py does) and a scratch
+In a scratch database (created, migrated, dropped, as bench/harness.py does) and a scratch
 Redis database (BENCH_REDIS_URL, default redis://127.0.0.1:6379/12: cache and rate-limit
 counters; flushed before and after). One team (`make_team`), its live wallet funded with 1000
 BRL. The server: `gunicorn config.wsgi --workers <CPU cores>` (sync workers), settings
@@ -52,7 +52,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "http.md"
 START_TIMEOUT = 120  # seconds for gunicorn to answer, and for every client to be warmed up

@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/search.py [--requests 200]
 
-Runs in a scratch database (created, migrated and dropped, as bench/wallet_debits.py does).
+Runs in a scratch database (created, migrated and dropped, as bench/harness.py does).
 Each request is a real POST /api/v1/flights/search through Django's full stack in this process
 (middleware, API-key authentication, throttling, validation, the sandbox supplier, pricing,
 storage of the offers, JSON rendering): round trip GRU-LIS, 1 adult, 50+ offers. The split
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.wallet_debits import percentile, scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "search.md"
 BODY = {
@@ -81,7 +81,7 @@ def run(requests: int) -> str:
     team = make_team("Bench search")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
     first = client.post("/api/v1/flights/search", BODY, content_type="application/json")
-    assert first.status_code == 200, first.content
+    assert first.status_code == 200, (first.status_code, first.headers, first.content)
     stored = first.json()
     offers = len(stored["offers"])
 

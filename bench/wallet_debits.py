@@ -47,11 +47,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from bench.harness import (  # noqa: E402 - needs sys.path
+    DJANGO_ENV,
+    create_database,
+    drop_database,
+    percentile,
+    scratch_urls,
+)
 
 RESULTS_DIR = REPO / "bench" / "results"
 RESULTS_FILE = RESULTS_DIR / "wallet_debits.md"
@@ -61,13 +69,6 @@ FUNDING = Decimal("900000000.00")  # fits numeric(14, 2); stays above the low-ba
 WARMUP_DEBITS = 3  # per Python client, before the clock starts (pgbench connects untimed too)
 START_TIMEOUT = 180  # seconds to wait for every client to be connected and warmed up
 
-DJANGO_ENV = {
-    "DJANGO_SETTINGS_MODULE": "config.settings.production",
-    "DJANGO_SECRET_KEY": "bench-throwaway-key-not-a-secret",  # scratch database only
-    "DJANGO_ENV_FILE": os.devnull,  # ignore the developer's .env (it could turn DEBUG on)
-    "DJANGO_DEBUG": "false",  # DEBUG would record every query in connection.queries
-    "LOG_LEVEL": "WARNING",
-}
 # production + mptt + hordak, only when the hordak runner runs: hordak is never in the product's
 # INSTALLED_APPS.
 HORDAK_SETTINGS = "bench.hordak_settings"
@@ -158,67 +159,6 @@ class Result:
     lock_window_ms: float | None = None
     note: str = ""
     check: Check | None = None
-
-
-def percentile(sorted_values: list, p: float) -> float:
-    """Nearest-rank percentile of an already sorted list."""
-    if not sorted_values:
-        return float("nan")
-    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
-
-
-# --- scratch database -------------------------------------------------------------------------
-
-
-def scratch_urls(admin_url: str, kind: str = "wallet") -> tuple[str, str]:
-    name = f"bench_{kind}_{os.getpid()}"
-    parts = urlsplit(admin_url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {parts.scheme!r}")
-    return name, urlunsplit(parts._replace(path=f"/{name}"))
-
-
-def admin_execute(admin_url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def create_database(admin_url: str, name: str) -> None:
-    admin_execute(admin_url, f'CREATE DATABASE "{name}"')
-
-
-def drop_database(admin_url: str, name: str) -> None:
-    # FORCE (PostgreSQL 13+) ends any connection still open on it (a killed worker's).
-    admin_execute(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextlib.contextmanager
-def scratch_django(kind: str, extra_env: dict):
-    """Django set up on a migrated scratch database `bench_<kind>_<pid>` (dropped on exit) of
-    the server DATABASE_URL names, with the web workers' warm-up (config/wsgi.py)."""
-    admin_url = os.environ.get("DATABASE_URL", "")
-    if not admin_url:
-        sys.exit("set DATABASE_URL=postgres://user@host:port/<an existing database>")
-    scratch, scratch_url = scratch_urls(admin_url, kind)
-    create_database(admin_url, scratch)
-    try:
-        os.environ.update({**DJANGO_ENV, "DATABASE_URL": scratch_url, **extra_env})
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-        from django.db import connections
-
-        call_command("migrate", verbosity=0, interactive=False)
-        import config.wsgi  # noqa: F401 - warms up and freezes the heap as the server does
-
-        yield
-        connections.close_all()
-    finally:
-        drop_database(admin_url, scratch)
 
 
 # --- Django side ------------------------------------------------------------------------------

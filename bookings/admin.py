@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from bookings.models import Booking, BookingDocument, BookingPassenger
+from bookings.page import booking_page
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
     booking_cancel,
@@ -172,6 +173,39 @@ class BookingAdmin(TeamScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("passengers")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The readable booking page (bookings/page.py) above the booking's fields: only for a
+        booking the user may see (get_object is scoped to their team), with only the actions
+        they may take."""
+        booking = self.get_object(request, object_id)
+        if booking is not None and self.has_view_or_change_permission(request, booking):
+            extra_context = {
+                "page": booking_page(booking),
+                "status_label": self.status_display(booking),
+                "page_actions": self.page_actions(request, booking),
+                **(extra_context or {}),
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def page_actions(self, request, booking) -> list[dict]:
+        """The list actions this user may take on this booking, as buttons of its page (each
+        opens the action's confirmation page, as from the list)."""
+        actions = []
+        if self.has_change_permission(request, booking):
+            try:
+                booking_cancel_preview(booking=booking)
+            except ApplicationError:
+                pass  # not cancellable in its state: no button
+            else:
+                actions.append({"name": "cancel", "label": _("Cancel booking")})
+        if self.has_check_permission(request) and booking.outcome_unknown_since is not None:
+            actions.append({"name": "check_with_supplier", "label": _("Check with the supplier")})
+        for action in actions:
+            action["url"] = admin_url(Booking, "changelist") + (
+                "?mode=live" if booking.live_mode else "?mode=test"
+            )
+        return actions
 
     @admin.display(description=_("booking"), ordering="booking_reference")
     def booking_reference_display(self, obj):

@@ -796,6 +796,56 @@ def booking_expire(*, booking: Booking, now=None) -> bool:
     return True
 
 
+def booking_holds_expire_due(*, now: datetime | None = None) -> int:
+    """Expire pending holds past their payment deadline (`booking.expired`)."""
+    now = now or timezone.now()
+    due = Booking.objects.filter(
+        type=Booking.Type.HOLD, status=Booking.Status.PENDING, payment_required_by__lte=now
+    )
+    return sum(booking_expire(booking=b, now=now) for b in due.iterator())
+
+
+# Ticketing confirmed this long ago and not done: its task message was lost or its worker killed.
+STUCK_CONFIRMED_AFTER = timedelta(minutes=5)
+
+
+def bookings_stuck_confirmed_requeue(*, now: datetime | None = None) -> int:
+    """Queue ticketing again for bookings confirmed more than 5 minutes ago and still not
+    ticketed (issuing is idempotent). Unknown outcomes are the reconcile job's, never re-paid."""
+    from bookings.tasks import issue_tickets
+
+    cutoff = (now or timezone.now()) - STUCK_CONFIRMED_AFTER
+    stuck = Booking.objects.filter(
+        status=Booking.Status.CONFIRMED,
+        confirmed_at__lte=cutoff,
+        outcome_unknown_since__isnull=True,
+    )
+    booking_ids = list(stuck.values_list("id", flat=True))
+    for booking_id in booking_ids:
+        issue_tickets.delay(booking_id)
+    return len(booking_ids)
+
+
+# The payment reminder goes this long before a hold's deadline.
+REMINDER_BEFORE_DEADLINE = timedelta(hours=12)
+
+
+def payment_reminders_queue(*, now: datetime | None = None) -> int:
+    """Queue the payment reminder of pending holds whose deadline is within 12 hours (once)."""
+    now = now or timezone.now()
+    due = Booking.objects.filter(
+        status=Booking.Status.PENDING,
+        payment_required_by__gt=now,
+        payment_required_by__lte=now + REMINDER_BEFORE_DEADLINE,
+    ).exclude(emails__kind=BookingEmail.Kind.REMINDER)
+    count = 0
+    for booking in due.iterator():
+        with transaction.atomic():
+            email_queue(booking=booking, kind=BookingEmail.Kind.REMINDER)
+        count += 1
+    return count
+
+
 # --- Unknown outcomes: asking the supplier what happened ---------------------------------------
 
 # Longer than any supplier call (a Duffel order may take 130 s): a live check is never joined.

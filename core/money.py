@@ -13,6 +13,11 @@ def q(value: Decimal) -> Decimal:
     return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+def is_whole_cents(value: Decimal) -> bool:
+    """True when the amount has no part smaller than a centavo (12.30 yes, 12.305 no)."""
+    return value == value.quantize(CENT)
+
+
 def parse_amount(text: str) -> Decimal | None:
     """A non-negative decimal string with at most two fractional digits, or None."""
     if not isinstance(text, str) or not AMOUNT_PATTERN.fullmatch(text):

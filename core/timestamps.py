@@ -11,6 +11,11 @@ def iso_utc(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def business_date(moment: datetime) -> date:
+    """The calendar day an instant falls on in the business time zone (America/Sao_Paulo)."""
+    return moment.astimezone(ZoneInfo(settings.BUSINESS_TIME_ZONE)).date()
+
+
 def business_day_bounds(day: date) -> tuple[datetime, datetime]:
     """[start, end) of a calendar day in the business time zone (America/Sao_Paulo): date
     filters and daily limits count São Paulo days."""

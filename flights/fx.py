@@ -9,12 +9,13 @@ import logging
 from abc import ABC, abstractmethod
 from datetime import timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 import requests
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
+
+from core.timestamps import business_date
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class PtaxRates(RateProvider):
         return rate
 
     def _fetch(self, currency: str) -> Decimal:
-        today = timezone.now().astimezone(ZoneInfo(settings.BUSINESS_TIME_ZONE)).date()
+        today = business_date(timezone.now())
         for back in range(PTAX_LOOKBACK_DAYS):
             day = today - timedelta(days=back)
             response = self.session.get(

@@ -5,6 +5,7 @@ split is reported in the `Server-Timing` response header."""
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.utils import timezone
@@ -118,3 +119,17 @@ def flight_search(
             for pid, ptype in passenger_pairs
         ],
     }
+
+
+# A search (with its offers) is kept this long after its last offer expires, so that booking a
+# recently expired offer answers "Offer expired"; after that it is "Offer not found". Storage
+# held per team is then at most (offer lifetime + this + the purge interval) of searches.
+KEEP_AFTER_EXPIRY = timedelta(hours=1)
+
+
+def offers_purge_expired(*, now: datetime | None = None) -> int:
+    """Delete the searches whose offers all expired more than KEEP_AFTER_EXPIRY ago (one
+    indexed DELETE; beat runs it every 5 minutes)."""
+    cutoff = (now or timezone.now()) - KEEP_AFTER_EXPIRY
+    deleted, _ = OfferRequest.objects.filter(expires_at__lt=cutoff).delete()
+    return deleted

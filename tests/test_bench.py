@@ -58,3 +58,34 @@ def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert (checkout / "bench" / "results" / "wallet_debits.md").is_file()
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="the benches need PostgreSQL (DATABASE_URL)")
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize(
+    "bench, arguments",
+    [
+        ("search", ["--requests", "2"]),
+        ("bookings", ["--bookings", "2", "--threads", "1"]),
+    ],
+)
+def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):
+    """They use Django's test client on the production settings: an HTTPS redirect or a missing
+    setting shows up here, not in the middle of bin/bench."""
+    checkout = fresh_checkout(tmp_path / "clone")
+    database = settings.DATABASES["default"]
+    admin_url = (
+        f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
+    )
+    env = {**os.environ, "DATABASE_URL": admin_url}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    result = subprocess.run(  # noqa: S603 - fixed argument list
+        [sys.executable, f"bench/{bench}.py", *arguments],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=230,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert (checkout / "bench" / "results" / f"{bench}.md").is_file()

@@ -15,7 +15,7 @@ import io
 import re
 from collections.abc import Iterable
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 import holidays
 from reportlab.graphics.barcode.common import I2of5
@@ -24,6 +24,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from core.money import is_whole_cents, money_display
+
 FACTOR_BASE_DATE = date(1997, 10, 7)
 # The factor is four digits: it ran from 1000 (2000-07-03) to 9999 (2025-02-21) and restarted
 # at 1000 on 2025-02-22, so it repeats every 9000 days.
@@ -31,7 +33,6 @@ FACTOR_MIN = 1000
 FACTOR_CYCLE_DAYS = 9000
 FIRST_FACTOR_DATE = FACTOR_BASE_DATE + timedelta(days=FACTOR_MIN)
 MAX_CENTS = 10**10 - 1  # the amount field is ten digits of centavos
-_CENT = Decimal("0.01")
 _DIGITS = re.compile(r"\d+")
 
 # Interleaved 2 of 5 as FEBRABAN lays it out: narrow bar 0.254 mm, wide = 3 x narrow, 13 mm
@@ -84,7 +85,7 @@ def amount_in_cents(amount: Decimal) -> int:
         raise ValueError("amount must be greater than zero")
     if amount * 100 > MAX_CENTS:
         raise ValueError("amount must be at most 99999999.99")
-    if amount != amount.quantize(_CENT):
+    if not is_whole_cents(amount):
         raise ValueError("amount must have at most 2 decimal places")
     return int(amount * 100)
 
@@ -188,9 +189,11 @@ def business_calendar() -> holidays.HolidayBase:
 
 
 def format_brl(amount: Decimal) -> str:
-    """Brazilian money formatting: R$ 1.234,56."""
-    us_style = f"{amount.quantize(_CENT, rounding=ROUND_HALF_UP):,.2f}"
-    return "R$ " + us_style.replace(",", "_").replace(".", ",").replace("_", ".")
+    """Brazilian money formatting, whatever the reader's language: R$ 1.234,56."""
+    from django.utils import translation
+
+    with translation.override("pt-br"):  # a plain space: the PDF's fonts and the page's text
+        return money_display(amount).replace("\N{NO-BREAK SPACE}", " ")
 
 
 def barcode_widget(code: str) -> I2of5:

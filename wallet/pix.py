@@ -20,6 +20,8 @@ import qrcode
 import qrcode.constants
 import qrcode.image.svg
 
+from core.money import is_whole_cents, q
+
 PIX_GUI = "br.gov.bcb.pix"
 PAYLOAD_FORMAT_INDICATOR = "01"
 POINT_OF_INITIATION_SINGLE_USE = "12"
@@ -38,7 +40,6 @@ CRC_FIELD_PREFIX = "6304"  # id 63, length 04: the CRC covers these four charact
 # additional data (62). parse_tlv() descends into these.
 _TEMPLATE_IDS = frozenset({f"{i:02d}" for i in range(26, 52)} | {"62"})
 _TXID_RE = re.compile(r"[A-Za-z0-9]{1,25}")
-_CENT = Decimal("0.01")
 
 
 def brcode_payload(
@@ -123,9 +124,9 @@ def format_amount(amount: Decimal) -> str:
         raise ValueError("amount must be greater than zero")
     if amount.adjusted() >= AMOUNT_MAX_CHARS - 3:  # more than 10 digits before ".00"
         raise ValueError(f"amount must fit in {AMOUNT_MAX_CHARS} characters")
-    if amount != amount.quantize(_CENT):
+    if not is_whole_cents(amount):
         raise ValueError("amount must have at most 2 decimal places")
-    return f"{amount.quantize(_CENT):f}"
+    return f"{q(amount):f}"
 
 
 def qr_png(payload: str, *, box_size: int = 8) -> bytes:

@@ -1,13 +1,11 @@
 from datetime import date
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db.models import DecimalField, Max, Min, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
 from core.money import fmt
-from core.timestamps import business_day_bounds, iso_utc
+from core.timestamps import business_date, business_day_bounds, iso_utc
 from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
 from wallet.services import RechargeNotFound
 
@@ -71,10 +69,9 @@ def transaction_summary(
         first=Min("created_at"),
         last=Max("created_at"),
     )
-    zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
 
     def local_day(moment):
-        return moment.astimezone(zone).date() if moment else None
+        return business_date(moment) if moment else None
 
     period_start = start_date or local_day(totals["first"])
     period_end = end_date or local_day(totals["last"])

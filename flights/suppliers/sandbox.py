@@ -66,6 +66,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.exceptions import register_error
+from core.money import q
 from flights import airports, reference
 from flights.models import SandboxOrder
 from flights.reference import AIRLINES, Airline
@@ -301,10 +302,6 @@ def _ceil_second(moment: datetime) -> datetime:
     if moment.microsecond:
         return moment.replace(microsecond=0) + timedelta(seconds=1)
     return moment
-
-
-def _money(value: Decimal) -> Decimal:
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 RATES = {currency: Decimal(rate) for currency, rate in reference.CURRENCY_PER_USD.items()}
@@ -772,7 +769,7 @@ def _allowed_with_penalty(
 ) -> Condition:
     """Allowed for a fee per seated passenger, in whole units of the currency."""
     per_passenger = penalty_usd * PENALTY_CABIN_FACTOR[cabin] * _rate(currency)
-    penalty = _money(per_passenger.quantize(UNIT, rounding=ROUND_HALF_UP) * seated)
+    penalty = q(per_passenger.quantize(UNIT, rounding=ROUND_HALF_UP) * seated)
     return Condition(allowed=True, penalty_amount=penalty, penalty_currency=currency)
 
 
@@ -806,7 +803,7 @@ class _OfferBuilder:
         for brand, rules in _brand_rules(airline.iata_code, self.cabin):
             instant, hold_hours, guarantee_is_deadline = _payment_draws(rng)
             base = self._base(adult_fare * rules.price_factor)
-            tax = _money(base * tax_rate)
+            tax = q(base * tax_rate)
             total = base + tax
             if instant or brand == airline.instant_payment_brand:
                 pay_by = guarantee = None
@@ -852,15 +849,13 @@ class _OfferBuilder:
 
     def _base(self, adult: Decimal) -> Decimal:
         """The base fare of all passengers, each rounded to cents."""
-        return sum(
-            (_money(adult * factor) * count for factor, count in self.passenger_mix), Decimal(0)
-        )
+        return sum((q(adult * factor) * count for factor, count in self.passenger_mix), Decimal(0))
 
     def _condition(self, currency: str, penalty_usd: Decimal | None, total: Decimal) -> Condition:
         if penalty_usd is None:
             return NOT_ALLOWED
         condition = _allowed_with_penalty(currency, penalty_usd, self.cabin, self.seated)
-        ceiling = _money(total * MAX_PENALTY_SHARE)
+        ceiling = q(total * MAX_PENALTY_SHARE)
         if condition.penalty_amount > ceiling:  # a fee always leaves something to refund
             return Condition(allowed=True, penalty_amount=ceiling, penalty_currency=currency)
         return condition
@@ -1112,7 +1107,7 @@ def _base36(number: int) -> str:
 
 
 def _cents(amount: Decimal) -> int:
-    return int(_money(amount) * 100)
+    return int(q(amount) * 100)
 
 
 def _encode_instant(moment: datetime | None) -> str:
@@ -1367,7 +1362,7 @@ class SandboxSupplier(FlightSupplier):
         if state.refund_penalty is None:
             refund = Decimal("0.00")
         else:
-            refund = _money(max(state.total_amount - state.refund_penalty, Decimal(0)))
+            refund = q(max(state.total_amount - state.refund_penalty, Decimal(0)))
         expires_at = _ceil_second(timezone.now()) + timedelta(minutes=QUOTE_MINUTES)
         payload = f"{int(expires_at.timestamp())}.{_digest(state.encode(), size=8).hex()}"
         return CancellationQuote(

@@ -12,13 +12,13 @@ import json
 import logging
 from decimal import Decimal
 from urllib.parse import quote
-from zoneinfo import ZoneInfo
 
 import requests
 from django.conf import settings
 from django.utils.crypto import constant_time_compare
 
 from core.exceptions import register_error
+from core.timestamps import business_date
 from wallet import boleto, pix
 from wallet.providers.base import (
     Charge,
@@ -149,8 +149,7 @@ class AsaasProvider(PaymentProvider):
         is_pix = recharge.payment_method == "pix"
         if due_date is None:
             # Asaas reads dueDate as a Brazilian calendar day, not a UTC one.
-            zone = ZoneInfo(settings.BUSINESS_TIME_ZONE)
-            due_date = recharge.expires_at.astimezone(zone).date()
+            due_date = business_date(recharge.expires_at)
         payment = self._call(
             "POST",
             "/payments",

@@ -21,6 +21,7 @@ from wallet.services.recharges import (
     recharge_expire,
     recharge_fail,
     recharge_object,
+    recharges_expire_due,
 )
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "recharge_expire",
     "recharge_fail",
     "recharge_object",
+    "recharges_expire_due",
     "transaction_object",
     "wallet_create",
     "wallet_credit",

@@ -6,7 +6,6 @@ held across a call to a payment provider."""
 import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
@@ -17,7 +16,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from agencies.models import Team
 from core.exceptions import Conflict, InvalidRequest, NotFound, UnprocessableEntity
 from core.money import fmt
-from core.timestamps import business_day_bounds, iso_utc
+from core.timestamps import business_date, business_day_bounds, iso_utc
 from wallet import boleto
 from wallet.models import PaymentMethod, Recharge, Transaction
 from wallet.providers import ProviderError, provider_for
@@ -66,7 +65,7 @@ class RechargeNotPending(Conflict):
 
 def business_day_start(moment: datetime) -> datetime:
     """Midnight, in America/Sao_Paulo, of the calendar day `moment` falls on."""
-    return business_day_bounds(moment.astimezone(ZoneInfo(settings.BUSINESS_TIME_ZONE)).date())[0]
+    return business_day_bounds(business_date(moment))[0]
 
 
 def recharge_create(
@@ -224,6 +223,14 @@ def recharge_expire(*, recharge: Recharge, now: datetime | None = None) -> bool:
 
 
 # --- Wire shapes and links -------------------------------------------------------------------
+
+
+def recharges_expire_due(*, now: datetime | None = None) -> int:
+    """Expire pending PIX and boleto recharges past their deadline (each in its own
+    transaction, under its row lock; a payment that wins the race is kept)."""
+    now = now or timezone.now()
+    due = Recharge.objects.filter(status=Recharge.Status.PENDING, expires_at__lte=now)
+    return sum(recharge_expire(recharge=r, now=now) for r in due.iterator())
 
 
 def payment_page_token(recharge_id: str) -> str:

@@ -1,0 +1,82 @@
+"""What every benchmark under bench/ shares: a scratch PostgreSQL database (created, migrated
+and dropped again, also when the run fails), Django set up on it as the web workers are, and
+the percentile the reports quote."""
+
+import contextlib
+import math
+import os
+import sys
+from urllib.parse import urlsplit, urlunsplit
+
+DJANGO_ENV = {
+    "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    "DJANGO_SECRET_KEY": "bench-throwaway-key-not-a-secret",  # scratch database only
+    "DJANGO_ENV_FILE": os.devnull,  # ignore the developer's .env (it could turn DEBUG on)
+    "DJANGO_DEBUG": "false",  # DEBUG would record every query in connection.queries
+    "LOG_LEVEL": "WARNING",
+    # Production settings are secure by default; the benches talk plain HTTP on localhost.
+    "DJANGO_SECURE_COOKIES": "false",
+    "DJANGO_SECURE_SSL_REDIRECT": "false",
+    "DJANGO_SECURE_HSTS_SECONDS": "0",
+}
+
+
+def percentile(sorted_values: list, p: float) -> float:
+    """Nearest-rank percentile of an already sorted list."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+# --- scratch database -------------------------------------------------------------------------
+
+
+def scratch_urls(admin_url: str, kind: str = "wallet") -> tuple[str, str]:
+    name = f"bench_{kind}_{os.getpid()}"
+    parts = urlsplit(admin_url)
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit(f"DATABASE_URL must be a PostgreSQL URL, not {parts.scheme!r}")
+    return name, urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def admin_execute(admin_url: str, sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def create_database(admin_url: str, name: str) -> None:
+    admin_execute(admin_url, f'CREATE DATABASE "{name}"')
+
+
+def drop_database(admin_url: str, name: str) -> None:
+    # FORCE (PostgreSQL 13+) ends any connection still open on it (a killed worker's).
+    admin_execute(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def scratch_django(kind: str, extra_env: dict):
+    """Django set up on a migrated scratch database `bench_<kind>_<pid>` (dropped on exit) of
+    the server DATABASE_URL names, with the web workers' warm-up (config/wsgi.py)."""
+    admin_url = os.environ.get("DATABASE_URL", "")
+    if not admin_url:
+        sys.exit("set DATABASE_URL=postgres://user@host:port/<an existing database>")
+    scratch, scratch_url = scratch_urls(admin_url, kind)
+    create_database(admin_url, scratch)
+    try:
+        os.environ.update({**DJANGO_ENV, "DATABASE_URL": scratch_url, **extra_env})
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        call_command("migrate", verbosity=0, interactive=False)
+        import config.wsgi  # noqa: F401 - warms up and freezes the heap as the server does
+
+        yield
+        connections.close_all()
+    finally:
+        drop_database(admin_url, scratch)

@@ -1,0 +1,127 @@
+"""The booking page in a real Chromium set to Portuguese: an agency user opens a round trip to
+Lisbon with a connection, paid and then cancelled, and reads its itinerary in each airport's
+local time, its passengers and tickets, the client's price and the money moved, and its
+timeline. With PANEL_SCREENSHOTS=docs/screenshots it saves booking-page-1440.png and -390.png."""
+
+import os
+from datetime import timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from agencies.tests.factories import make_team
+from bookings.models import Booking
+from bookings.retention import booking_personal_data_erase
+from bookings.tests.test_page import (
+    BOOKING_EVENTS,
+    book_two,
+    round_trip_with_a_codeshare_connection,
+)
+from core.money import money_display
+from tests.test_panel_browser_pt_br import (  # noqa: F401
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    browser,
+    log_in,
+    open_page,
+    pytestmark,
+)
+from wallet.tests.factories import fund
+from webhooks.tests.factories import make_endpoint
+
+
+def screenshot(driver, name, size):
+    """The whole page (the panel's helper stops at 2400 px; this page is longer on a phone)."""
+    folder = os.environ.get("PANEL_SCREENSHOTS")
+    if not folder:
+        return
+    width, height = size
+    driver.set_window_size(width, height)
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(full, height), 6000))
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+    driver.set_window_size(*DESKTOP)
+
+
+@pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
+def test_an_agency_user_reads_a_booking_page_in_portuguese(
+    live_server,
+    browser,  # noqa: F811
+    https_receiver,
+):
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    made = make_team(
+        "Alpha Travel",
+        owner_email="ana@alpha.example",
+        owner_password=PASSWORD,
+        fee=Decimal("12.00"),
+        markup_percent=Decimal("10.00"),
+    )
+    fund(made.team, "100000.00")
+    make_endpoint(made.team, https_receiver.url, events=BOOKING_EVENTS)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    offer = round_trip_with_a_codeshare_connection(api)
+    booking = book_two(api, offer)
+    payment = {
+        "type": "balance",
+        "amount": offer["total_amount"],
+        "currency": offer["total_currency"],
+    }
+    paid = api.put(f"/api/v1/bookings/{booking.id}/confirm", {"payment": payment}, format="json")
+    assert paid.status_code == 200, paid.json()
+    booking = Booking.objects.get(pk=booking.pk)
+    assert booking.status == Booking.Status.TICKETED
+
+    wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
+    log_in(live_server, browser, wait)
+    url = reverse("admin:bookings_booking_change", args=[booking.pk])
+    page = open_page(live_server, browser, wait, url)
+    wait.until(EC.visibility_of_element_located((By.ID, "bp-timeline")))
+
+    assert "Localizador" in page and booking.booking_reference in page
+    assert "Ida: Sao Paulo → Lisbon" in page and "Volta: Lisbon → Sao Paulo" in page
+    # The outbound leaves at Guarulhos' local time and lands at Lisbon's, the next day.
+    outbound = offer["slices"][0]["segments"][0]
+    departs, arrives = outbound["departing_at"][11:16], outbound["arriving_at"][11:16]
+    first = browser.find_element(By.CSS_SELECTOR, "#bp-itinerary .bp-segment").text
+    assert departs in first and "15 de janeiro de 2027" in first
+    assert arrives in first and "16 de janeiro de 2027" in first and "+1" in first
+    assert "Conexão em" in page and "Operado por" in page
+    for passenger in browser.find_elements(By.CSS_SELECTOR, "#bp-passengers .bp-passenger"):
+        assert len(passenger.find_element(By.CSS_SELECTOR, ".bp-tickets code").text) == 13
+    money = browser.find_element(By.ID, "bp-money").text.replace("\N{NO-BREAK SPACE}", " ")
+    assert money_display(booking.client_amount).replace("\N{NO-BREAK SPACE}", " ") in money
+    assert "Ganho da agência" in money and "R$ 12,00" in money
+    assert "Pago com o saldo da carteira em" in money and "(horário de Brasília)" in money
+    entries = browser.find_elements(By.CSS_SELECTOR, "#bp-timeline .bp-entry")
+    codes = [e.get_attribute("data-code") or e.get_attribute("data-kind") for e in entries]
+    assert codes[0] == "booking.created" and "booking.ticketed" in codes
+    assert codes.index("payment") < codes.index("booking.confirmed")
+    assert "Entregue" in entries[0].text
+    # Agency users view bookings here and cancel them through the API: no cancel button.
+    assert not browser.find_elements(By.CSS_SELECTOR, ".page-action")
+    # The fields as before, one click away.
+    assert not browser.find_element(By.ID, "bp-all-fields").get_attribute("open")
+    screenshot(browser, "booking-page-1440", DESKTOP)
+    screenshot(browser, "booking-page-390", PHONE)
+
+    # Years later the passengers' personal data is erased: the page says so and shows the rest.
+    with time_machine.travel(booking.departing_at + timedelta(days=800)):
+        assert booking_personal_data_erase(booking=booking)
+    page = open_page(live_server, browser, wait, url)
+    wait.until(EC.visibility_of_element_located((By.ID, "bp-erased")))
+    assert "Dados pessoais apagados em" in page and "[apagado]" in page
+    assert "Ana Souza" not in page and "ana@example.com" not in page
+    assert booking.booking_reference in page and "Conexão em" in page
+    assert money_display(booking.client_amount).replace("\N{NO-BREAK SPACE}", " ") in page

@@ -1,0 +1,3 @@
+TRANSLATIONS = {
+    "%(when)s (Brasília time)": "%(when)s (horário de Brasília)",
+}
