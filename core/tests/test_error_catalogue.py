@@ -343,6 +343,23 @@ def test_plumbing_statuses(team, schema, method, path, status, code, kwargs):
     assert error["details"] is None or status == 413
 
 
+def test_live_key_refusals(live_client, schema, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = False
+    error = call(
+        live_client,
+        schema,
+        "post",
+        SEARCH,
+        422,
+        "supplier_not_connected",
+        data=one_way(),
+        format="json",
+    )
+    assert error["details"] is None
+    path = "/api/v1/wallet/recharge/rch_x/simulate-payment"
+    call(live_client, schema, "post", path, 403, "test_mode_only")
+
+
 @override_settings(API_RATE_LIMIT="1/minute")
 def test_rate_limited_is_in_the_catalogue(test_client, schema):
     assert test_client.get("/api/v1/wallet/balance").status_code == 200
