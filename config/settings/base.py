@@ -329,6 +329,7 @@ SPECTACULAR_SETTINGS = {
         "core.schema.document_common_errors",
         "core.schema.describe_operations",
         "core.schema.document_webhook_payloads",
+        "core.error_catalogue.document_error_codes",
     ],
 }
 
