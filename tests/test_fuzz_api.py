@@ -30,8 +30,8 @@ from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES_PER_OPERATION = 25
-STATEFUL_SCENARIOS = 30
+EXAMPLES_PER_OPERATION = 20
+STATEFUL_SCENARIOS = 20
 STATEFUL_STEPS = 6
 WEBHOOK_OPERATIONS = ("webhooks_create", "webhooks_update")
 
