@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -37,6 +38,8 @@ def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     admin_url = (
         f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
     )
+    if settings.DATABASE_DIRECT_URL:  # behind PgBouncer: the bench creates and drops databases
+        admin_url = urlunsplit(urlsplit(settings.DATABASE_DIRECT_URL)._replace(path="/postgres"))
     env = {**os.environ, "DATABASE_URL": admin_url}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     result = subprocess.run(
