@@ -178,6 +178,9 @@ def activity_figures(*, team: Team | None, live_mode: bool, when: Periods) -> di
         "bookings_today": bookings["today"],
         "bookings_month": bookings["month"],
         **ledger,
+        # What bookings cost the wallet, net of what came back (a failed booking costs nothing).
+        "net_spend_today": ledger["spend_today"] - ledger["refunds_today"],
+        "net_spend_month": ledger["spend_month"] - ledger["refunds_month"],
         "bookings_url": _changelist(
             "bookings_booking", mode=_mode(live_mode), **_team_filter(team)
         ),

@@ -95,6 +95,7 @@ def test_a_teams_figures_are_what_the_wallet_and_the_ledger_say(team, other_team
     refunds = ledger.filter(reference_type="refund").aggregate(s=Sum("amount"))["s"]
     assert home["activity"]["spend_today"] == home["activity"]["spend_month"] == debits
     assert home["activity"]["refunds_today"] == refunds > 0
+    assert home["activity"]["net_spend_today"] == debits - refunds
     made = Booking.objects.filter(team=team.team, live_mode=True).count()
     assert home["activity"]["bookings_today"] == home["activity"]["bookings_month"] == made == 3
 

@@ -97,4 +97,5 @@ TRANSLATIONS = {
     ),
     "open a team's overview": "abrir a visão geral de uma equipe",
     "Every page of the panel": "Todas as páginas do painel",
+    "%(paid)s paid, %(refunded)s refunded": "%(paid)s pagos, %(refunded)s reembolsados",
 }
