@@ -102,6 +102,7 @@ def worker_main(index: int, env: dict, commands, results) -> None:
     django.setup()
     from django.db import connection
 
+    results.put((index, "up"))
     while True:
         job = commands.get()
         if job is None:
@@ -109,6 +110,8 @@ def worker_main(index: int, env: dict, commands, results) -> None:
         try:
             run = debit_job if job["kind"] == "debits" else booking_job
             results.put((index, run(job, lambda: _wait_go(index, commands, results))))
+        except SystemExit:
+            return
         except BaseException as exc:
             results.put((index, f"{type(exc).__name__}: {exc}"))
         finally:
@@ -118,7 +121,10 @@ def worker_main(index: int, env: dict, commands, results) -> None:
 
 def _wait_go(index, commands, results) -> tuple[float, float]:
     results.put((index, "ready"))
-    start_at, deadline = commands.get()
+    go = commands.get()
+    if go is None:  # the parent is closing the pool
+        raise SystemExit(0)
+    start_at, deadline = go
     time.sleep(max(0.0, start_at - time.monotonic()))  # CLOCK_MONOTONIC: shared by processes
     return start_at, deadline
 
@@ -218,6 +224,12 @@ class Pool:
         ]
         for proc in self.procs:
             proc.start()
+        # Every client set up before the first run: a client still importing Django would take
+        # CPU from the run being measured.
+        for _ in range(size):
+            _, message = self.results.get(timeout=START_TIMEOUT)
+            if message != "up":
+                raise RuntimeError(f"a client process failed to start: {message}")
 
     def run(self, jobs: list[dict], seconds: float | None) -> list[dict]:
         """Give jobs[i] to client i, start them together once all are ready, gather results."""
