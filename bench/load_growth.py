@@ -479,11 +479,14 @@ def growth(runs: list[Run]) -> list[str]:
             continue
         first, last = series[0], series[-1]
         factor = last.rate / first.rate if first.rate else float("nan")
+        peak = max(series, key=lambda r: r.rate)
         steps = " → ".join(f"{r.rate:,.1f}" for r in series)
         text = (
             f"- **{kind}, {wallets} wallet{'s' if wallets > 1 else ''}**: {steps} per second "
             f"with {' / '.join(str(r.clients) for r in series)} clients "
-            f"({factor:.1f} × from {first.clients} to {last.clients})"
+            f"({factor:.1f} × from {first.clients} to {last.clients}"
+            + (f", highest with {peak.clients}" if peak is not last else "")
+            + ")"
         )
         if last.baseline_rate and first.baseline_rate:
             text += (
@@ -496,17 +499,21 @@ def growth(runs: list[Run]) -> list[str]:
 
 
 BOUNDS = {
-    ("debits", True): "Bounded by the wallet's row lock: every debit of one wallet waits for the "
-    "previous one's COMMIT, so more clients mostly add queueing (p99) once the lock is busy; "
-    "pgbench hits the same bound with a cheaper client.",
-    ("debits", False): "No shared row: bounded by CPU, which the client processes and PostgreSQL "
-    "share on this machine (and by the WAL flush of each COMMIT), so it grows until the cores "
-    "are busy.",
-    ("bookings", True): "Each booking holds the wallet's row lock only for its debit; the rest is "
-    "Python work per request (validation, the sandbox issuing tickets, events, e-mail rows), so "
-    "it is bounded by CPU before the lock.",
-    ("bookings", False): "Bounded by CPU: Python work per request in each client process, on "
-    "the same cores as PostgreSQL.",
+    ("debits", True): "Bound: the wallet's row lock. Every debit of one wallet waits for the "
+    "previous one's COMMIT, so past a few clients more of them only queue (p50 and p99 grow) "
+    "and, with more clients than cores, their CPU slows the lock holder down; pgbench meets "
+    "the same lock with a client that costs next to nothing.",
+    ("debits", False): "Bound: CPU. No shared row, so pgbench grows with clients until the "
+    "cores (and the WAL flush of each COMMIT) are busy; ours stops earlier, at the Python CPU "
+    "per debit in the client processes, which share the cores with PostgreSQL: the ratio "
+    "falls as clients are added.",
+    ("bookings", True): "Bound: CPU first, then the wallet. A booking holds the wallet's row "
+    "lock only from its debit to the COMMIT of its short claim transaction (the bookings "
+    "section gives that share); the rest is Python work per request (validation, the sandbox "
+    "issuing tickets, events, e-mail rows) on the cores PostgreSQL also uses, so more clients "
+    "than cores only lengthen each booking.",
+    ("bookings", False): "Bound: CPU, the Python work per request in each client process on "
+    "the cores PostgreSQL also uses; no row is shared between agencies.",
 }
 
 

@@ -63,9 +63,10 @@ def targets(results: dict[str, str]) -> list[str]:
     deliveries = _number(r"signed deliveries per second, one worker \| ([\d.]+)", webhooks)
     first_p50 = _number(r"commit → first attempt received, p50 ms \| ([\d.]+)", webhooks)
     first_p99 = _number(r"commit → first attempt received, p99 ms \| ([\d.]+)", webhooks)
+    growth_text = results.get("load_growth", "")
     growth = re.findall(
-        r"\*\*(debits|bookings), (\d+) wallets?\*\*: .*?\(([\d.]+) × from (\d+) to (\d+)\)",
-        results.get("load_growth", ""),
+        r"\*\*(debits|bookings), (\d+) wallets?\*\*: .*?\(([\d.]+) × from (\d+) to (\d+)[,)]",
+        growth_text,
     )
     wallet_ok = ratio is not None and lost is not None
     return [
@@ -98,7 +99,9 @@ def targets(results: dict[str, str]) -> list[str]:
                 f"({low} → {high} clients)"
                 for kind, wallets, factor, low, high in growth
             )
-            or None,
+            + (" (loaded machine)" if "Measured on a loaded machine" in growth_text else "")
+            if growth
+            else None,
             None,
         ),
         _row(
