@@ -97,9 +97,13 @@ def worker_main(index: int, env: dict, commands, results) -> None:
     Each job: prepare (warm up), report ready, wait for the common start, run, report, close the
     connection (no idle connection of ours while pgbench runs)."""
     os.environ.update(env)
-    import django
+    try:
+        import django
 
-    django.setup()
+        django.setup()
+    except BaseException as exc:
+        results.put((index, f"{type(exc).__name__}: {exc}"))
+        return
     from django.db import connection
 
     results.put((index, "up"))
