@@ -26,6 +26,11 @@ SECTIONS = [
     ("search", "Flight search: server-side time by stage", "bench/search.py"),
     ("bookings", "Instant bookings end to end", "bench/bookings.py"),
     ("webhooks", "Webhook deliveries", "bench/webhooks.py"),
+    (
+        "load_growth",
+        "How debits and bookings grow with load: 1, 8, 32 clients; 1 and 100 wallets",
+        "bench/load_growth.py",
+    ),
 ]
 
 
@@ -58,6 +63,11 @@ def targets(results: dict[str, str]) -> list[str]:
     deliveries = _number(r"signed deliveries per second, one worker \| ([\d.]+)", webhooks)
     first_p50 = _number(r"commit → first attempt received, p50 ms \| ([\d.]+)", webhooks)
     first_p99 = _number(r"commit → first attempt received, p99 ms \| ([\d.]+)", webhooks)
+    growth_text = results.get("load_growth", "")
+    growth = re.findall(
+        r"\*\*(debits|bookings), (\d+) wallets?\*\*: .*?\(([\d.]+) × from (\d+) to (\d+)[,)]",
+        growth_text,
+    )
     wallet_ok = ratio is not None and lost is not None
     return [
         "| target (issue) | this run | met |",
@@ -80,6 +90,18 @@ def targets(results: dict[str, str]) -> list[str]:
         _row(
             "signed webhook deliveries/s, commit → first attempt p50/p99 (6)",
             f"{deliveries} /s; {first_p50} / {first_p99} ms" if deliveries is not None else None,
+            None,
+        ),
+        _row(
+            "growth with load, most clients vs 1 (17)",
+            "; ".join(
+                f"{kind} on {wallets} wallet{'s' if wallets != '1' else ''}: {factor} × "
+                f"({low} → {high} clients)"
+                for kind, wallets, factor, low, high in growth
+            )
+            + (" (loaded machine)" if "Measured on a loaded machine" in growth_text else "")
+            if growth
+            else None,
             None,
         ),
         _row(

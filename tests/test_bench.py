@@ -91,3 +91,51 @@ def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert (checkout / "bench" / "results" / f"{bench}.md").is_file()
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="the benches need PostgreSQL (DATABASE_URL)")
+@pytest.mark.timeout(420)
+def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp_path):
+    """bench/load_growth.py --quick from a fresh clone: debits and bookings with 1 and 2 client
+    processes on 1 and 3 wallets, each debit run against pgbench of the same shape, the ledger
+    checked after every run; then bench/report.py gains its section."""
+    checkout = fresh_checkout(tmp_path / "clone")
+    database = settings.DATABASES["default"]
+    admin_url = (
+        f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
+    )
+    env = {**os.environ, "DATABASE_URL": admin_url}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    result = subprocess.run(
+        [sys.executable, "bench/load_growth.py", "--quick"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    text = (checkout / "bench" / "results" / "load_growth.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith(("| debits |", "| bookings |"))]
+    assert len(rows) == 8  # {debits, bookings} × {1, 2 clients} × {1, 3 wallets}
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert float(cells[3].replace(",", "")) > 0  # per second
+        assert cells[8] == "0"  # lost updates
+        assert cells[9] == "ok"  # check_ledger
+        if cells[0] == "debits":
+            assert float(cells[7]) > 0  # ratio against pgbench of the same run
+    assert "**debits, 3 wallets**" in text
+
+    output = checkout / "docs" / "benchmark-report.md"
+    report = subprocess.run(
+        [sys.executable, "bench/report.py"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert report.returncode == 0, report.stdout + report.stderr
+    assert "How debits and bookings grow with load" in output.read_text()
+    assert "debits on 3 wallets:" in output.read_text()
