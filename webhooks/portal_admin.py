@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.audit import ACTION_LABELS, audit_action
 from core.exceptions import ApplicationError
+from webhooks.display import attempt_error_for_people
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, DeliveryAttempt, EventType
 from webhooks.portal import (
     ATTEMPTS_PER_PAGE,
@@ -226,7 +227,7 @@ class WebhookPortalMixin:
             self.message_user(
                 request,
                 _("The receiver did not accept the test event: %(error)s.")
-                % {"error": attempt.error},
+                % {"error": attempt_error_for_people(attempt.error)},
                 messages.WARNING,
             )
         return attempt
