@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import orjson
 import pytest
+import requests
 import time_machine
 from django.db import connection, transaction
 from django.test import Client as BrowserClient
@@ -22,6 +23,7 @@ from django.utils import timezone
 from agencies.models import ApiKey
 from agencies.services import api_key_revoke
 from core import key_cache
+from tests.stack import Stack, needs_real_stack
 from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db
@@ -227,3 +229,46 @@ def test_each_request_gets_its_own_key_and_team(live_client, team):
     assert _key_for_secret(team.live_key).team.markup_percent == Decimal("0.00")
     assert second.team.fee.amount == Decimal("0.00") and second.team.fee.currency.code == "BRL"
     assert second.pk == first.pk and second.team.pk == team.team.pk
+
+
+# --- For real: two gunicorn workers (processes) on PostgreSQL and Redis ---
+
+
+@needs_real_stack
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_revocation_and_pricing_reach_every_gunicorn_worker_at_once(team):
+    """Both workers have the key cached (many requests, spread by the kernel over both);
+    a revocation and a new markup committed by this process are seen by every next request."""
+    stack = Stack()
+    try:
+        stack.start_web(workers=2)
+        api = f"{stack.base_url}/api/v1"
+        live = {"Authorization": f"Bearer {team.live_key}"}
+        test = {"Authorization": f"Bearer {team.test_key}", "Content-Type": "application/json"}
+        with requests.Session() as http:
+
+            def markups(rounds: int = 12) -> set:
+                answers = [
+                    http.post(f"{api}/flights/search", SEARCH_BODY, headers=test)
+                    for _ in range(rounds)
+                ]
+                assert all(a.status_code == 200 for a in answers), answers[0].text[:300]
+                return {
+                    str(o["agency_markup_percent"]) for a in answers for o in a.json()["offers"]
+                }
+
+            assert {
+                http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
+            } == {200}
+            assert markups() == {"0"}
+            team.team.markup_percent = Decimal("7.25")
+            team.team.save(update_fields=["markup_percent"])
+            assert markups() == {"7.25"}
+            api_key_revoke(api_key=ApiKey.objects.get(team=team.team, live_mode=True))
+            statuses = {
+                http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
+            }
+            assert statuses == {401}
+    finally:
+        stack.stop()
