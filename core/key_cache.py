@@ -101,6 +101,8 @@ def _replace_generation() -> None:
 
 
 def keys_changed(**kwargs) -> None:
-    """A key or a team changed: every process reads keys from the database again once the
-    current transaction commits (at once outside one). Also a signal receiver."""
+    """A key or a team changed: this process forgets its entries at once (so that it sees its
+    own change even before it commits), every process once the transaction commits (at once
+    outside one). Also a signal receiver."""
+    clear_process_cache()
     transaction.on_commit(_replace_generation, robust=True)

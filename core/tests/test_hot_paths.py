@@ -126,6 +126,29 @@ def test_last_use_is_written_once_a_minute_and_not_over_a_fresher_one(live_clien
         assert ApiKey.objects.get(pk=key.pk).last_used_at == later - timedelta(seconds=1)
 
 
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
+
+
+def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
+    """Claim (lock the endpoint found through the delivery, count in flight, take the lease),
+    read what to send, then record (lock, insert the attempt, the audit log's read of the
+    endpoint, update it, release the delivery, look for a delivery waiting for the slot)."""
+    from webhooks.models import Delivery
+    from webhooks.services import delivery_attempt
+    from webhooks.tests.factories import make_endpoint, record
+
+    make_endpoint(team.team, https_receiver.url)
+    record(team.team)  # not dispatched: on_commit callbacks do not run in this test
+    delivery_id = Delivery.objects.values_list("pk", flat=True).get()
+    with CaptureQueriesContext(connection) as captured:
+        attempt = delivery_attempt(delivery_id)
+    assert attempt is not None and attempt.succeeded
+    statements = [
+        q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
+    ]
+    assert len(statements) == 10, statements
+
+
 # --- Revocation and team changes reach every process ---
 
 
