@@ -2,7 +2,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from bookings.models import Booking
@@ -15,12 +16,33 @@ class BookingNotFound(NotFound):
     message = "Booking not found"
 
 
+def _pending_holds(**team_filter) -> QuerySet:
+    return Booking.objects.filter(
+        status=Booking.Status.PENDING, type=Booking.Type.HOLD, **team_filter
+    ).order_by()
+
+
 def pending_holds_total(*, team, live_mode: bool) -> Decimal:
     """BRL cost of the team's pending hold bookings (the wallet's `pending_amount`)."""
-    total = Booking.objects.filter(
-        team=team, live_mode=live_mode, status=Booking.Status.PENDING, type=Booking.Type.HOLD
-    ).aggregate(total=Sum("base_cost_brl"))["total"]
+    total = _pending_holds(team=team, live_mode=live_mode).aggregate(total=Sum("base_cost_brl"))[
+        "total"
+    ]
     return total or Decimal("0.00")
+
+
+def pending_holds_total_of(team_ref: str, *, live_mode: bool) -> Coalesce:
+    """`pending_holds_total` as an expression of an outer query whose field `team_ref` is the
+    team's id (the wallet's balance reads both in one query)."""
+    total = (
+        _pending_holds(team_id=OuterRef(team_ref), live_mode=live_mode)
+        .values("team_id")
+        .annotate(total=Sum("base_cost_brl"))
+        .values("total")
+    )
+    amount = DecimalField(max_digits=14, decimal_places=2)
+    return Coalesce(
+        Subquery(total, output_field=amount), Value(Decimal("0.00")), output_field=amount
+    )
 
 
 def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:

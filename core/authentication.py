@@ -1,18 +1,22 @@
 """`Authorization: Bearer sk_test_…|sk_live_…` authentication.
 
-The key is looked up once per request (by its SHA-256 hash) and cached on the Django request, so
-that the renderer and the error handlers outside DRF can tell test mode from live mode too.
+The key is resolved once per request (by its SHA-256 hash) and cached on the Django request, so
+that the renderer and the error handlers outside DRF can tell test mode from live mode too. It is
+read from the database at most once per process in a while, and again at once after any key or
+team changes (core/key_cache.py).
 """
 
 import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
-from agencies.models import ApiKey, Team
+from agencies.models import ApiKey, Team, hash_secret
+from core import key_cache
 
 BEARER_PATTERN = re.compile(r"^Bearer (sk_(?:test|live)_[A-Za-z0-9]{40})$")
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per key per minute
@@ -45,8 +49,39 @@ def resolve_api_key(django_request) -> ApiKey | None:
     if cached is not _UNSET:
         return cached
     match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
-    key = ApiKey.objects.find_by_secret(match.group(1)) if match else None
+    key = _key_for_secret(match.group(1)) if match else None
     django_request._api_key = key
+    return key
+
+
+_KEY_FIELDS = [f.attname for f in ApiKey._meta.concrete_fields]
+_TEAM_FIELDS = [f.attname for f in Team._meta.concrete_fields]
+
+
+def _key_for_secret(secret: str) -> ApiKey | None:
+    """The key (with its team) from this process's cache if nothing changed since it was read,
+    else from the database. Each call returns instances of its own."""
+    secret_hash = hash_secret(secret)
+    generation = key_cache.current_generation()  # before the database: see core/key_cache.py
+    entry = key_cache.lookup(secret_hash, generation)
+    if entry is None:
+        key = ApiKey.objects.select_related("team").filter(secret_hash=secret_hash).first()
+        if key is None:
+            return None
+        entry = key_cache.store(
+            secret_hash,
+            generation,
+            tuple(key.__dict__[name] for name in _KEY_FIELDS),
+            tuple(key.team.__dict__[name] for name in _TEAM_FIELDS),
+        )
+        if entry is not None:
+            entry.last_used_at = key.last_used_at
+        key._key_cache_entry = entry
+        return key
+    key = ApiKey.from_db("default", _KEY_FIELDS, entry.key_values)
+    key.team = Team.from_db("default", _TEAM_FIELDS, entry.team_values)
+    key.last_used_at = entry.last_used_at
+    key._key_cache_entry = entry
     return key
 
 
@@ -72,7 +107,13 @@ class ApiKeyAuthentication(BaseAuthentication):
 
 
 def _touch_last_used(key: ApiKey) -> None:
+    """At most one write per key per minute per process; a row another process wrote less than
+    a minute ago is left alone (the UPDATE matches nothing)."""
     now = timezone.now()
     if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
-        ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        stale = Q(last_used_at__isnull=True) | Q(last_used_at__lte=now - LAST_USED_RESOLUTION)
+        ApiKey.objects.filter(stale, pk=key.pk).update(last_used_at=now)
         key.last_used_at = now
+        entry = getattr(key, "_key_cache_entry", None)
+        if entry is not None:
+            entry.last_used_at = now

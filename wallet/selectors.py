@@ -1,9 +1,10 @@
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import DecimalField, Max, Min, Q, QuerySet, Sum, Value
+from django.db.models import DecimalField, Max, Min, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from agencies.models import Team
 from core.money import fmt
 from core.timestamps import business_date, business_day_bounds, iso_utc
 from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
@@ -20,15 +21,34 @@ def pending_holds_amount(*, team, live_mode: bool) -> Decimal:
 
 
 def wallet_balance(*, team, live_mode: bool) -> dict:
+    """One query: the balance (live) or the last test movement, and the pending holds."""
+    from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
+
     if live_mode:
-        wallet = Wallet.objects.get(team=team)
-        balance, last_movement = wallet.balance, wallet.last_transaction_at
+        balance, last_movement, pending = (
+            Wallet.objects.filter(team=team)
+            .annotate(pending=pending_holds_total_of("team_id", live_mode=True))
+            .values_list("balance", "last_transaction_at", "pending")
+            .get()
+        )
     else:
         balance = TEST_MODE_BALANCE
-        last_movement = Transaction.objects.filter(team=team, live_mode=False).aggregate(
-            last=Max("created_at")
-        )["last"]
-    pending = pending_holds_amount(team=team, live_mode=live_mode)
+        last_test_movement = (
+            Transaction.objects.filter(team_id=OuterRef("pk"), live_mode=False)
+            .order_by()
+            .values("team_id")
+            .annotate(last=Max("created_at"))
+            .values("last")
+        )
+        last_movement, pending = (
+            Team.objects.filter(pk=team.pk)
+            .annotate(
+                last=Subquery(last_test_movement),
+                pending=pending_holds_total_of("pk", live_mode=False),
+            )
+            .values_list("last", "pending")
+            .get()
+        )
     return {
         "balance": fmt(balance),
         "currency": "BRL",

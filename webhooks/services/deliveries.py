@@ -138,22 +138,21 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     UPDATE (READ COMMITTED), so a count inside the UPDATE alone would let every one of them in.
     Claims of one endpoint therefore take turns on the endpoint's row (a short lock, never held
     across the request), and each counts the attempts in flight after the previous committed."""
-    endpoint_id = (
-        Delivery.objects.filter(pk=delivery_id).values_list("endpoint_id", flat=True).first()
-    )
-    if endpoint_id is None:
-        return None
     with transaction.atomic():
         # NO KEY UPDATE, as in _record_attempt: inserting deliveries (KEY SHARE) is not blocked.
-        active = list(
-            WebhookEndpoint.objects.select_for_update(no_key=True)
-            .filter(pk=endpoint_id)
-            .values_list("active", flat=True)
+        # The endpoint is found through the delivery in the same statement (one round trip).
+        locked = list(
+            WebhookEndpoint.objects.select_for_update(no_key=True, of=("self",))
+            .filter(deliveries__pk=delivery_id)
+            .values_list("pk", "active")
         )
+        if not locked:
+            return None
+        [(endpoint_id, active)] = locked
         now = timezone.now()
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
         in_flight = _attempts_in_flight(now=now, endpoint_id=endpoint_id).get(endpoint_id, 0)
-        if active != [True] or in_flight >= cap:
+        if not active or in_flight >= cap:
             # Inactive: it waits for a reactivation. Over the cap: for a slot to free up.
             if lease_id:
                 Delivery.objects.filter(pk=delivery_id, lease_id=lease_id, in_flight=False).update(

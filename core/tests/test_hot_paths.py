@@ -1,0 +1,297 @@
+"""The hot API paths do the least work they can (docs/performance.md): their queries are counted
+(a query added back fails here), the API key is resolved from the process's cache, and a revoked
+key or a changed team is seen by the next request of every process.
+
+A second process is simulated by its own per-process cache: `other_process()` runs a block with
+a cache of its own (empty at first, as a new process starts) and gives the first one back after;
+the shared cache (the generation) is the same for both, as Redis is for every server process."""
+
+import contextlib
+from datetime import timedelta
+from decimal import Decimal
+
+import orjson
+import pytest
+import requests
+import time_machine
+from django.db import connection, transaction
+from django.test import Client as BrowserClient
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from agencies.models import ApiKey
+from agencies.services import api_key_revoke
+from core import key_cache
+from tests.stack import Stack, needs_real_stack
+from wallet.tests.factories import fund
+
+pytestmark = pytest.mark.django_db
+
+BALANCE = "/api/v1/wallet/balance"
+SEARCH = "/api/v1/flights/search"
+SEARCH_BODY = orjson.dumps(
+    {
+        "type": "one_way",
+        "slices": [{"origin": "GRU", "destination": "LIS", "departureDate": "2027-03-10"}],
+        "passengers": [{"type": "adult", "count": 1}],
+    }
+)
+
+
+@pytest.fixture(autouse=True)
+def _new_process():
+    key_cache.clear_process_cache()  # every test starts as a fresh process
+    yield
+    key_cache.clear_process_cache()
+
+
+@contextlib.contextmanager
+def other_process():
+    """Run the block as another server process: its own (empty) per-process key cache, the same
+    database and shared cache; this process's cache is untouched by it and given back after."""
+    mine = dict(key_cache._entries)
+    key_cache.clear_process_cache()
+    try:
+        yield
+    finally:
+        key_cache.clear_process_cache()
+        key_cache._entries.update(mine)
+
+
+def sql_of(client_call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client_call()
+    assert response.status_code == 200, response.content[:500]
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def search(client):
+    return client.post(SEARCH, SEARCH_BODY, content_type="application/json")
+
+
+def offer_prices(response) -> set[tuple[str, str]]:
+    return {
+        (str(o["agency_markup_percent"]), o["agency_fee_amount"]) for o in response.json()["offers"]
+    }
+
+
+# --- Query counts ---
+
+
+def test_balance_is_one_query_once_the_key_is_known(live_client, team):
+    fund(team.team, "100.00")
+    assert live_client.get(BALANCE).status_code == 200  # the key is read, last use written
+    queries = sql_of(lambda: live_client.get(BALANCE))
+    assert len(queries) == 1, queries
+    assert "wallet_wallet" in queries[0] and "bookings_booking" in queries[0]
+
+
+def test_test_mode_balance_is_one_query_too(test_client):
+    assert test_client.get(BALANCE).status_code == 200
+    queries = sql_of(lambda: test_client.get(BALANCE))
+    assert len(queries) == 1, queries
+
+
+def test_first_request_of_a_process_reads_the_key_and_writes_its_last_use(live_client):
+    queries = sql_of(lambda: live_client.get(BALANCE))
+    assert len(queries) == 3, queries
+    assert "agencies_apikey" in queries[0] and "agencies_team" in queries[0]
+    assert queries[1].startswith("UPDATE") and "last_used_at" in queries[1]
+
+
+def test_search_only_stores_its_offers_once_the_key_is_known(test_client):
+    assert search(test_client).status_code == 200
+    queries = sql_of(lambda: search(test_client))
+    assert len(queries) == 1, queries
+    assert queries[0].startswith("INSERT INTO") and "flights_offerrequest" in queries[0]
+
+
+def test_last_use_is_written_once_a_minute_and_not_over_a_fresher_one(live_client, team):
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    assert live_client.get(BALANCE).status_code == 200
+    first = ApiKey.objects.get(pk=key.pk).last_used_at
+    assert first is not None
+    assert len(sql_of(lambda: live_client.get(BALANCE))) == 1  # within the minute: no write
+    later = timezone.now() + timedelta(seconds=61)
+    with time_machine.travel(later, tick=False):
+        # Another process used the key a moment ago: this one's write changes nothing.
+        with other_process():
+            assert live_client.get(BALANCE).status_code == 200
+        written = ApiKey.objects.get(pk=key.pk).last_used_at
+        assert written == later
+        ApiKey.objects.filter(pk=key.pk).update(last_used_at=later - timedelta(seconds=1))
+        queries = sql_of(lambda: live_client.get(BALANCE))
+        assert any(q.startswith("UPDATE") for q in queries)  # this process's minute was up
+        assert ApiKey.objects.get(pk=key.pk).last_used_at == later - timedelta(seconds=1)
+
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
+
+
+def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
+    """Claim (lock the endpoint found through the delivery, count in flight, take the lease),
+    read what to send, then record (lock, insert the attempt, the audit log's read of the
+    endpoint, update it, release the delivery, look for a delivery waiting for the slot)."""
+    from webhooks.models import Delivery
+    from webhooks.services import delivery_attempt
+    from webhooks.tests.factories import make_endpoint, record
+
+    make_endpoint(team.team, https_receiver.url)
+    record(team.team)  # not dispatched: on_commit callbacks do not run in this test
+    delivery_id = Delivery.objects.values_list("pk", flat=True).get()
+    with CaptureQueriesContext(connection) as captured:
+        attempt = delivery_attempt(delivery_id)
+    assert attempt is not None and attempt.succeeded
+    statements = [
+        q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
+    ]
+    assert len(statements) == 10, statements
+
+
+# --- Revocation and team changes reach every process ---
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the generation moves on commit
+def test_revocation_is_seen_by_the_next_request_of_every_process(live_client, team):
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    assert live_client.get(BALANCE).status_code == 200  # this process caches the key
+    with other_process():
+        assert live_client.get(BALANCE).status_code == 200  # and so does another
+        api_key_revoke(api_key=key)  # revoked in that other process (the panel's)
+        assert live_client.get(BALANCE).status_code == 401
+    assert live_client.get(BALANCE).status_code == 401  # this process still had it cached
+    with other_process():
+        assert live_client.get(BALANCE).status_code == 401  # a fresh process reads the database
+
+
+def test_revocation_in_the_panel_is_immediate(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    assert live_client.get(BALANCE).status_code == 200
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    browser = BrowserClient()
+    browser.force_login(team.owner)
+    changelist = reverse("admin:agencies_apikey_changelist")
+    with other_process(), django_capture_on_commit_callbacks(execute=True):  # as committed
+        response = browser.post(
+            changelist, {"action": "revoke", "_selected_action": [key.pk], "post": "yes"}
+        )
+        assert response.status_code == 302
+    assert live_client.get(BALANCE).status_code == 401
+
+
+def test_revocation_rolled_back_changes_nothing(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    assert live_client.get(BALANCE).status_code == 200
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        api_key_revoke(api_key=key)
+        raise RuntimeError("rolled back")
+    assert callbacks == []  # nothing to tell the other processes
+    assert live_client.get(BALANCE).status_code == 200
+
+
+def test_a_lost_generation_means_the_database_is_read_again(live_client, team):
+    from django.core.cache import cache
+
+    assert live_client.get(BALANCE).status_code == 200
+    cache.delete(key_cache.GENERATION_KEY)  # a flushed or restarted cache
+    ApiKey.objects.filter(team=team.team).update(revoked_at=timezone.now())  # no signal
+    assert live_client.get(BALANCE).status_code == 401
+
+
+def test_pricing_changed_in_the_panel_prices_the_next_search(
+    test_client, team, django_capture_on_commit_callbacks
+):
+    assert offer_prices(search(test_client)) == {("0", "0.00")}
+    browser = BrowserClient(headers={"accept-language": "en"})
+    browser.force_login(team.owner)
+    # The panel runs in another process; its transaction commits.
+    with other_process(), django_capture_on_commit_callbacks(execute=True):
+        response = browser.post(
+            reverse("admin:agencies_team_change", args=[team.team.pk]),
+            {
+                "name": team.team.name,
+                "tax_id": "",
+                "markup_percent": "8.5",
+                "fee": "12.00",
+                "notification_email": "",
+                "_pricing": "confirmed",
+            },
+        )
+        assert response.status_code == 302, response.content.decode()[:2000]
+    assert offer_prices(search(test_client)) == {("8.5", "12.00")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_team_saved_by_a_service_is_seen_by_every_process(test_client, team):
+    assert offer_prices(search(test_client)) == {("0", "0.00")}
+    with other_process():
+        assert offer_prices(search(test_client)) == {("0", "0.00")}
+        team.team.markup_percent = Decimal("10.00")
+        team.team.save(update_fields=["markup_percent"])
+        assert offer_prices(search(test_client)) == {("10", "0.00")}
+    assert offer_prices(search(test_client)) == {("10", "0.00")}
+
+
+def test_each_request_gets_its_own_key_and_team(live_client, team):
+    """Nothing a request does to `request.user`'s objects reaches the next request."""
+    from core.authentication import _key_for_secret
+
+    first = _key_for_secret(team.live_key)
+    second = _key_for_secret(team.live_key)
+    assert first is not None and second is not None
+    assert first is not second and first.team is not second.team
+    first.team.markup_percent = Decimal("99")
+    assert _key_for_secret(team.live_key).team.markup_percent == Decimal("0.00")
+    assert second.team.fee.amount == Decimal("0.00") and second.team.fee.currency.code == "BRL"
+    assert second.pk == first.pk and second.team.pk == team.team.pk
+
+
+# --- For real: two gunicorn workers (processes) on PostgreSQL and Redis ---
+
+
+@needs_real_stack
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_revocation_and_pricing_reach_every_gunicorn_worker_at_once(team):
+    """Both workers have the key cached (many requests, spread by the kernel over both);
+    a revocation and a new markup committed by this process are seen by every next request."""
+    stack = Stack()
+    try:
+        stack.start_web(workers=2)
+        api = f"{stack.base_url}/api/v1"
+        live = {"Authorization": f"Bearer {team.live_key}"}
+        test = {"Authorization": f"Bearer {team.test_key}", "Content-Type": "application/json"}
+        with requests.Session() as http:
+
+            def markups(rounds: int = 12) -> set:
+                answers = [
+                    http.post(f"{api}/flights/search", SEARCH_BODY, headers=test)
+                    for _ in range(rounds)
+                ]
+                assert all(a.status_code == 200 for a in answers), answers[0].text[:300]
+                return {
+                    str(o["agency_markup_percent"]) for a in answers for o in a.json()["offers"]
+                }
+
+            assert {
+                http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
+            } == {200}
+            assert markups() == {"0"}
+            team.team.markup_percent = Decimal("7.25")
+            team.team.save(update_fields=["markup_percent"])
+            assert markups() == {"7.25"}
+            api_key_revoke(api_key=ApiKey.objects.get(team=team.team, live_mode=True))
+            statuses = {
+                http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
+            }
+            assert statuses == {401}
+    finally:
+        stack.stop()
