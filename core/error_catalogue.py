@@ -165,6 +165,7 @@ WHEN = {
     "invitation_invalid": "Panel: an expired or used invitation link.",
     "user_exists": "Panel: inviting an e-mail that already has a user.",
     "notification_not_rejected": "Panel: verifying again a notification that was not rejected.",
+    "test_event_refused": "Panel: reactivating webhooks whose receiver refused the test event.",
     "supplier_order_absent": "Not an API answer: the reconcile job found no issued order.",
 }
 SUPPLIER_WHEN = "The flight supplier (the sandbox or Duffel) refused or failed."

@@ -14,4 +14,6 @@ PANEL_MESSAGES = [
     # "Verify again" of a payment notification (support).
     gettext_noop("The payment provider is unavailable; try again later"),
     gettext_noop("Only a rejected notification can be verified again"),
+    # Reactivating webhooks from their list (each is tested first).
+    gettext_noop("The receiver did not accept the test event; the webhook stays deactivated"),
 ]

@@ -168,11 +168,11 @@ def test_cancelling_an_unpaid_hold_says_it_costs_nothing(team, live_client):
     assert "wallet balance" not in entry.changes
 
 
-def test_deactivating_and_reactivating_a_webhook(team):
-    endpoint = make_endpoint(team.team, "https://hooks.alpha.example/a")
+def test_deactivating_and_reactivating_a_webhook(team, https_receiver):
+    endpoint = make_endpoint(team.team, https_receiver.url)
     browser = browser_for(team.owner)
     page, entry = run_action(browser, WebhookEndpoint, "deactivate", endpoint)
-    assert "No events are sent to https://hooks.alpha.example/a" in page
+    assert f"No events are sent to {https_receiver.url}" in page
     assert_entry(
         entry,
         actor=team.owner,

@@ -30,6 +30,7 @@ from webhooks.portal_admin import DeliveryPortalMixin, WebhookPortalMixin
 from webhooks.services import (
     delivery_redeliver,
     webhook_delete,
+    webhook_reactivate_after_test,
     webhook_send_test_event,
     webhook_update,
 )
@@ -179,8 +180,9 @@ class WebhookEndpointAdmin(WebhookPortalMixin, TeamScopedAdmin):
             if endpoint.active:
                 return _("Already active: nothing changes.")
             return _(
-                "Events are sent to %(url)s again, starting with those that waited; the count "
-                "of consecutive failures starts again from 0."
+                "A test event is sent to %(url)s first; if the receiver accepts it, events are "
+                "sent again, starting with those that waited, and the count of consecutive "
+                "failures starts again from 0. If not, it stays deactivated."
             ) % {"url": endpoint.url}
 
         return self.confirm_then_run(
@@ -190,7 +192,7 @@ class WebhookEndpointAdmin(WebhookPortalMixin, TeamScopedAdmin):
             title=_("Reactivate webhooks"),
             question=_("Reactivate these webhooks?"),
             describe=describe,
-            run=lambda endpoint: webhook_update(endpoint=endpoint, active=True),
+            run=lambda endpoint: webhook_reactivate_after_test(endpoint=endpoint),
             done_message=_("Reactivated %(object)s."),
         )
 

@@ -11,6 +11,7 @@ from webhooks.services.deliveries import (
 from webhooks.services.endpoints import (
     webhook_create,
     webhook_delete,
+    webhook_reactivate_after_test,
     webhook_send_test_event,
     webhook_test_now,
     webhook_update,
@@ -32,6 +33,7 @@ __all__ = [
     "sign",
     "webhook_create",
     "webhook_delete",
+    "webhook_reactivate_after_test",
     "webhook_recover",
     "webhook_send_test_event",
     "webhook_test_now",

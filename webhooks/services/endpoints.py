@@ -191,6 +191,22 @@ def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
     return webhook_update(endpoint=endpoint, active=True)
 
 
+class TestEventRefused(Conflict):
+    code = "test_event_refused"
+    message = "The receiver did not accept the test event; the webhook stays deactivated"
+
+
+def webhook_reactivate_after_test(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    """The panel's reactivation of several webhooks at once: each gets a test event first and
+    is reactivated only if its receiver accepts it (the answer is in its attempt log)."""
+    if endpoint.active:
+        return endpoint
+    attempt = webhook_test_now(endpoint=endpoint)
+    if not attempt.succeeded:
+        raise TestEventRefused()
+    return webhook_reactivate(endpoint=endpoint)
+
+
 @transaction.atomic
 def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     """Deleting an endpoint drops its pending deliveries with it."""

@@ -98,7 +98,7 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
     chosen = {"action": "reactivate", "_selected_action": [endpoint.pk]}
     confirmation = browser.post(ENDPOINTS, chosen)  # first a page that says what will happen
     assert "admin/confirm_action.html" in [t.name for t in confirmation.templates]
-    assert "Os eventos voltam a ser enviados para" in confirmation.content.decode()
+    assert "Um evento de teste é enviado primeiro para" in confirmation.content.decode()
     assert not WebhookEndpoint.objects.get(pk=endpoint.pk).active
 
     response = browser.post(ENDPOINTS, {**chosen, "post": "yes"}, follow=True)
@@ -107,6 +107,28 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 0
     assert endpoint.deactivated_at is None
+    (test,) = https_receiver.requests  # tested first
+    assert orjson.loads(test.body)["type"] == "webhook.test"
+
+
+def test_reactivating_from_the_list_keeps_a_webhook_whose_test_fails_deactivated(
+    team, https_receiver
+):
+    https_receiver.respond("/hooks", status=500)
+    endpoint = make_endpoint(
+        team.team,
+        https_receiver.url_for("/hooks"),
+        active=False,
+        consecutive_failures=6,
+        deactivated_at=timezone.now(),
+    )
+    chosen = {"action": "reactivate", "_selected_action": [endpoint.pk], "post": "yes"}
+
+    response = browser_for(team.owner).post(ENDPOINTS, chosen, follow=True)
+
+    assert "O destino não aceitou o evento de teste" in response.content.decode()
+    endpoint.refresh_from_db()
+    assert not endpoint.active and endpoint.consecutive_failures == 6
 
 
 def test_agency_user_sends_a_test_event(team, https_receiver, django_capture_on_commit_callbacks):

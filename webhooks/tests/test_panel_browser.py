@@ -41,7 +41,7 @@ def browser():
 
 
 def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
-    live_server, browser
+    live_server, browser, https_receiver
 ):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
@@ -51,7 +51,7 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     theirs = make_team("Beta Tours", owner_email="bob@beta.example")
     broken = make_endpoint(
         mine.team,
-        "https://hooks.alpha.example/broken",
+        https_receiver.url,  # reactivating tests it first: it answers 200
         active=False,
         consecutive_failures=6,
         deactivated_at=timezone.now(),
@@ -68,7 +68,7 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
 
     browser.get(live_server.url + reverse("admin:webhooks_webhookendpoint_changelist"))
     page = browser.page_source
-    assert "hooks.alpha.example/broken" in page and "hooks.alpha.example/fine" in page
+    assert https_receiver.url in page and "hooks.alpha.example/fine" in page
     assert "hooks.beta.example" not in page
 
     # Find the deactivated one with the "Active: No" filter, select it, run the action. (This
@@ -77,19 +77,19 @@ def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(
     browser.find_element(By.LINK_TEXT, "No").click()
     wait.until(EC.url_contains("active__exact=0"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
-    assert len(rows) == 1 and "hooks.alpha.example/broken" in rows[0].text
+    assert len(rows) == 1 and https_receiver.url in rows[0].text
     rows[0].find_element(By.CSS_SELECTOR, "input.action-select").click()
     Select(browser.find_element(By.NAME, "action")).select_by_value("reactivate")
     browser.find_element(By.NAME, "index").click()
 
     # A confirmation page first, then "Yes, I'm sure".
     wait.until(EC.presence_of_element_located((By.ID, "confirm-rows")))
-    assert "hooks.alpha.example/broken" in browser.find_element(By.ID, "confirm-rows").text
+    assert https_receiver.url in browser.find_element(By.ID, "confirm-rows").text
     assert not WebhookEndpoint.objects.get(pk=broken.pk).active
     browser.find_element(By.ID, "confirm-submit").click()
 
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "ul.messagelist"), "Reactivated"))
-    assert "Reactivated https://hooks.alpha.example/broken." in browser.page_source
+    assert f"Reactivated {https_receiver.url}." in browser.page_source
     broken.refresh_from_db()
     assert broken.active and broken.consecutive_failures == 0
     assert broken.deactivated_at is None
