@@ -2,6 +2,7 @@ import secrets
 import string
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypeGuard
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -255,7 +256,7 @@ def invitation_from_token(token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(pk=pk).first()
 
 
-def invitation_usable(invitation: Invitation | None) -> bool:
+def invitation_usable(invitation: Invitation | None) -> TypeGuard[Invitation]:
     return invitation is not None and invitation.status == "pending"
 
 

@@ -7,6 +7,7 @@ that the renderer and the error handlers outside DRF can tell test mode from liv
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.utils import timezone
 from rest_framework import exceptions
@@ -43,7 +44,7 @@ def resolve_api_key(django_request) -> ApiKey | None:
     """The key named by the Authorization header (revoked or not), or None."""
     cached = getattr(django_request, "_api_key", _UNSET)
     if cached is not _UNSET:
-        return cached
+        return cast(ApiKey | None, cached)
     match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
     key = ApiKey.objects.find_by_secret(match.group(1)) if match else None
     django_request._api_key = key

@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 class ApplicationError(Exception):
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     code = "bad_request"
     message = "Bad request"
 

@@ -66,7 +66,7 @@ def airport_object(code: str) -> dict:
 @lru_cache(maxsize=2048)
 def carrier(code: str, *, with_logo: bool = False) -> dict:
     airline = reference.AIRLINES.get(code)
-    data = {"iata_code": code, "name": airline.name if airline else code}
+    data: dict[str, str | None] = {"iata_code": code, "name": airline.name if airline else code}
     if with_logo:
         data["logo_symbol_url"] = airline.logo_symbol_url if airline else None
     return data

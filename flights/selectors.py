@@ -62,7 +62,7 @@ class BookableOffer:
 
 def _segment_instant(segment: dict, end: str, field: str) -> datetime:
     """A segment's local time made aware in its airport's time zone."""
-    zone = ZoneInfo(airports.airport(segment[end]["iata_code"]).time_zone)
+    zone = ZoneInfo(airports.AIRPORTS[segment[end]["iata_code"]].time_zone)
     return datetime.fromisoformat(segment[field]).replace(tzinfo=zone)
 
 

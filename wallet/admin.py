@@ -27,8 +27,14 @@ from wallet.services import notification_verify_again, recharge_cancel, recharge
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     list_display = ["team", "money_balance", "last_transaction_at", "movement_count"]
     search_fields = ["team__name", "team__id", "team__tax_id"]
-    fields = ["team", "money_balance", "last_transaction_at", "movement_count", "created_at"]
-    readonly_fields = fields
+    readonly_fields = [
+        "team",
+        "money_balance",
+        "last_transaction_at",
+        "movement_count",
+        "created_at",
+    ]
+    fields = [*readonly_fields]
 
     @admin.display(description=_("balance"), ordering="balance")
     def money_balance(self, obj):
@@ -53,7 +59,7 @@ class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     search_help_text = _("Transaction id, booking or recharge id, or description.")
     date_hierarchy = "created_at"
     list_select_related = ["team"]
-    fields = [
+    readonly_fields = [
         "id",
         "team",
         "live_mode",
@@ -66,7 +72,7 @@ class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         "sequence",
         "created_at",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
 
     @admin.display(description=_("type"), ordering="type")
     def type_display(self, obj):
@@ -126,7 +132,7 @@ class RechargeAdmin(TeamScopedAdmin):
         "created_at",
         "updated_at",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
     actions = ["mark_paid", "cancel"]
 
     def get_search_results(self, request, queryset, search_term):
@@ -256,7 +262,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     search_fields = ["event_id", "payment_id", "recharge__id"]
     date_hierarchy = "received_at"
     list_select_related = ["recharge"]
-    fields = [
+    readonly_fields = [
         "provider",
         "event_id",
         "event_type",
@@ -273,7 +279,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "alert_sent_to",
         "payload_pretty",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
     actions = ["verify_again"]
 
     @admin.action(

@@ -213,7 +213,7 @@ class AttemptInline(admin.TabularInline):
     """Bounded: six automatic attempts, plus the few redeliveries someone asks for."""
 
     model = DeliveryAttempt
-    fields = [
+    readonly_fields = [
         "number",
         "attempted_at",
         "outcome",
@@ -222,7 +222,7 @@ class AttemptInline(admin.TabularInline):
         "error",
         "response_excerpt",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
     extra = 0
     max_num = 0
     can_delete = False
@@ -257,7 +257,7 @@ class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         "created_at",
         "payload",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
     inlines = [AttemptInline]
     actions = ["redeliver"]
 

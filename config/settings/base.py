@@ -6,6 +6,7 @@ project root (the README's start command writes one with a random secret key).
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from celery.schedules import crontab
@@ -120,7 +121,7 @@ TEMPLATES = [
 ]
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT: Path | None = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
@@ -343,7 +344,7 @@ DJANGO_GUID = {
     "INTEGRATIONS": [],
 }
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
@@ -427,6 +428,7 @@ def security_settings(*, secure_by_default: bool) -> dict:
 
 
 vars().update(security_settings(secure_by_default=False))
+BEHIND_TLS_PROXY: bool  # set by the line above; declared for the type checker
 # A load balancer's health check speaks plain HTTP to the server, not through the TLS proxy.
 SECURE_REDIRECT_EXEMPT = [r"^health$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True

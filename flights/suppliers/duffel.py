@@ -572,7 +572,8 @@ def http_error(
     body = _json_or_none(response)
     body = body if isinstance(body, dict) else {}
     errors = [e for e in body.get("errors") or [] if isinstance(e, dict)]
-    meta = body.get("meta") if isinstance(body.get("meta"), dict) else {}
+    meta = body.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
     details = {
         "supplier": "duffel",
         "status": response.status_code,
@@ -605,7 +606,8 @@ def _classify(status: int, errors: list[dict], not_found: tuple[str, str]) -> tu
 
 
 def _error_summary(error: dict) -> dict:
-    source = error.get("source") if isinstance(error.get("source"), dict) else {}
+    source = error.get("source")
+    source = source if isinstance(source, dict) else {}
     return {
         "type": error.get("type"),
         "code": error.get("code"),
@@ -694,7 +696,7 @@ def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:
         tax = None
     if base is None and tax is None:
         return total, Decimal("0.00")
-    if base is None:
+    if base is None and tax is not None:  # (both None returned above)
         return total - tax, tax
     if tax is None:
         return base, total - base

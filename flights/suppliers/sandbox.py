@@ -382,7 +382,9 @@ def _routings(code: str, origin: str, destination: str, relaxed: bool) -> tuple[
     detour = RELAXED_DETOUR if relaxed else STRICT_DETOUR
     limit = _km(origin, destination) * detour + DETOUR_ALLOWANCE_KM
     points = [p for p in _connection_points(code) if p not in (origin, destination)]
-    found = [(origin, destination)] if _is_route(code, (origin, destination)) else []
+    found: list[tuple[str, ...]] = (
+        [(origin, destination)] if _is_route(code, (origin, destination)) else []
+    )
     found += [
         path
         for point in points
@@ -838,7 +840,9 @@ class _OfferBuilder:
             return NOT_ALLOWED
         condition = _allowed_with_penalty(currency, penalty_usd, self.cabin, self.seated)
         ceiling = q(total * MAX_PENALTY_SHARE)
-        if condition.penalty_amount > ceiling:  # a fee always leaves something to refund
+        if (
+            condition.penalty_amount is not None and condition.penalty_amount > ceiling
+        ):  # a fee always leaves something to refund
             return Condition(allowed=True, penalty_amount=ceiling, penalty_currency=currency)
         return condition
 
@@ -950,7 +954,7 @@ def _payment_draws(rng: random.Random) -> tuple[bool, int, bool]:
 def _seed(request: SearchRequest) -> bytes:
     """What the randomness of a search depends on: its slices (with their airports and dates)
     and cabin, not its passengers."""
-    parts = [request.cabin_class]
+    parts: list[str] = [request.cabin_class]
     for s in request.slices:
         parts.append(
             f"{s.origin}>{s.destination}:{','.join(s.origin_airports)}>"
@@ -1046,7 +1050,7 @@ class OrderState:
 
     def order(self, *, issuing: bool = False) -> SupplierOrder:
         """The order in this state; `issuing`: paid, the airline has not issued the tickets."""
-        documents = ()
+        documents: tuple[TicketDocument, ...] = ()
         if self.ticketed and not issuing:
             documents = tuple(
                 TicketDocument(
