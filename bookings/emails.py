@@ -2,6 +2,8 @@
 booking cancelled. Each is a BookingEmail row written in the transaction of its trigger, then
 sent by a Celery task exactly once (the row's `sent_at`)."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
@@ -10,10 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 from bookings.models import Booking, BookingEmail
 from core.i18n import people_locale
 
-SUBJECTS = {
+SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.CREATED: _("Booking %(ref)s received"),
     BookingEmail.Kind.TICKETED: _("Your e-tickets for booking %(ref)s"),
     BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
@@ -35,7 +40,7 @@ def email_queue(*, booking: Booking, kind: str) -> None:
         return  # already queued for this booking: e-mails are sent once per trigger
     from bookings.tasks import send_booking_email
 
-    send_booking_email.delay_on_commit(email.pk)
+    send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
 def recipients(booking: Booking, kind: str) -> list[str]:

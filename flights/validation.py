@@ -7,6 +7,7 @@ then the rules between slices → `Invalid request parameters`. `details` names 
 
 import re
 from datetime import date, datetime, timedelta
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -103,7 +104,8 @@ def _passengers(value) -> tuple[PassengerType, ...]:
             "passengers",
             "Each infant_without_seat travels on an adult's lap: at most one infant per adult.",
         )
-    return ("adult",) * adults + ("child",) * children + ("infant_without_seat",) * infants
+    kinds = ("adult",) * adults + ("child",) * children + ("infant_without_seat",) * infants
+    return cast(tuple[PassengerType, ...], kinds)  # each one of PASSENGER_TYPES
 
 
 def _slice(index: int, item: dict) -> SearchSlice:

@@ -76,6 +76,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -300,7 +301,7 @@ class DuffelSupplier(FlightSupplier):
         offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
         if not offer_id.startswith("off_"):
             raise _error(OFFER_NOT_FOUND)
-        body = {
+        body: dict[str, Any] = {
             "type": "instant" if instant else "hold",
             "selected_offers": [offer_id],
             "passengers": [order_passenger(p) for p in passengers],
@@ -484,7 +485,7 @@ def title_for(passenger: OrderPassenger) -> str:
 
 
 def order_passenger(passenger: OrderPassenger) -> dict:
-    data = {
+    data: dict[str, Any] = {
         "id": passenger.supplier_passenger_id,
         "title": title_for(passenger),
         "gender": passenger.gender,
@@ -694,12 +695,10 @@ def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:
         base = None
     if raw.get("tax_currency") not in (None, "", currency):
         tax = None
-    if base is None and tax is None:
-        return total, Decimal("0.00")
-    if base is None and tax is not None:  # (both None returned above)
-        return total - tax, tax
     if tax is None:
-        return base, total - base
+        return (total, Decimal("0.00")) if base is None else (base, total - base)
+    if base is None:
+        return total - tax, tax
     return base, tax
 
 

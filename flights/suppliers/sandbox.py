@@ -382,6 +382,7 @@ def _routings(code: str, origin: str, destination: str, relaxed: bool) -> tuple[
     detour = RELAXED_DETOUR if relaxed else STRICT_DETOUR
     limit = _km(origin, destination) * detour + DETOUR_ALLOWANCE_KM
     points = [p for p in _connection_points(code) if p not in (origin, destination)]
+    path: tuple[str, ...]  # the walrus targets below
     found: list[tuple[str, ...]] = (
         [(origin, destination)] if _is_route(code, (origin, destination)) else []
     )
@@ -840,9 +841,8 @@ class _OfferBuilder:
             return NOT_ALLOWED
         condition = _allowed_with_penalty(currency, penalty_usd, self.cabin, self.seated)
         ceiling = q(total * MAX_PENALTY_SHARE)
-        if (
-            condition.penalty_amount is not None and condition.penalty_amount > ceiling
-        ):  # a fee always leaves something to refund
+        # A fee always leaves something to refund.
+        if condition.penalty_amount is not None and condition.penalty_amount > ceiling:
             return Condition(allowed=True, penalty_amount=ceiling, penalty_currency=currency)
         return condition
 
