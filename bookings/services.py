@@ -631,7 +631,7 @@ def booking_confirm(*, booking: Booking, payment) -> Booking:
         _event(booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING})
         from bookings.tasks import issue_tickets
 
-        issue_tickets.delay_on_commit(booking.id)
+        issue_tickets.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
     return booking
 
 

@@ -428,7 +428,6 @@ def security_settings(*, secure_by_default: bool) -> dict:
 
 
 vars().update(security_settings(secure_by_default=False))
-BEHIND_TLS_PROXY: bool = vars()["BEHIND_TLS_PROXY"]  # set just above; named for mypy
 # A load balancer's health check speaks plain HTTP to the server, not through the TLS proxy.
 SECURE_REDIRECT_EXEMPT = [r"^health$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True

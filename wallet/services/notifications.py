@@ -151,7 +151,7 @@ def notification_receive(
             elif verdict.state == State.REJECTED:
                 from wallet.tasks import send_notification_alert
 
-                send_notification_alert.delay_on_commit(row.pk)
+                send_notification_alert.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
     except IntegrityError:
         return DUPLICATE, None  # a concurrent copy of this event id was applied first
     if verdict.state == State.REJECTED:

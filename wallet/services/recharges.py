@@ -6,6 +6,7 @@ held across a call to a payment provider."""
 import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -261,7 +262,7 @@ def payment_pages_open(recharge: Recharge, *, now: datetime | None = None) -> bo
 
 
 def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
-    data = {
+    data: dict[str, Any] = {
         "id": recharge.id,
         "amount": fmt(recharge.amount),
         "currency": recharge.currency,

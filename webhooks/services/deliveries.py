@@ -308,7 +308,7 @@ def _deactivate(endpoint: WebhookEndpoint) -> None:
         endpoint.pk,
         endpoint.consecutive_failures,
     )
-    send_deactivation_alert.delay_on_commit(endpoint.pk)
+    send_deactivation_alert.delay_on_commit(endpoint.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
 @transaction.atomic
