@@ -1,10 +1,11 @@
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
+from agencies.models import Team
 from bookings.models import Booking
 from core.exceptions import NotFound
 from core.timestamps import business_day_bounds
@@ -15,7 +16,7 @@ class BookingNotFound(NotFound):
     message = "Booking not found"
 
 
-def pending_holds_total(*, team, live_mode: bool) -> Decimal:
+def pending_holds_total(*, team: Team, live_mode: bool) -> Decimal:
     """BRL cost of the team's pending hold bookings (the wallet's `pending_amount`)."""
     total = Booking.objects.filter(
         team=team, live_mode=live_mode, status=Booking.Status.PENDING, type=Booking.Type.HOLD
@@ -23,7 +24,7 @@ def pending_holds_total(*, team, live_mode: bool) -> Decimal:
     return total or Decimal("0.00")
 
 
-def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
+def booking_get(*, team: Team, live_mode: bool, booking_id: str) -> Booking:
     booking = (
         Booking.objects.filter(pk=booking_id, team=team, live_mode=live_mode)
         .prefetch_related("passengers", "documents")
@@ -34,7 +35,14 @@ def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
     return booking
 
 
-def booking_list(*, team, live_mode: bool, statuses=None, created_after=None, created_before=None):
+def booking_list(
+    *,
+    team: Team,
+    live_mode: bool,
+    statuses: list[str] | None = None,
+    created_after: date | None = None,
+    created_before: date | None = None,
+) -> QuerySet[Booking]:
     """Newest first; dates are São Paulo calendar days, both inclusive."""
     queryset = Booking.objects.filter(team=team, live_mode=live_mode).select_related("client")
     if statuses:
