@@ -209,7 +209,10 @@ def recharge_expire(*, recharge: Recharge, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
-        if recharge.status != Recharge.Status.PENDING or recharge.expires_at > now:
+        if recharge.status != Recharge.Status.PENDING:
+            return False
+        assert recharge.expires_at is not None  # every pending recharge has its deadline
+        if recharge.expires_at > now:
             return False
         recharge.status = Recharge.Status.EXPIRED
         recharge.save()
