@@ -15,7 +15,7 @@ import hmac
 import logging
 import secrets
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import orjson
 import requests
@@ -54,7 +54,7 @@ def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = ""
     if not delivery_ids:
         return
 
-    def send():
+    def send() -> None:
         for delivery_id in delivery_ids:
             try:
                 deliver_webhook.delay(delivery_id, lease_id)
@@ -64,7 +64,7 @@ def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = ""
     transaction.on_commit(send)
 
 
-def deliveries_sweep(*, now=None) -> int:
+def deliveries_sweep(*, now: datetime | None = None) -> int:
     """Queue the deliveries that are due and in nobody's hands (retries, lost messages, killed
     workers). Rows are claimed with FOR UPDATE SKIP LOCKED, so concurrent sweeps split the work
     instead of queueing the same delivery twice. Returns how many were queued."""
@@ -95,7 +95,7 @@ def deliveries_sweep(*, now=None) -> int:
     return len(due)
 
 
-def _attempts_in_flight(*, now, endpoint_id: str | None = None) -> dict[str, int]:
+def _attempts_in_flight(*, now: datetime, endpoint_id: str | None = None) -> dict[str, int]:
     """Attempts being sent, per endpoint: claimed by a worker whose lease still runs (a dead
     worker's slot frees itself when its lease runs out)."""
     rows = Delivery.objects.filter(in_flight=True, leased_until__gt=now)
@@ -109,7 +109,7 @@ def _attempts_in_flight(*, now, endpoint_id: str | None = None) -> dict[str, int
 ALERT_GRACE = timedelta(minutes=2)
 
 
-def deactivation_alerts_requeue(*, now=None) -> int:
+def deactivation_alerts_requeue(*, now: datetime | None = None) -> int:
     """Queue again the alerts of endpoints deactivated but not yet alerted: the broker was down
     at the deactivation, or the mail server refused. The e-mail itself goes once
     (`alert_sent_at`), however often it is queued. Returns how many were queued."""
@@ -124,7 +124,7 @@ def deactivation_alerts_requeue(*, now=None) -> int:
     return len(waiting)
 
 
-def _free(now) -> Q:
+def _free(now: datetime) -> Q:
     return Q(leased_until__isnull=True) | Q(leased_until__lte=now)
 
 
@@ -226,7 +226,13 @@ def _status_error(status_code: int) -> str:
 
 @transaction.atomic
 def _record_attempt(
-    delivery: Delivery, *, attempted_at, status_code, duration_ms, error, excerpt
+    delivery: Delivery,
+    *,
+    attempted_at: datetime,
+    status_code: int | None,
+    duration_ms: int,
+    error: str,
+    excerpt: str,
 ) -> DeliveryAttempt:
     succeeded = not error
     # NO KEY UPDATE: does not wait for transactions that are inserting deliveries for this
@@ -244,6 +250,7 @@ def _record_attempt(
     )
     endpoint.total_deliveries += 1
     endpoint.last_triggered_at = attempted_at
+    changes: dict[str, object]  # Delivery's fields to update
     if succeeded:
         endpoint.consecutive_failures = 0
         changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
