@@ -34,6 +34,10 @@ class EncryptedJSONField(EncryptedFieldMixin, models.TextField):
     FIELD_ENCRYPTION_SALT). For personal data such as passport numbers: the database, its
     backups and dumps hold only ciphertext. Never queried inside."""
 
+    # What the model attribute holds, for django-stubs: any JSON value, not a string.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
+
     def get_prep_value(self, value):
         if value is None:
             return None
