@@ -6,13 +6,17 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import Http404
 from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from agencies.home import team_overview_page_context, team_overview_url
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.services import (
     IntegrationAlreadyConnected,
@@ -59,12 +63,17 @@ class TeamForm(forms.ModelForm):
 
     class Meta:
         model = Team
-        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email"]
+        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email", "language"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and "fee" in self.fields:
             self.initial["fee"] = self.instance.fee.amount
+        if "language" in self.fields:  # a form posted without it keeps the team's language
+            self.fields["language"].required = False
+
+    def clean_language(self):
+        return self.cleaned_data.get("language") or self.instance.language or "pt-br"
 
 
 def digits(text: str) -> str:
@@ -78,7 +87,16 @@ class TeamAdmin(TeamScopedAdmin):
     list_display = ["name", "tax_id", "markup_display", "money_fee", "notification_email"]
     search_fields = ["name", "id", "tax_id", "notification_email"]
     readonly_fields = ["id", "created_at"]
-    fields = ["id", "name", "tax_id", "markup_percent", "fee", "notification_email", "created_at"]
+    fields = [
+        "id",
+        "name",
+        "tax_id",
+        "markup_percent",
+        "fee",
+        "notification_email",
+        "language",
+        "created_at",
+    ]
 
     @admin.display(description=_("markup"), ordering="markup_percent")
     def markup_display(self, obj):
@@ -97,6 +115,41 @@ class TeamAdmin(TeamScopedAdmin):
             matches = [t.pk for t in queryset.exclude(tax_id="") if wanted in digits(t.tax_id)]
             results = results | queryset.filter(pk__in=matches)
         return results, may_have_duplicates
+
+    def get_list_display(self, request):
+        display = list(super().get_list_display(request))
+        return [*display, "overview_link"] if is_support(request) else display
+
+    @admin.display(description=_("overview"))
+    def overview_link(self, obj):
+        return format_html('<a href="{}">{}</a>', team_overview_url(obj.pk), _("Overview"))
+
+    def get_urls(self):
+        overview = path(
+            "<path:object_id>/overview/",
+            self.admin_site.admin_view(self.overview_view),
+            name="agencies_team_overview",
+        )
+        return [overview, *super().get_urls()]  # before the admin's catch-all object URL
+
+    def overview_view(self, request, object_id):
+        """Support's page of one team: wallet, keys, users, integrations, webhooks and recent
+        bookings, each linking to its list (agencies/home.py)."""
+        if not is_support(request):
+            raise PermissionDenied
+        team = self.get_object(request, unquote(object_id))
+        if team is None:
+            raise Http404
+        context = {
+            **self.admin_site.each_context(request),
+            **team_overview_page_context(request, team),
+            "title": _("Overview: %(team)s") % {"team": team.name},
+            "subtitle": None,
+            "opts": self.opts,
+            "original": team,
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/agencies/team/overview.html", context)
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.

@@ -48,6 +48,13 @@ class Team(models.Model):
         blank=True,
         help_text=_("Receives booking and webhook alert e-mails."),
     )
+    language = models.CharField(
+        _("e-mail language"),
+        max_length=5,
+        choices=[("pt-br", "Português (Brasil)"), ("en", "English")],
+        default="pt-br",
+        help_text=_("Language of the e-mails to its customers and to the agency."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

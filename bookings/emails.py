@@ -2,21 +2,22 @@
 booking cancelled. Each is a BookingEmail row written in the transaction of its trigger, then
 sent by a Celery task exactly once (the row's `sent_at`)."""
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
+from bookings import page
 from bookings.models import Booking, BookingEmail
-from core.i18n import people_locale
+from core.emails import email_message
+from core.i18n import sao_paulo_time_for_people
+from core.money import money_display, q
 
 SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.CREATED: _("Booking %(ref)s received"),
@@ -61,6 +62,71 @@ def recipients(booking: Booking, kind: str) -> list[str]:
     return people
 
 
+def customer_refund(booking: Booking) -> dict:
+    """What the customer gets back when the booking is cancelled (docs/emails.md "Refund"), in
+    BRL, from the price they pay (`client_amount`), never from the airline's fare:
+
+    - not paid (a hold cancelled before its confirmation): nothing was charged, nothing refunded;
+    - paid, and the fare refunds before departure: the same share of the client price as the
+      airline refunds of its fare, `client_amount × refund ÷ total_amount` (cents, half up); a
+      full refund is the whole `client_amount`;
+    - paid, and the fare does not refund: nothing.
+    """
+    if booking.confirmed_at is None:
+        return {"paid": False, "amount": Decimal("0.00"), "full": False}
+    from bookings.services import _refund_due  # the rule booking_cancel applies to the wallet
+
+    refund = _refund_due(booking) or Decimal("0")
+    if refund >= booking.total_amount:
+        amount = booking.client_amount
+    else:
+        amount = q(booking.client_amount * refund / booking.total_amount)
+    return {"paid": True, "amount": amount, "full": amount == booking.client_amount}
+
+
+def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:
+    """What the e-mail shows, written for people in the active language."""
+    team = booking.team
+    tickets: dict[str, list[str]] = {}
+    for document in documents:
+        tickets.setdefault(document.passenger_id, []).append(document.unique_identifier)
+    refund = customer_refund(booking) if kind == BookingEmail.Kind.CANCELLED else None
+    deadline = booking.payment_required_by
+    return {
+        "booking": booking,
+        "kind": kind,
+        "reference": booking.booking_reference or booking.id,
+        "agency": team.name,
+        "agency_email": team.notification_email,
+        "airline": (booking.owner or {}).get("name", ""),
+        "itinerary": page.itinerary(booking),  # the booking page's, in the same words
+        "travellers": [
+            {"name": f"{p.given_name} {p.family_name}", "tickets": tickets.get(p.passenger_id, [])}
+            for p in passengers
+        ],
+        "price": money_display(booking.client_amount, "BRL"),
+        "awaiting_payment": booking.status == Booking.Status.PENDING and deadline is not None,
+        "deadline": sao_paulo_time_for_people(deadline) if deadline else "",
+        "refund": refund,
+        "refund_amount": money_display(refund["amount"], "BRL") if refund else "",
+    }
+
+
+def booking_email_message(
+    *, booking: Booking, kind: str, passengers: list, documents: list, to: list[str]
+) -> EmailMultiAlternatives:
+    """The e-mail of `kind` for the booking, built and not sent (the samples command and the
+    tests read it the way `email_send` sends it)."""
+    return email_message(
+        template=kind,
+        subject=lambda: str(SUBJECTS[kind]) % {"ref": booking.booking_reference or booking.id},
+        context=lambda: booking_email_context(booking, kind, passengers, documents),
+        to=to,
+        team=booking.team,
+        test_mode=not booking.live_mode,
+    )
+
+
 def email_send(*, email_id: int) -> bool:
     """Send a queued e-mail unless it was sent already. Returns whether it was sent now."""
     with transaction.atomic():
@@ -72,26 +138,13 @@ def email_send(*, email_id: int) -> bool:
         if email.sent_at is not None:
             return False
         booking = email.booking
-        context = {
-            "booking": booking,
-            "passengers": list(booking.passengers.all()),
-            "documents": list(booking.documents.all()),
-            "test_mode": not booking.live_mode,
-            "team": booking.team,
-        }
-        with people_locale():
-            subject = str(SUBJECTS[email.kind]) % {"ref": booking.booking_reference or booking.id}
-            if not booking.live_mode:
-                subject = gettext("[TEST] %(subject)s") % {"subject": subject}
-            message = EmailMultiAlternatives(
-                subject=subject,
-                body=render_to_string(f"emails/{email.kind}.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                to=recipients(booking, email.kind),
-            )
-            message.attach_alternative(
-                render_to_string(f"emails/{email.kind}.html", context), "text/html"
-            )
+        message = booking_email_message(
+            booking=booking,
+            kind=email.kind,
+            passengers=list(booking.passengers.all()),
+            documents=list(booking.documents.all()),
+            to=recipients(booking, email.kind),
+        )
         message.send()
         email.sent_at = timezone.now()
         email.save(update_fields=["sent_at"])

@@ -13,7 +13,7 @@ SAO_PAULO = ZoneInfo(settings.BUSINESS_TIME_ZONE)
 
 @contextmanager
 def people_locale(language: str | None = None):
-    """Render for people: Portuguese by default (a team's own language is a later issue) and
+    """Render for people: in `language` (a team's; Portuguese by default) and
     São Paulo time, whatever the worker or the calling request had active."""
     with (
         translation.override(language or settings.LANGUAGE_CODE),

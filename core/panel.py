@@ -17,6 +17,13 @@ class PanelAdminSite(admin.AdminSite):
             and (getattr(user, "is_support", False) or getattr(user, "team_id", None))
         )
 
+    def index(self, request, extra_context=None):
+        """The home page: the agency's day, or support's worklist (agencies/home.py), above the
+        list of every page (templates/admin/index.html)."""
+        from agencies.home import home_page_context
+
+        return super().index(request, {**home_page_context(request), **(extra_context or {})})
+
 
 class PanelAdminConfig(AdminConfig):
     default_site = "core.panel.PanelAdminSite"

@@ -40,6 +40,23 @@ class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     def money_balance(self, obj):
         return money_cell(obj.balance, obj.currency)
 
+    def get_list_display(self, request):
+        return [*super().get_list_display(request), "statement_link"]
+
+    def get_fields(self, request, obj=None):
+        return [*super().get_fields(request, obj), "statement_link"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "statement_link"]
+
+    @admin.display(description=_("statement"))
+    def statement_link(self, obj):
+        from wallet.statement_views import statement_url
+
+        return format_html(
+            '<a href="{}">{}</a>', statement_url(team=obj.team_id), gettext("Statement")
+        )
+
 
 @admin.register(Transaction)
 class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
@@ -73,6 +90,11 @@ class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         "created_at",
     ]
     fields = [*readonly_fields]
+
+    def get_urls(self):
+        from wallet.statement_views import urls  # /admin/wallet/transaction/statement/
+
+        return urls(self) + super().get_urls()
 
     @admin.display(description=_("type"), ordering="type")
     def type_display(self, obj):

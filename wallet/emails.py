@@ -7,15 +7,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.i18n import people_locale
+from core.emails import email_message
 from wallet.models import ProviderNotification
 
 # How long the alert queued at a rejection has to arrive before the sweep queues it again.
@@ -46,29 +44,24 @@ def notification_alert_send(*, notification_id: int) -> bool:
             return False
         recipients = support_recipients()
         if recipients:
-            context = {
-                "notification": row,
-                "recharge": row.recharge,
-                "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
-                + reverse("admin:wallet_providernotification_change", args=[row.pk]),
-            }
-            # Rendered in the people's language (Portuguese), whatever the worker had active.
-            with people_locale():
-                message = EmailMultiAlternatives(
-                    subject=gettext("Payment notification rejected: %(reason)s (%(payment)s)")
+            # Support's alert: Portuguese (the people's language), from the service itself.
+            email_message(
+                template="payment_notification_rejected",
+                subject=lambda: (
+                    gettext("Payment notification rejected: %(reason)s (%(payment)s)")
                     % {
                         "reason": row.get_reason_display(),
                         "payment": f"{row.provider.capitalize()} {row.payment_id or row.event_id}",
-                    },
-                    body=render_to_string("emails/payment_notification_rejected.txt", context),
-                    from_email=settings.DEFAULT_FROM_EMAIL,
-                    to=recipients,
-                )
-                message.attach_alternative(
-                    render_to_string("emails/payment_notification_rejected.html", context),
-                    "text/html",
-                )
-            message.send()
+                    }
+                ),
+                context={
+                    "notification": row,
+                    "recharge": row.recharge,
+                    "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+                    + reverse("admin:wallet_providernotification_change", args=[row.pk]),
+                },
+                to=recipients,
+            ).send()
         # Stamped even with nobody to write to: the row stays visible in the panel, and the
         # sweep does not retry forever. alert_sent_to says who was told (empty: nobody).
         row.alert_sent_at = timezone.now()

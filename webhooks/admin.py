@@ -26,6 +26,7 @@ from webhooks.models import (
     Event,
     WebhookEndpoint,
 )
+from webhooks.portal_admin import DeliveryPortalMixin, WebhookPortalMixin
 from webhooks.services import (
     delivery_redeliver,
     webhook_delete,
@@ -64,7 +65,7 @@ def delivery_status(delivery: Delivery) -> str:
 
 
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(TeamScopedAdmin):
+class WebhookEndpointAdmin(WebhookPortalMixin, TeamScopedAdmin):
     form = WebhookEndpointForm
     list_display = [
         "url",
@@ -85,6 +86,7 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         "state",
         "consecutive_failures",
         "deactivated_at",
+        "reactivated_at",
         "success_rate_display",
         "total_deliveries",
         "failed_deliveries",
@@ -221,6 +223,7 @@ class AttemptInline(admin.TabularInline):
         "duration_ms",
         "error",
         "response_excerpt",
+        "request_headers",
     ]
     fields = [*readonly_fields]
     extra = 0
@@ -235,7 +238,7 @@ class AttemptInline(admin.TabularInline):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+class DeliveryAdmin(DeliveryPortalMixin, TeamScopedAdmin, ReadOnlyAdmin):
     team_field = "endpoint__team"
     list_display = [
         "event_id",

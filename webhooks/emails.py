@@ -1,12 +1,11 @@
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.i18n import people_locale
+from core.emails import email_message
+from core.i18n import sao_paulo_time_for_people
 from webhooks.models import WebhookEndpoint
 
 
@@ -15,6 +14,26 @@ def alert_recipients(endpoint: WebhookEndpoint) -> list[str]:
     if endpoint.team.notification_email:
         return [endpoint.team.notification_email]
     return sorted({u.email for u in endpoint.team.users.filter(is_active=True) if u.email})
+
+
+def deactivation_alert_message(*, endpoint: WebhookEndpoint, to: list[str]):
+    """The alert, built and not sent, in the team's language (core.emails)."""
+    return email_message(
+        template="webhook_deactivated",
+        subject=lambda: gettext("Webhook deactivated after failed deliveries"),
+        context=lambda: {
+            "endpoint": endpoint,
+            "failures": endpoint.consecutive_failures,
+            "deactivated": sao_paulo_time_for_people(endpoint.deactivated_at)
+            if endpoint.deactivated_at
+            else "",
+            "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+            + reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk]),
+        },
+        to=to,
+        team=endpoint.team,
+        test_mode=not endpoint.live_mode,
+    )
 
 
 def deactivation_alert_send(*, endpoint_id: str) -> bool:
@@ -31,28 +50,7 @@ def deactivation_alert_send(*, endpoint_id: str) -> bool:
             return False
         recipients = alert_recipients(endpoint)
         if recipients:
-            context = {
-                "endpoint": endpoint,
-                "team": endpoint.team,
-                "test_mode": not endpoint.live_mode,
-                "failures": endpoint.consecutive_failures,
-                "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
-                + reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk]),
-            }
-            with people_locale():
-                subject = gettext("Webhook deactivated after failed deliveries")
-                if not endpoint.live_mode:
-                    subject = gettext("[TEST] %(subject)s") % {"subject": subject}
-                message = EmailMultiAlternatives(
-                    subject=subject,
-                    body=render_to_string("emails/webhook_deactivated.txt", context),
-                    from_email=settings.DEFAULT_FROM_EMAIL,
-                    to=recipients,
-                )
-                message.attach_alternative(
-                    render_to_string("emails/webhook_deactivated.html", context), "text/html"
-                )
-            message.send()
+            deactivation_alert_message(endpoint=endpoint, to=recipients).send()
         endpoint.alert_sent_at = timezone.now()
         endpoint.save(update_fields=["alert_sent_at"])
     return True

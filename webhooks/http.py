@@ -22,6 +22,8 @@ from requests_hardened import Config, HTTPSession
 from requests_hardened.ip_filter import InvalidIPAddress
 from requests_hardened.ip_filter_adapter import IPFilterAdapter
 
+USER_AGENT = "AgencyBackOffice-Webhooks/1.0"
+
 # What is kept of an answer: enough to debug an endpoint, never a whole page.
 MAX_RESPONSE_BYTES = 64 * 1024
 
@@ -154,7 +156,7 @@ def _session() -> requests.Session:
             ip_filter_allow_loopback_ips=False,
             never_redirect=True,
             default_timeout=(timeout, timeout),
-            user_agent_override="AgencyBackOffice-Webhooks/1.0",
+            user_agent_override=USER_AGENT,
         )
     )
     session.trust_env = False  # no proxies from the environment: they would bypass the checks

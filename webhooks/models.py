@@ -80,6 +80,21 @@ class WebhookEndpoint(models.Model):
         help_text=_("Set when deactivated after consecutive failures."),
     )
     alert_sent_at = models.DateTimeField(_("alert sent at"), null=True, blank=True)
+    reactivated_at = models.DateTimeField(
+        _("reactivated at"),
+        null=True,
+        blank=True,
+        help_text=_("Failures of attempts made before this moment no longer count."),
+    )
+    last_deactivated_at = models.DateTimeField(
+        _("last deactivated at"),
+        null=True,
+        blank=True,
+        help_text=_("Kept after a reactivation: where the events it missed begin."),
+    )
+    paused_at = models.DateTimeField(
+        _("paused at"), null=True, blank=True, help_text=_("Set when a user deactivated it.")
+    )
     total_deliveries = models.PositiveIntegerField(
         _("attempts"), default=0, help_text=_("Attempts made.")
     )
@@ -148,6 +163,8 @@ class Delivery(models.Model):
     in_flight = models.BooleanField(
         _("being sent"), default=False, db_default=False
     )  # raw INSERTs too
+    # A panel test: one attempt, never retried, never counted toward deactivation.
+    is_test = models.BooleanField(_("test"), default=False, db_default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -184,6 +201,9 @@ class DeliveryAttempt(models.Model):
     duration_ms = models.PositiveIntegerField(_("duration (ms)"))
     error = models.CharField(_("error"), max_length=200, blank=True)
     response_excerpt = models.TextField(_("response excerpt"), blank=True)
+    # The headers sent (signature and timestamp differ on every attempt); the body is the
+    # event's payload, rebuilt from the event (rows never change).
+    request_headers = models.JSONField(_("request headers"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("attempt")

@@ -11,6 +11,21 @@ from bookings.tasks import send_booking_email, send_payment_reminders
 from bookings.tests.test_create import NOW, book, holdable, person
 from wallet.tests.factories import fund
 
+MONTHS_PT = [
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+]
+
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
@@ -73,8 +88,10 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
     assert reminder.to == ["ana@example.com"]  # the customer only
     # The deadline in São Paulo time, and saying so (the API wrote it in UTC).
     local = deadline.astimezone(ZoneInfo("America/Sao_Paulo"))
-    assert f"{local:%d/%m/%Y %H:%M:%S} (horário de Brasília)" in reminder.body
-    assert "deve ser paga até" in reminder.alternatives[0][0]
+    month = MONTHS_PT[local.month - 1]
+    written = f"{local.day} de {month} de {local.year}, {local:%H:%M} (horário de Brasília)"
+    assert f"até {written}" in reminder.body and "ainda não foi paga" in reminder.body
+    assert f"até {written}" in reminder.alternatives[0][0]
 
 
 # --- Test mode: the team's own addresses only ---------------------------------------------------

@@ -375,6 +375,10 @@ DEFAULT_FROM_EMAIL = env.str(
     "DEFAULT_FROM_EMAIL", default="Agency back office <no-reply@localhost>"
 )
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The address the e-mails to travellers and agencies come from (core/emails.py): each is sent as
+# `"<agency's name>" <SERVICE_EMAIL_ADDRESS>` with Reply-To the agency's notification address.
+# A mailbox of the service's own domain (SPF/DKIM), e.g. reservas@yourservice.com.br.
+SERVICE_EMAIL_ADDRESS = env.str("SERVICE_EMAIL_ADDRESS", default="reservas@localhost")
 
 # --- Money -----------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from webhooks.services.deliveries import (
     deliveries_sweep,
     delivery_attempt,
     delivery_redeliver,
+    delivery_send,
     event_payload,
     sign,
 )
@@ -11,6 +12,7 @@ from webhooks.services.endpoints import (
     webhook_create,
     webhook_delete,
     webhook_send_test_event,
+    webhook_test_now,
     webhook_update,
 )
 from webhooks.services.events import EventSql, event_record
@@ -24,6 +26,7 @@ __all__ = [
     "deliveries_sweep",
     "delivery_attempt",
     "delivery_redeliver",
+    "delivery_send",
     "event_payload",
     "event_record",
     "sign",
@@ -31,5 +34,6 @@ __all__ = [
     "webhook_delete",
     "webhook_recover",
     "webhook_send_test_event",
+    "webhook_test_now",
     "webhook_update",
 ]

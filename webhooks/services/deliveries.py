@@ -173,7 +173,9 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
         )
     if not claimed:
         return None
-    return Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+    delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+    delivery.claimed_at = now  # type: ignore[attr-defined]  # not a field: the attempt starts here (see delivery_send)
+    return delivery
 
 
 def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
@@ -182,6 +184,12 @@ def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt
     delivery = delivery_claim(delivery_id, lease_id=lease_id)
     if delivery is None:
         return None
+    return delivery_send(delivery)
+
+
+def delivery_send(delivery: Delivery) -> DeliveryAttempt:
+    """Sign and POST a delivery its caller holds (a claim's lease, or a panel test created
+    leased), then record the attempt."""
     endpoint = delivery.endpoint
     body = event_payload(delivery.event, webhook_id=endpoint.id)
     timestamp = int(time.time())
@@ -191,7 +199,9 @@ def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt
         "X-Service-Timestamp": str(timestamp),
         "X-Service-Event-Id": delivery.event_id,
     }
-    attempted_at = timezone.now()
+    # An attempt is made from its claim: one claimed before a reactivation is "made before"
+    # it, however late its answer comes (_record_attempt).
+    attempted_at = getattr(delivery, "claimed_at", None) or timezone.now()
     started = time.perf_counter()
     status_code, excerpt, error = None, "", ""
     try:
@@ -215,6 +225,7 @@ def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt
         duration_ms=duration_ms,
         error=error,
         excerpt=excerpt[:EXCERPT_CHARS],
+        request_headers={**headers, "User-Agent": http.USER_AGENT},
     )
 
 
@@ -233,7 +244,12 @@ def _record_attempt(
     duration_ms: int,
     error: str,
     excerpt: str,
+    request_headers: dict | None = None,
 ) -> DeliveryAttempt:
+    """Record an attempt and move the delivery and its endpoint on. A panel test (`is_test`)
+    is final whatever its outcome and leaves the endpoint's counters alone. A failure of an
+    attempt made before the endpoint's last reactivation (it was in flight then) is recorded,
+    but the new run of consecutive failures starts after the reactivation: it does not count."""
     succeeded = not error
     # NO KEY UPDATE: does not wait for transactions that are inserting deliveries for this
     # endpoint (their foreign keys take KEY SHARE locks on its row).
@@ -247,7 +263,15 @@ def _record_attempt(
         duration_ms=duration_ms,
         error=error,
         response_excerpt=excerpt,
+        request_headers=request_headers or {},
     )
+    if delivery.is_test:
+        final = Delivery.Status.SUCCEEDED if succeeded else Delivery.Status.FAILED
+        Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
+            leased_until=None, lease_id="", in_flight=False, status=final, next_attempt_at=None
+        )
+        return attempt
+    before_reactivation = bool(endpoint.reactivated_at and attempted_at < endpoint.reactivated_at)
     endpoint.total_deliveries += 1
     endpoint.last_triggered_at = attempted_at
     changes: dict[str, object]  # Delivery's fields to update
@@ -256,7 +280,8 @@ def _record_attempt(
         changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
     else:
         endpoint.failed_deliveries += 1
-        endpoint.consecutive_failures += 1
+        if not before_reactivation:
+            endpoint.consecutive_failures += 1
         delays = settings.WEBHOOK_RETRY_DELAYS
         if delivery.attempt_count >= len(delays):
             changes = {"status": Delivery.Status.FAILED, "next_attempt_at": None}
@@ -275,6 +300,7 @@ def _record_attempt(
             "last_triggered_at",
             "active",
             "deactivated_at",
+            "last_deactivated_at",
             "updated_at",
         ]
     )
@@ -309,7 +335,7 @@ def _hand_on_slot(*, endpoint_id: str) -> None:
 
 def _deactivate(endpoint: WebhookEndpoint) -> None:
     endpoint.active = False
-    endpoint.deactivated_at = timezone.now()
+    endpoint.deactivated_at = endpoint.last_deactivated_at = timezone.now()
     logger.warning(
         "Webhook %s deactivated after %s consecutive failed attempts",
         endpoint.pk,

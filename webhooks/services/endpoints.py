@@ -2,6 +2,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -16,12 +17,12 @@ from webhooks import http
 from webhooks.models import (
     SUBSCRIBABLE_EVENT_TYPES,
     Delivery,
+    DeliveryAttempt,
     Event,
     EventType,
     WebhookEndpoint,
 )
-from webhooks.services.deliveries import deliveries_dispatch_on_commit
-from webhooks.services.events import deliveries_create
+from webhooks.services.deliveries import deliveries_dispatch_on_commit, delivery_send
 
 
 class InvalidUrl(InvalidRequest):
@@ -163,8 +164,9 @@ def webhook_update(
                 endpoint.events = events
             if active is True and not endpoint.active:
                 _reactivate(endpoint)
-            elif active is False:
+            elif active is False and endpoint.active:
                 endpoint.active = False
+                endpoint.paused_at = endpoint.last_deactivated_at = timezone.now()
             endpoint.save()
     except IntegrityError:
         raise UrlAlreadyRegistered() from None
@@ -172,15 +174,25 @@ def webhook_update(
 
 
 def _reactivate(endpoint: WebhookEndpoint) -> None:
+    """The count of consecutive failures starts again from zero, and only attempts made from
+    now on count (`reactivated_at`): an attempt that was in flight at the reactivation and
+    fails afterwards no longer deactivates the endpoint again. The deliveries that waited
+    start again from their first attempt, due now."""
+    now = timezone.now()
     endpoint.active = True
     endpoint.consecutive_failures = 0
     endpoint.deactivated_at = None
+    endpoint.paused_at = None
     endpoint.alert_sent_at = None
-    now = timezone.now()
-    waiting = Delivery.objects.filter(
-        endpoint=endpoint, status=Delivery.Status.PENDING, next_attempt_at__lte=now
+    endpoint.reactivated_at = now
+    waiting = Delivery.objects.filter(endpoint=endpoint, status=Delivery.Status.PENDING).exclude(
+        in_flight=True, leased_until__gt=now
     )
-    deliveries_dispatch_on_commit(list(waiting.values_list("pk", flat=True)))
+    waiting_ids = list(waiting.values_list("pk", flat=True))
+    Delivery.objects.filter(pk__in=waiting_ids).update(
+        attempt_count=0, next_attempt_at=now, leased_until=None, lease_id=""
+    )
+    deliveries_dispatch_on_commit(waiting_ids)
 
 
 def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
@@ -196,10 +208,8 @@ def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     endpoint.delete()
 
 
-@transaction.atomic
-def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
-    """A `webhook.test` event delivered to this endpoint only, whatever it subscribes to."""
-    event = Event.objects.create(
+def _test_event(endpoint: WebhookEndpoint) -> Event:
+    return Event.objects.create(
         team_id=endpoint.team_id,
         live_mode=endpoint.live_mode,
         type=EventType.WEBHOOK_TEST,
@@ -211,5 +221,39 @@ def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
             "message": "A test event sent from the control panel.",
         },
     )
-    deliveries_create(event=event, endpoint_ids=[endpoint.pk])
+
+
+@transaction.atomic
+def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
+    """A `webhook.test` event delivered to this endpoint only, whatever it subscribes to, by a
+    worker: one attempt (`is_test`), never retried, never counted toward deactivation."""
+    event = _test_event(endpoint)
+    delivery = Delivery.objects.create(
+        event=event, endpoint=endpoint, is_test=True, next_attempt_at=event.created_at
+    )
+    deliveries_dispatch_on_commit([delivery.pk])
     return event
+
+
+def webhook_test_now(*, endpoint: WebhookEndpoint) -> DeliveryAttempt:
+    """Send a `webhook.test` event now, in the caller's request, and return the receiver's
+    answer (the panel shows it). Active or not: reactivating sends one first. One attempt,
+    never retried, never counted toward deactivation nor in the endpoint's counters. Like a
+    probe it holds a web worker up to ~10 s, so it shares the probes' one-at-a-time-per-team
+    lock (ProbeInProgress otherwise)."""
+    with _one_probe_per_team(endpoint.team_id):
+        with transaction.atomic():
+            event = _test_event(endpoint)
+            # Created in the caller's hands (a lease, no due time): no worker or sweep takes it.
+            delivery = Delivery.objects.create(
+                event=event,
+                endpoint=endpoint,
+                is_test=True,
+                attempt_count=1,
+                next_attempt_at=None,
+                leased_until=timezone.now()
+                + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
+                lease_id=secrets.token_hex(8),
+            )
+        delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery.pk)
+        return delivery_send(delivery)

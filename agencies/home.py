@@ -1,0 +1,497 @@
+"""The panel's home page (the admin index) and a team's overview page: the figures and lists
+they show (docs/panel-home.md). Reads only, each query bounded: lists are sliced, figures are
+aggregates, so the page costs the same number of queries for a team with ten bookings or ten
+million.
+
+An agency user sees their own team; support sees every team, what needs attention first, and a
+page per team. Both see live data unless they ask for test data (`?mode=test`)."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from django.db.models import Count, DecimalField, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce, Greatest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
+
+from agencies.models import ApiKey, Integration, Team
+from bookings.models import Booking
+from core.timestamps import business_day_bounds
+from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
+from webhooks.models import Event, EventType, WebhookEndpoint
+
+ZERO = Decimal("0.00")
+LIST_LIMIT = 8  # rows of each list on the page; each list links to all of them
+ATTENTION_LOOKBACK = timedelta(days=7)  # support's lists of recent problems
+
+EVENT_LABELS = {
+    EventType.BOOKING_CREATED: _("Booking created"),
+    EventType.BOOKING_CONFIRMED: _("Booking confirmed"),
+    EventType.BOOKING_TICKETED: _("Booking ticketed"),
+    EventType.BOOKING_CANCELLED: _("Booking cancelled"),
+    EventType.BOOKING_EXPIRED: _("Booking expired"),
+    EventType.BOOKING_FAILED: _("Booking failed"),
+    EventType.BOOKING_UPDATED: _("Booking updated"),
+    EventType.WALLET_CREDIT: _("Wallet credited"),
+    EventType.WALLET_DEBIT: _("Wallet debited"),
+    EventType.WALLET_RECHARGE_PENDING: _("Recharge created"),
+    EventType.WALLET_RECHARGE_COMPLETED: _("Recharge paid"),
+    EventType.WALLET_RECHARGE_EXPIRED: _("Recharge expired"),
+    EventType.WALLET_LOW_BALANCE: _("Low balance"),
+    EventType.INTEGRATION_CONNECTED: _("Supplier connected"),
+    EventType.INTEGRATION_DISCONNECTED: _("Supplier disconnected"),
+    EventType.API_KEY_CREATED: _("API key created"),
+    EventType.API_KEY_REVOKED: _("API key revoked"),
+}
+
+
+def _zero():
+    return Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
+
+
+def _changelist(app_model: str, **filters) -> str:
+    url = reverse(f"admin:{app_model}_changelist")
+    return f"{url}?{urlencode(filters)}" if filters else url
+
+
+def _change(app_model: str, pk) -> str:
+    return reverse(f"admin:{app_model}_change", args=[pk])
+
+
+# --- Periods: São Paulo days and months -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Periods:
+    today: date
+    day_start: datetime
+    day_end: datetime
+    month_start: datetime
+    month_end: datetime
+
+
+def periods(now: datetime | None = None) -> Periods:
+    """Today and this month in America/Sao_Paulo, as [start, end) instants."""
+    today = timezone.localdate(now or timezone.now())  # TIME_ZONE is São Paulo's
+    first = today.replace(day=1)
+    next_first = (first + timedelta(days=32)).replace(day=1)
+    day_start, day_end = business_day_bounds(today)
+    return Periods(
+        today=today,
+        day_start=day_start,
+        day_end=day_end,
+        month_start=business_day_bounds(first)[0],
+        month_end=business_day_bounds(next_first)[0],
+    )
+
+
+# --- Figures (one team, or every team when `team` is None) ------------------------------------
+
+
+def _scoped(queryset, team, field: str = "team"):
+    return queryset if team is None else queryset.filter(**{field: team})
+
+
+def wallet_figures(*, team: Team | None, live_mode: bool) -> dict:
+    """Balance, pending holds (the BRL cost of pending hold bookings) and available credit
+    (balance minus holds, never below zero), as the API's `GET /wallet/balance` says. Across
+    teams, the sums of each team's figures. Test mode has no wallet: a constant balance for one
+    team, and no sum across teams (it would mean nothing)."""
+    holds = _scoped(
+        Booking.objects.filter(
+            live_mode=live_mode, status=Booking.Status.PENDING, type=Booking.Type.HOLD
+        ),
+        team,
+    )
+    if not live_mode:
+        pending = holds.aggregate(total=Coalesce(Sum("base_cost_brl"), _zero()))["total"]
+        if team is None:
+            return {"balance": None, "available": None, "holds": pending}
+        return {
+            "balance": TEST_MODE_BALANCE,
+            "available": max(TEST_MODE_BALANCE - pending, ZERO),
+            "holds": pending,
+        }
+    team_holds = (
+        holds.filter(team=OuterRef("team"))
+        .order_by()
+        .values("team")
+        .annotate(total=Sum("base_cost_brl"))
+        .values("total")
+    )
+    wallets = _scoped(Wallet.objects.all(), team).annotate(
+        held=Coalesce(Subquery(team_holds), _zero())
+    )
+    totals = wallets.aggregate(
+        total_balance=Coalesce(Sum("balance"), _zero()),
+        total_holds=Coalesce(Sum("held"), _zero()),
+        total_available=Coalesce(Sum(Greatest(F("balance") - F("held"), _zero())), _zero()),
+    )
+    return {
+        "balance": totals["total_balance"],
+        "available": totals["total_available"],
+        "holds": totals["total_holds"],
+    }
+
+
+def recharge_figures(*, team: Team | None, live_mode: bool) -> dict:
+    pending = _scoped(
+        Recharge.objects.filter(live_mode=live_mode, status=Recharge.Status.PENDING), team
+    )
+    totals = pending.aggregate(count=Count("pk"), amount=Coalesce(Sum("amount"), _zero()))
+    totals["url"] = _changelist(
+        "wallet_recharge", status__exact="pending", mode=_mode(live_mode), **_team_filter(team)
+    )
+    return totals
+
+
+def activity_figures(*, team: Team | None, live_mode: bool, when: Periods) -> dict:
+    """Bookings made today and this month (São Paulo), and what they cost the wallet: the
+    ledger's booking debits, and the refunds credited back, in the same periods."""
+    bookings = _scoped(
+        Booking.objects.filter(
+            live_mode=live_mode, created_at__gte=when.month_start, created_at__lt=when.month_end
+        ),
+        team,
+    ).aggregate(
+        month=Count("pk"),
+        today=Count("pk", filter=Q(created_at__gte=when.day_start, created_at__lt=when.day_end)),
+    )
+    today = Q(created_at__gte=when.day_start, created_at__lt=when.day_end)
+    spent = Q(type=Transaction.Type.DEBIT, reference_type=Transaction.ReferenceType.BOOKING)
+    refunded = Q(type=Transaction.Type.CREDIT, reference_type=Transaction.ReferenceType.REFUND)
+    ledger = _scoped(
+        Transaction.objects.filter(
+            live_mode=live_mode, created_at__gte=when.month_start, created_at__lt=when.month_end
+        ),
+        team,
+    ).aggregate(
+        spend_month=Coalesce(Sum("amount", filter=spent), _zero()),
+        spend_today=Coalesce(Sum("amount", filter=spent & today), _zero()),
+        refunds_month=Coalesce(Sum("amount", filter=refunded), _zero()),
+        refunds_today=Coalesce(Sum("amount", filter=refunded & today), _zero()),
+    )
+    return {
+        "bookings_today": bookings["today"],
+        "bookings_month": bookings["month"],
+        **ledger,
+        "bookings_url": _changelist(
+            "bookings_booking", mode=_mode(live_mode), **_team_filter(team)
+        ),
+        "ledger_url": _changelist(
+            "wallet_transaction", mode=_mode(live_mode), **_team_filter(team)
+        ),
+    }
+
+
+def webhook_figures(*, team: Team | None, live_mode: bool) -> dict:
+    """Webhooks disabled, and active ones whose latest attempts failed (they are retried, and
+    disabled after enough consecutive failures): counts and the first few of each."""
+    endpoints = _scoped(WebhookEndpoint.objects.filter(live_mode=live_mode), team)
+    failing = Q(active=True, consecutive_failures__gt=0)
+    counts = endpoints.aggregate(
+        total=Count("pk"),
+        failing=Count("pk", filter=failing),
+        disabled=Count("pk", filter=Q(active=False)),
+    )
+    rows = list(
+        endpoints.filter(failing | Q(active=False))
+        .select_related("team")
+        .order_by("active", "-consecutive_failures", "-updated_at")[:LIST_LIMIT]
+    )
+    for endpoint in rows:
+        endpoint.admin_url = _change("webhooks_webhookendpoint", endpoint.pk)
+    return {
+        **counts,
+        "rows": rows,
+        "url": _changelist("webhooks_webhookendpoint", mode=_mode(live_mode), **_team_filter(team)),
+    }
+
+
+def key_figures(*, team: Team | None, live_mode: bool) -> dict:
+    """Active keys of the mode (the latest used first), and how many were revoked lately."""
+    keys = _scoped(ApiKey.objects.filter(live_mode=live_mode), team)
+    counts = keys.aggregate(
+        active=Count("pk", filter=Q(revoked_at__isnull=True)),
+        revoked_lately=Count("pk", filter=Q(revoked_at__gte=timezone.now() - ATTENTION_LOOKBACK)),
+    )
+    rows = list(
+        keys.filter(revoked_at__isnull=True)
+        .select_related("team")
+        .order_by(F("last_used_at").desc(nulls_last=True), "-created_at")[:LIST_LIMIT]
+    )
+    for key in rows:
+        key.admin_url = _change("agencies_apikey", key.pk)
+    return {
+        **counts,
+        "rows": rows,
+        "url": _changelist("agencies_apikey", mode=_mode(live_mode), **_team_filter(team)),
+    }
+
+
+def recent_events(*, team: Team | None, live_mode: bool) -> dict:
+    """The latest domain events of the mode: what happened, newest first."""
+    events = _scoped(Event.objects.filter(live_mode=live_mode), team).exclude(
+        type=EventType.WEBHOOK_TEST
+    )
+    rows = list(events.select_related("team").order_by("-created_at", "-id")[:LIST_LIMIT])
+    for event in rows:
+        event.label = EVENT_LABELS.get(event.type, event.type)
+        data = event.data_object if isinstance(event.data_object, dict) else {}
+        event.object_id = data.get("id", "")
+        event.admin_url = _change("webhooks_event", event.pk)
+    return {
+        "rows": rows,
+        "url": _changelist("webhooks_event", mode=_mode(live_mode), **_team_filter(team)),
+    }
+
+
+def team_home(*, team: Team, live_mode: bool, now: datetime | None = None) -> dict:
+    """Everything an agency user's home page shows, for their team only."""
+    when = periods(now)
+    return {
+        "when": when,
+        "wallet": wallet_figures(team=team, live_mode=live_mode),
+        "recharges": recharge_figures(team=team, live_mode=live_mode),
+        "activity": activity_figures(team=team, live_mode=live_mode, when=when),
+        "webhooks": webhook_figures(team=team, live_mode=live_mode),
+        "keys": key_figures(team=team, live_mode=live_mode),
+        "events": recent_events(team=team, live_mode=live_mode),
+    }
+
+
+# --- Support: every team, and what needs attention first ---------------------------------------
+
+
+def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
+    """Support's worklist, each list with its count and first rows, most urgent first:
+    bookings whose supplier outcome is unknown (until resolved), and over the last 7 days,
+    recharges paid after they expired, payment notifications rejected, bookings failed and
+    webhooks disabled after consecutive failures. Payment notifications have no mode: they are
+    listed in both."""
+    now = now or timezone.now()
+    since = now - ATTENTION_LOOKBACK
+    mode = _mode(live_mode)
+    lists = []
+
+    unknown = Booking.objects.filter(live_mode=live_mode, outcome_unknown_since__isnull=False)
+    lists.append(
+        _attention_list(
+            key="unknown_outcome",
+            title=_("Bookings with an unknown supplier outcome"),
+            queryset=unknown.select_related("team").order_by("outcome_unknown_since"),
+            url=_changelist("bookings_booking", attention="yes", mode=mode),
+            row=lambda b: {
+                "label": b.booking_reference or b.id,
+                "detail": b.outcome_note or b.get_status_display(),
+                "at": b.outcome_unknown_since,
+                "team": b.team,
+                "url": _change("bookings_booking", b.pk),
+                "status": (b.status, b.get_status_display()),
+            },
+        )
+    )
+    late = Recharge.objects.filter(
+        live_mode=live_mode,
+        status=Recharge.Status.COMPLETED,
+        paid_at__gt=F("expires_at"),
+        paid_at__gte=since,
+    )
+    lists.append(
+        _attention_list(
+            key="late_recharges",
+            title=_("Recharges paid after they expired"),
+            queryset=late.select_related("team").order_by("-paid_at"),
+            url=_changelist("wallet_recharge", status__exact="completed", mode=mode),
+            row=lambda r: {
+                "label": r.id,
+                "detail": r.get_payment_method_display(),
+                "amount": r.amount,
+                "at": r.paid_at,
+                "team": r.team,
+                "url": _change("wallet_recharge", r.pk),
+                "status": (r.status, r.get_status_display()),
+            },
+        )
+    )
+    rejected = ProviderNotification.objects.filter(
+        state=ProviderNotification.State.REJECTED, received_at__gte=since
+    )
+    lists.append(
+        _attention_list(
+            key="rejected_notifications",
+            title=_("Payment notifications rejected"),
+            queryset=rejected.select_related("recharge__team").order_by("-received_at"),
+            url=_changelist("wallet_providernotification", state__exact="rejected"),
+            row=lambda n: {
+                "label": n.recharge_id or n.payment_id or n.event_id,
+                "detail": n.get_reason_display(),
+                "at": n.received_at,
+                "team": n.recharge.team if n.recharge_id else None,
+                "url": _change("wallet_providernotification", n.pk),
+                "status": ("failed", _("Rejected")),
+            },
+        )
+    )
+    failed = Booking.objects.filter(
+        live_mode=live_mode, status=Booking.Status.FAILED, updated_at__gte=since
+    )
+    lists.append(
+        _attention_list(
+            key="failed_bookings",
+            title=_("Bookings failed"),
+            queryset=failed.select_related("team").order_by("-updated_at"),
+            url=_changelist("bookings_booking", status__exact="failed", mode=mode),
+            row=lambda b: {
+                "label": b.booking_reference or b.id,
+                "detail": b.failure_reason,
+                "amount": b.base_cost_brl,
+                "at": b.updated_at,
+                "team": b.team,
+                "url": _change("bookings_booking", b.pk),
+                "status": (b.status, b.get_status_display()),
+            },
+        )
+    )
+    disabled = WebhookEndpoint.objects.filter(
+        live_mode=live_mode, active=False, deactivated_at__gte=since
+    )
+    lists.append(
+        _attention_list(
+            key="disabled_webhooks",
+            title=_("Webhooks disabled after failures"),
+            queryset=disabled.select_related("team").order_by("-deactivated_at"),
+            url=_changelist("webhooks_webhookendpoint", active__exact="0", mode=mode),
+            row=lambda w: {
+                "label": w.url,
+                "detail": _("%(count)d consecutive failures") % {"count": w.consecutive_failures},
+                "at": w.deactivated_at,
+                "team": w.team,
+                "url": _change("webhooks_webhookendpoint", w.pk),
+                "status": ("inactive", _("Disabled")),
+            },
+        )
+    )
+    return sorted(lists, key=lambda item: not item["count"])  # lists with rows first
+
+
+def _attention_list(*, key, title, queryset, url, row) -> dict:
+    rows = [row(obj) for obj in queryset[:LIST_LIMIT]]
+    count = len(rows) if len(rows) < LIST_LIMIT else queryset.order_by().count()
+    for item in rows:
+        team = item.get("team")
+        item["team_url"] = team_overview_url(team.pk) if team else None
+    return {"key": key, "title": title, "count": count, "rows": rows, "url": url}
+
+
+def support_home(*, live_mode: bool, now: datetime | None = None) -> dict:
+    """The same figures as a team's, summed across teams, with the attention lists first."""
+    when = periods(now)
+    return {
+        "when": when,
+        "attention": attention(live_mode=live_mode, now=now),
+        "wallet": wallet_figures(team=None, live_mode=live_mode),
+        "recharges": recharge_figures(team=None, live_mode=live_mode),
+        "activity": activity_figures(team=None, live_mode=live_mode, when=when),
+        "webhooks": webhook_figures(team=None, live_mode=live_mode),
+        "keys": key_figures(team=None, live_mode=live_mode),
+        "events": recent_events(team=None, live_mode=live_mode),
+        "team_count": Team.objects.count(),
+        "teams_url": _changelist("agencies_team"),
+    }
+
+
+# --- A team's overview (support) ---------------------------------------------------------------
+
+
+def team_overview_url(team_id) -> str:
+    return reverse("admin:agencies_team_overview", args=[team_id])
+
+
+def team_overview(*, team: Team, live_mode: bool, now: datetime | None = None) -> dict:
+    """One team on one page: wallet, keys, users, integrations, webhooks and recent bookings,
+    each linking to its own admin list (filtered by the team) for the rest."""
+    team.link_filtered = True  # type: ignore[attr-defined]  # for the template: links go to the lists filtered by this team
+    figures = team_home(team=team, live_mode=live_mode, now=now)
+    users = list(team.users.order_by("-is_active", "email")[: LIST_LIMIT * 2])
+    for user in users:
+        user.admin_url = _change("agencies_user", user.pk)  # type: ignore[attr-defined]  # for the template
+    integrations = list(team.integrations.order_by("-connected_at")[:LIST_LIMIT])
+    for integration in integrations:
+        integration.admin_url = _change("agencies_integration", integration.pk)  # type: ignore[attr-defined]  # for the template
+    bookings = list(
+        Booking.objects.filter(team=team, live_mode=live_mode)
+        .select_related("client")
+        .order_by("-created_at", "-id")[:LIST_LIMIT]
+    )
+    for booking in bookings:
+        booking.admin_url = _change("bookings_booking", booking.pk)  # type: ignore[attr-defined]  # for the template
+    all_webhooks = list(
+        WebhookEndpoint.objects.filter(team=team, live_mode=live_mode).order_by("created_at")[
+            :LIST_LIMIT
+        ]
+    )
+    for endpoint in all_webhooks:
+        endpoint.admin_url = _change("webhooks_webhookendpoint", endpoint.pk)  # type: ignore[attr-defined]  # for the template
+    mode = _mode(live_mode)
+    team_filter = _team_filter(team)
+    return {
+        **figures,
+        "team": team,
+        "team_url": _change("agencies_team", team.pk),
+        "wallet_url": _changelist("wallet_wallet", q=team.pk),
+        "users": users,
+        "users_url": _changelist("agencies_user", **team_filter),
+        "integrations": integrations,
+        "integrations_url": _changelist("agencies_integration", mode=mode, **team_filter),
+        "all_webhooks": all_webhooks,
+        "bookings": bookings,
+        "bookings_url": _changelist("bookings_booking", mode=mode, **team_filter),
+        "active_integration": next(
+            (i for i in integrations if i.status == Integration.Status.ACTIVE), None
+        ),
+    }
+
+
+def _mode(live_mode: bool) -> str:
+    return "live" if live_mode else "test"
+
+
+def _team_filter(team: Team | None) -> dict:
+    """Links to a list filtered by the team: for support's team overview only (an agency user's
+    lists are their team's already, and have no team filter)."""
+    if team is None or not getattr(team, "link_filtered", False):
+        return {}
+    return {"team__id__exact": team.pk}
+
+
+# --- The pages ---------------------------------------------------------------------------------
+
+
+def _mode_context(request) -> dict:
+    live_mode = request.GET.get("mode") != "test"
+    return {
+        "live_mode": live_mode,
+        "live_url": f"{request.path}?mode=live",
+        "test_url": f"{request.path}?mode=test",
+    }
+
+
+def home_page_context(request) -> dict:
+    """The admin index's extra context: support's or the agency user's home."""
+    user = request.user
+    mode = _mode_context(request)
+    if getattr(user, "is_support", False):
+        return {"home": support_home(live_mode=mode["live_mode"]), "home_role": "support", **mode}
+    if getattr(user, "team_id", None):
+        home = team_home(team=user.team, live_mode=mode["live_mode"])
+        return {"home": home, "home_role": "agency", "home_team": user.team, **mode}
+    return {}
+
+
+def team_overview_page_context(request, team: Team) -> dict:
+    mode = _mode_context(request)
+    return {"home": team_overview(team=team, live_mode=mode["live_mode"]), **mode}

@@ -1,0 +1,194 @@
+"""Write a sample of each e-mail people receive, in Portuguese, to docs/emails/ (`<kind>.html`,
+and `<kind>.txt`: the headers as a mail client shows them, then the plain-text part).
+
+    DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python manage.py email_samples
+
+Rerun it after changing an e-mail: core/tests/test_email_samples.py fails while the samples
+differ from what the code renders. The samples are built from unsaved objects (no database),
+with fixed dates, amounts and addresses, so they change only when the e-mails do."""
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from email import message_from_bytes
+from email.policy import default as email_policy
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.test import override_settings
+
+SAMPLES_DIR = Path(settings.BASE_DIR) / "docs" / "emails"
+SAMPLE_SETTINGS = {
+    "SERVICE_EMAIL_ADDRESS": "reservas@backoffice.example",
+    "PUBLIC_BASE_URL": "https://painel.backoffice.example",
+}
+
+
+BAGGAGE = [{"type": "carry_on", "quantity": 1}, {"type": "checked", "quantity": 1}]
+
+
+def _segment(origin, destination, departing, arriving, number, terminals=("", "")):
+    carrier = {"iata_code": "IB", "name": "Iberia"}
+    return {
+        "origin": {**origin, "terminal": terminals[0]},
+        "destination": {**destination, "terminal": terminals[1]},
+        "departing_at": departing,
+        "arriving_at": arriving,
+        "marketing_carrier": carrier,
+        "operating_carrier": carrier,
+        "marketing_carrier_flight_number": number,
+        "operating_carrier_flight_number": number,
+        "passengers": [
+            {"passenger_id": pid, "cabin_class": "economy", "baggages": BAGGAGE}
+            for pid in ("pas_1", "pas_2")
+        ],
+    }
+
+
+GRU = {"iata_code": "GRU", "name": "Guarulhos International Airport", "city_name": "São Paulo"}
+MAD = {"iata_code": "MAD", "name": "Madrid Barajas International Airport", "city_name": "Madrid"}
+LIS = {"iata_code": "LIS", "name": "Lisbon Portela Airport", "city_name": "Lisbon"}
+SLICES = [
+    {
+        "origin": GRU,
+        "destination": LIS,
+        "duration": "PT15H35M",
+        "segments": [
+            _segment(GRU, MAD, "2027-01-15T16:25:00", "2027-01-16T07:25:00", "325", ("3", "4S")),
+            _segment(MAD, LIS, "2027-01-16T10:50:00", "2027-01-16T11:00:00", "3570", ("4S", "1")),
+        ],
+    },
+    {
+        "origin": LIS,
+        "destination": GRU,
+        "duration": "PT15H40M",
+        "segments": [
+            _segment(LIS, MAD, "2027-01-29T07:05:00", "2027-01-29T09:15:00", "3563", ("1", "4")),
+            _segment(MAD, GRU, "2027-01-29T12:20:00", "2027-01-29T19:45:00", "6827", ("4S", "3")),
+        ],
+    },
+]
+
+
+def _team():
+    from agencies.models import Team
+
+    return Team(
+        id="team_01sample",
+        name="Agência Sol & Mar",
+        notification_email="reservas@solemar.example",
+        language="pt-br",
+    )
+
+
+def _booking(team, **fields):
+    from bookings.models import Booking
+
+    values = {
+        "id": "ord_01sampleorder",
+        "team": team,
+        "live_mode": True,
+        "type": Booking.Type.HOLD,
+        "status": Booking.Status.PENDING,
+        "booking_reference": "7K8TN8",
+        "total_amount": Decimal("558.04"),
+        "total_currency": "EUR",
+        "client_amount": Decimal("3459.85"),
+        "owner": {"iata_code": "IB", "name": "Iberia"},
+        "slices": SLICES,
+        "conditions": {
+            "refund_before_departure": {
+                "allowed": True,
+                "penalty_amount": "100.00",
+                "penalty_currency": "EUR",
+            },
+        },
+        "payment_required_by": datetime(2027, 1, 10, 2, 30, tzinfo=UTC),
+    }
+    return Booking(**{**values, **fields})
+
+
+def sample_messages() -> dict:
+    """{kind: message} for every e-mail, built the way the code sends it."""
+    from bookings.emails import booking_email_message
+    from bookings.models import Booking, BookingDocument, BookingPassenger
+    from webhooks.emails import deactivation_alert_message
+    from webhooks.models import WebhookEndpoint
+
+    team = _team()
+    passengers = [
+        BookingPassenger(passenger_id="pas_1", given_name="Ana", family_name="Souza"),
+        BookingPassenger(passenger_id="pas_2", given_name="João", family_name="Souza"),
+    ]
+    tickets = [
+        BookingDocument(passenger_id="pas_1", unique_identifier="0752300000001"),
+        BookingDocument(passenger_id="pas_2", unique_identifier="0752300000002"),
+    ]
+    paid = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
+    status = Booking.Status
+    bookings = {
+        "booking_created": (_booking(team), []),
+        "ticket_issued": (_booking(team, status=status.TICKETED, confirmed_at=paid), tickets),
+        "payment_reminder": (_booking(team), []),
+        "booking_cancelled": (
+            _booking(team, status=status.CANCELLED, confirmed_at=paid, cancelled_at=paid),
+            tickets,
+        ),
+        "booking_failed": (
+            _booking(team, status=status.FAILED, failure_reason="The airline refused the fare"),
+            [],
+        ),
+    }
+    to = {"booking_failed": [team.notification_email], "payment_reminder": ["ana@example.com"]}
+    messages = {
+        kind: booking_email_message(
+            booking=booking,
+            kind=kind,
+            passengers=passengers,
+            documents=documents,
+            to=to.get(kind, ["ana@example.com", team.notification_email]),
+        )
+        for kind, (booking, documents) in bookings.items()
+    }
+    endpoint = WebhookEndpoint(
+        id="wh_01sampleendpoint",
+        team=team,
+        live_mode=True,
+        url="https://hooks.solemar.example/viagens",
+        active=False,
+        consecutive_failures=6,
+        deactivated_at=datetime(2027, 1, 15, 2, 30, tzinfo=UTC),
+    )
+    messages["webhook_deactivated"] = deactivation_alert_message(
+        endpoint=endpoint, to=[team.notification_email]
+    )
+    return messages
+
+
+def samples() -> dict[str, str]:
+    """{file name: content} of docs/emails/."""
+    files = {}
+    with override_settings(**SAMPLE_SETTINGS):
+        messages = sample_messages()
+    for kind, message in messages.items():
+        parsed = message_from_bytes(message.message().as_bytes(), policy=email_policy)
+        headers = "".join(
+            f"{name}: {parsed[name]}\n"
+            for name in ("Subject", "From", "Reply-To", "To")
+            if parsed[name]
+        )
+        plain, html = parsed.get_body(("plain",)), parsed.get_body(("html",))
+        assert plain is not None and html is not None  # every e-mail has both parts
+        files[f"{kind}.txt"] = f"{headers}\n{plain.get_content()}"
+        files[f"{kind}.html"] = html.get_content()
+    return files
+
+
+class Command(BaseCommand):
+    help = "Write a sample of each e-mail (Portuguese, HTML and text) to docs/emails/."
+
+    def handle(self, *args, **options):
+        SAMPLES_DIR.mkdir(parents=True, exist_ok=True)
+        for name, content in samples().items():
+            (SAMPLES_DIR / name).write_text(content, encoding="utf-8")
+            self.stdout.write(f"docs/emails/{name}")

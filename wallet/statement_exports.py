@@ -1,0 +1,360 @@
+"""The statement as files: CSV for spreadsheets and a PDF for reading and filing.
+
+CSV: UTF-8 with a byte order mark (so Excel reads the accents), in the reader's language:
+Portuguese with `;` between fields and a decimal comma (what Excel expects in a Brazilian
+locale), English with `,` and a decimal point; amounts have no thousands separator so that
+spreadsheets read them as numbers. A few `label;value` lines first (agency, period, data,
+opening balance, credits, debits, closing balance), an empty line, then one line per movement
+with its signed amount and the running balance.
+
+PDF: A4, the agency's name and tax id, the period, the totals, then every movement.
+"""
+
+import csv
+import io
+from collections.abc import Iterator
+from datetime import datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from core.money import money_display, q
+from wallet.models import TEST_MODE_BALANCE, Transaction
+from wallet.statements import Statement
+
+BOM = "\ufeff"
+# Cells a spreadsheet would run as a formula (OWASP "CSV injection"): written as text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _portuguese(language: str) -> bool:
+    return not language.lower().startswith("en")
+
+
+def csv_number(value: Decimal, *, language: str) -> str:
+    text = f"{q(value):f}"
+    return text.replace(".", ",") if _portuguese(language) else text
+
+
+def _day(value, *, language: str) -> str:
+    return value.strftime("%d/%m/%Y") if _portuguese(language) else value.isoformat()
+
+
+def _moment(value: datetime, *, language: str) -> str:
+    local = timezone.localtime(value)
+    pattern = "%d/%m/%Y %H:%M:%S" if _portuguese(language) else "%Y-%m-%d %H:%M:%S"
+    return local.strftime(pattern)
+
+
+def _text(value: str) -> str:
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
+
+
+def period_label(statement: Statement, *, language: str) -> str:
+    return _("%(start)s to %(end)s") % {
+        "start": _day(statement.period.start, language=language),
+        "end": _day(statement.period.end, language=language),
+    }
+
+
+def mode_label(statement: Statement) -> str:
+    return _("Live data") if statement.live_mode else _("Test data")
+
+
+def notional_note() -> str:
+    return _(
+        "Test mode: the sandbox balance is always %(amount)s; the balances here are the sum "
+        "of the test movements, starting from zero."
+    ) % {"amount": money_display(TEST_MODE_BALANCE)}
+
+
+def movements_count(count: int) -> str:
+    return ngettext("%(count)d movement", "%(count)d movements", count) % {"count": count}
+
+
+def _type_label(txn: Transaction) -> str:
+    return str(Transaction.Type(txn.type).label)
+
+
+def _reference(txn: Transaction) -> str:
+    return f"{Transaction.ReferenceType(txn.reference_type).label} {txn.reference_id}"
+
+
+def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[str]]:
+    with translation.override(language):
+        number = lambda value: csv_number(value, language=language)  # noqa: E731
+        yield [_("Wallet statement"), _text(statement.team.name)]
+        if getattr(statement.team, "tax_id", ""):
+            yield [_("CNPJ or CPF"), _text(statement.team.tax_id)]
+        yield [_("Period"), period_label(statement, language=language)]
+        yield [_("Data"), mode_label(statement)]
+        yield [_("Opening balance"), number(statement.opening_balance)]
+        yield [_("Credits"), number(statement.total_credits)]
+        yield [_("Debits"), number(statement.total_debits)]
+        yield [_("Closing balance"), number(statement.closing_balance)]
+        yield [_("Movements"), str(statement.movement_count)]
+        if statement.balances_are_notional:
+            yield [_("Note"), notional_note()]
+        yield []
+        yield [
+            _("Date and time (Brasília time)"),
+            _("Description"),
+            _("Type"),
+            _("Reference"),
+            _("Amount (R$)"),
+            _("Balance (R$)"),
+            _("Transaction"),
+        ]
+        for line in statement.lines():
+            txn = line.transaction
+            yield [
+                _moment(txn.created_at, language=language),
+                _text(txn.description),
+                _type_label(txn),
+                _reference(txn),
+                number(line.signed_amount),
+                number(line.balance),
+                txn.id,
+            ]
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+def statement_csv(statement: Statement, *, language: str) -> Iterator[bytes]:
+    """The CSV, line by line (a long period streams instead of being built in memory)."""
+    delimiter = ";" if _portuguese(language) else ","
+    writer = csv.writer(_Echo(), delimiter=delimiter, lineterminator="\r\n")
+    yield BOM.encode("utf-8")
+    for row in statement_csv_rows(statement, language=language):
+        yield writer.writerow(row).encode("utf-8")
+
+
+# --- PDF ----------------------------------------------------------------------------------------
+
+FONT_FILES = {
+    "regular": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "bold": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+}
+
+
+@cache
+def _fonts() -> tuple[str, str]:
+    """DejaVu Sans where installed (any name prints), else the PDF's built-in Helvetica
+    (Latin-1: Portuguese prints)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if all(Path(path).exists() for path in FONT_FILES.values()):
+        pdfmetrics.registerFont(TTFont("StatementSans", FONT_FILES["regular"]))
+        pdfmetrics.registerFont(TTFont("StatementSans-Bold", FONT_FILES["bold"]))
+        return "StatementSans", "StatementSans-Bold"
+    return "Helvetica", "Helvetica-Bold"
+
+
+def _wrap_lines(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines = []
+    for line in simpleSplit(text, font, size, width) or [""]:
+        while stringWidth(line, font, size) > width and len(line) > 1:  # one long word (an id)
+            cut = len(line) - 1
+            while cut > 1 and stringWidth(line[:cut], font, size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
+def statement_pdf(statement: Statement, *, language: str, generated_at: datetime) -> bytes:
+    with translation.override(language):
+        return _pdf(statement, language=language, generated_at=generated_at)
+
+
+def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> bytes:
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, Table
+    from reportlab.platypus.tables import TableStyle
+
+    regular, bold = _fonts()
+    grey = colors.HexColor("#555555")
+    line_colour = colors.HexColor("#cccccc")
+    styles = {
+        "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20),
+        "agency": ParagraphStyle("agency", fontName=bold, fontSize=12, leading=15),
+        "meta": ParagraphStyle("meta", fontName=regular, fontSize=9, leading=12, textColor=grey),
+        "note": ParagraphStyle(
+            "note",
+            fontName=bold,
+            fontSize=9,
+            leading=12,
+            textColor=colors.HexColor("#7a5200"),
+            backColor=colors.HexColor("#fff4d6"),
+            borderPadding=4,
+        ),
+        "cell": ParagraphStyle("cell", fontName=regular, fontSize=8, leading=10),
+        "small": ParagraphStyle("small", fontName=regular, fontSize=7, leading=9, textColor=grey),
+    }
+
+    def esc(text) -> str:
+        return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    def money(value: Decimal) -> str:
+        return money_display(value)
+
+    team = statement.team
+    story = [
+        Paragraph(esc(_("Wallet statement")), styles["title"]),
+        Spacer(1, 2 * mm),
+        Paragraph(esc(team.name), styles["agency"]),
+    ]
+    meta = []
+    if getattr(team, "tax_id", ""):
+        meta.append(f"{_('CNPJ or CPF')}: {team.tax_id}")
+    meta.append(f"{_('Period')}: {period_label(statement, language=language)}")
+    meta.append(f"{_('Data')}: {mode_label(statement)}")
+    meta.append(
+        _("Times in Brasília time. Issued on %(when)s.")
+        % {"when": _moment(generated_at, language=language)}
+    )
+    story.extend(Paragraph(esc(text), styles["meta"]) for text in meta)
+    if statement.balances_are_notional:
+        story.extend([Spacer(1, 3 * mm), Paragraph(esc(notional_note()), styles["note"])])
+    story.append(Spacer(1, 5 * mm))
+
+    summary = Table(
+        [
+            [_("Opening balance"), _("Credits"), _("Debits"), _("Closing balance")],
+            [
+                money(statement.opening_balance),
+                money(statement.total_credits),
+                money_display(statement.total_debits, negative=True),
+                money(statement.closing_balance),
+            ],
+            [
+                _("at the start of %(day)s")
+                % {"day": _day(statement.period.start, language=language)},
+                movements_count(statement.credit_count),
+                movements_count(statement.debit_count),
+                _("at the end of %(day)s") % {"day": _day(statement.period.end, language=language)},
+            ],
+        ],
+        colWidths=[45 * mm] * 4,
+    )
+    summary.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), regular, 8),
+                ("TEXTCOLOR", (0, 0), (-1, 0), grey),
+                ("FONT", (0, 1), (-1, 1), bold, 12),
+                ("FONT", (0, 2), (-1, 2), regular, 7),
+                ("TEXTCOLOR", (0, 2), (-1, 2), grey),
+                ("BOX", (0, 0), (-1, -1), 0.5, line_colour),
+                ("LINEBEFORE", (1, 0), (-1, -1), 0.5, line_colour),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 1), (-1, 1), 4),
+            ]
+        )
+    )
+    story.extend([summary, Spacer(1, 6 * mm)])
+
+    header = [
+        _("Date and time"),
+        _("Description"),
+        _("Reference"),
+        pgettext("statement", "Amount"),
+        _("Balance"),
+    ]
+    # Fits "25/11/2026 22:14:41", a 30-character id at 7 and at 6 points, and
+    # "-R$ 1.234.567,89" (DejaVu Sans, 3 points of padding on each side).
+    widths = [32 * mm, 51 * mm, 43 * mm, 27 * mm, 27 * mm]
+    padding = 6
+
+    def wrap(text: str, size: float, width: float) -> str:
+        """Plain text broken into lines that fit (a Paragraph per cell is ten times slower)."""
+        return "\n".join(_wrap_lines(text, regular, size, width - padding))
+
+    rows = [header]
+    for line in statement.lines():
+        txn = line.transaction
+        reference = Transaction.ReferenceType(txn.reference_type).label
+        rows.append(
+            [
+                _moment(txn.created_at, language=language),
+                wrap(txn.description, 7, widths[1]),
+                f"{reference}\n{wrap(txn.reference_id, 6, widths[2])}",
+                money(line.signed_amount),
+                money(line.balance),
+            ]
+        )
+    if len(rows) == 1:
+        rows.append(["", _("No movements in this period."), "", "", ""])
+    # Heights given, not measured: measuring every remaining row again at each page break
+    # made a long statement quadratic.
+    leading, vertical_padding = 9, 4
+    heights = [
+        max(str(cell).count("\n") + 1 for cell in row) * leading + vertical_padding for row in rows
+    ]
+    movements = LongTable(rows, colWidths=widths, rowHeights=heights, repeatRows=1)
+    movements.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), bold, 8),
+                ("FONT", (0, 1), (-1, -1), regular, 8),
+                ("FONT", (1, 1), (1, -1), regular, 7),
+                ("FONT", (2, 1), (2, -1), regular, 6),
+                ("LEFTPADDING", (0, 0), (-1, -1), padding / 2),
+                ("RIGHTPADDING", (0, 0), (-1, -1), padding / 2),
+                ("LEADING", (0, 0), (-1, -1), leading),
+                ("ALIGN", (3, 0), (4, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, line_colour),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ]
+        )
+    )
+    story.append(Paragraph(esc(_("Movements")), styles["agency"]))
+    story.append(Spacer(1, 2 * mm))
+    story.append(movements)
+
+    period = period_label(statement, language=language)
+    footer_left = f"{team.name} · {_('Wallet statement')} · {period}"
+
+    def footer(canvas, document):
+        canvas.saveState()
+        canvas.setFont(regular, 7)
+        canvas.setFillColor(grey)
+        canvas.drawString(15 * mm, 10 * mm, footer_left)
+        canvas.drawRightString(
+            A4[0] - 15 * mm, 10 * mm, _("Page %(page)d") % {"page": document.page}
+        )
+        canvas.restoreState()
+
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=18 * mm,
+        title=f"{_('Wallet statement')} · {team.name}",
+        author=team.name,
+        subject=period_label(statement, language=language),
+        creator="Agency back office",
+    )
+    document.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue()

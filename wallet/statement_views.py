@@ -1,0 +1,273 @@
+"""The wallet statement in the panel: the page, its CSV and its PDF (wallet/statements.py
+computes, wallet/statement_exports.py writes the files).
+
+Mounted by TransactionAdmin.get_urls under /admin/wallet/transaction/statement/, behind the
+admin's login and the ledger's view permission. An agency user always gets their own team's
+statement (a `team` in the query is ignored); support chooses the team. Live and test data are
+never mixed: `mode=live` (the default) or `mode=test`.
+"""
+
+from datetime import date
+from math import ceil
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, StreamingHttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone, translation
+from django.utils.http import urlencode
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from agencies.models import Team
+from core.admin import is_support, user_team_id
+from wallet import statement_exports
+from wallet.statements import (
+    Statement,
+    StatementPeriodError,
+    month_to_date,
+    statement_get,
+    statement_period,
+)
+
+PAGE_SIZE = 100
+# A PDF is for reading and filing; beyond this many rows the CSV is the right tool
+# (settings.WALLET_STATEMENT_PDF_MAX_MOVEMENTS overrides it).
+PDF_MAX_MOVEMENTS = 3000
+DATE_INPUT_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]  # dd/mm/aaaa as typed; ISO from links
+
+
+def pdf_max_movements() -> int:
+    return getattr(settings, "WALLET_STATEMENT_PDF_MAX_MOVEMENTS", PDF_MAX_MOVEMENTS)
+
+
+def urls(model_admin) -> list:
+    site = model_admin.admin_site
+
+    def view(function):
+        def wrapped(request):
+            return function(request, model_admin)
+
+        return site.admin_view(wrapped)
+
+    return [
+        path("statement/", view(statement_page), name="wallet_statement"),
+        path("statement/csv/", view(statement_csv), name="wallet_statement_csv"),
+        path("statement/pdf/", view(statement_pdf), name="wallet_statement_pdf"),
+    ]
+
+
+class StatementForm(forms.Form):
+    start = forms.DateField(
+        label=_("From"),
+        required=False,
+        input_formats=DATE_INPUT_FORMATS,
+        error_messages={"invalid": _("Enter the date as dd/mm/yyyy, such as 01/11/2026.")},
+    )
+    end = forms.DateField(
+        label=_("To"),
+        required=False,
+        input_formats=DATE_INPUT_FORMATS,
+        error_messages={"invalid": _("Enter the date as dd/mm/yyyy, such as 30/11/2026.")},
+    )
+    mode = forms.ChoiceField(
+        label=_("Data"),
+        required=False,
+        choices=[("live", _("Live data")), ("test", _("Test data"))],
+    )
+
+    def __init__(self, *args, today: date, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.today = today
+        for name in ("start", "end"):
+            self.fields[name].widget.attrs.update(
+                {
+                    "placeholder": _("dd/mm/yyyy"),
+                    "inputmode": "numeric",
+                    "autocomplete": "off",
+                    "size": 10,
+                    "maxlength": 10,
+                }
+            )
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        default = month_to_date(self.today)
+        start = data.get("start") or (default.start if not data.get("end") else None)
+        end = data.get("end") or self.today
+        if start is None:  # only the end given: from the first of its month
+            start = end.replace(day=1)
+        try:
+            data["period"] = statement_period(start=start, end=end)
+        except StatementPeriodError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+        data["live_mode"] = data.get("mode") != "test"
+        return data
+
+
+def _today() -> date:
+    return timezone.now().astimezone(ZoneInfo(settings.BUSINESS_TIME_ZONE)).date()
+
+
+def _format_day(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+class _Request:
+    """What a statement request asks for, checked: the team the user may see, the mode and the
+    period; `statement` is None while something is missing or wrong (`form.errors` say what)."""
+
+    def __init__(self, request, model_admin):
+        if not model_admin.has_view_permission(request):
+            raise PermissionDenied
+        self.support = is_support(request)
+        self.unknown_team = False
+        today = _today()
+        data = request.GET.copy()
+        if not data.get("start") and not data.get("end"):
+            default = month_to_date(today)
+            data["start"], data["end"] = _format_day(default.start), _format_day(default.end)
+        self.form = StatementForm(data, today=today)
+        self.team = self._team(request)
+        self.statement: Statement | None = None
+        if self.form.is_valid() and self.team is not None:
+            self.statement = statement_get(
+                team=self.team,
+                live_mode=self.form.cleaned_data["live_mode"],
+                period=self.form.cleaned_data["period"],
+            )
+
+    def _team(self, request):
+        if not self.support:
+            return Team.objects.filter(pk=user_team_id(request)).first()
+        chosen = request.GET.get("team", "").strip()
+        team = Team.objects.filter(pk=chosen).first() if chosen else None
+        self.unknown_team = bool(chosen) and team is None
+        return team
+
+    def query(self, **changes) -> str:
+        """The query string of this statement (team, mode, period), with `changes`."""
+        params = {}
+        if self.statement is not None:
+            params = {
+                "start": self.statement.period.start.isoformat(),
+                "end": self.statement.period.end.isoformat(),
+                "mode": "live" if self.statement.live_mode else "test",
+            }
+        if self.support and self.team is not None:
+            params["team"] = self.team.pk
+        params.update({k: v for k, v in changes.items() if v is not None})
+        return urlencode(params)
+
+
+def statement_page(request, model_admin, *, status: int = 200, export_error=None):
+    asked = _Request(request, model_admin)
+    statement = asked.statement
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": _("Wallet statement"),
+        "subtitle": None,  # the team's name heads the statement itself
+        "opts": model_admin.model._meta,
+        "form": asked.form,
+        "support": asked.support,
+        "team": asked.team,
+        "teams": Team.objects.order_by("name").only("id", "name") if asked.support else [],
+        "statement": statement,
+        "export_error": export_error,
+        "unknown_team": asked.unknown_team,
+        "media": model_admin.media,
+    }
+    if statement is not None:
+        pages = max(1, ceil(statement.movement_count / PAGE_SIZE))
+        try:
+            page = min(max(1, int(request.GET.get("page", "1"))), pages)
+        except ValueError:
+            page = 1
+        base = reverse("admin:wallet_statement", current_app=model_admin.admin_site.name)
+        lines = list(statement.lines(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE))
+        context.update(
+            {
+                "lines": lines,
+                "last_position": (page - 1) * PAGE_SIZE + len(lines),
+                "page": page,
+                "pages": pages,
+                "first_position": (page - 1) * PAGE_SIZE + 1,
+                "previous_url": f"{base}?{asked.query(page=page - 1)}" if page > 1 else None,
+                "next_url": f"{base}?{asked.query(page=page + 1)}" if page < pages else None,
+                "live_url": f"{base}?{asked.query(mode='live')}",
+                "test_url": f"{base}?{asked.query(mode='test')}",
+                "csv_url": reverse("admin:wallet_statement_csv") + "?" + asked.query(),
+                "pdf_url": reverse("admin:wallet_statement_pdf") + "?" + asked.query(),
+                "pdf_too_long": statement.movement_count > pdf_max_movements(),
+                "pdf_max": pdf_max_movements(),
+                "debits_signed": -statement.total_debits,
+                "notional_note": statement_exports.notional_note(),
+            }
+        )
+    request.current_app = model_admin.admin_site.name
+    if asked.form.errors or asked.unknown_team:
+        status = 400
+    return TemplateResponse(request, "admin/wallet/statement.html", context, status=status)
+
+
+def _file_name(statement: Statement, extension: str) -> str:
+    word = translation.gettext("statement")
+    mode = "" if statement.live_mode else "-test"
+    team = slugify(statement.team.name) or statement.team.pk
+    period = f"{statement.period.start.isoformat()}_{statement.period.end.isoformat()}"
+    return f"{slugify(word)}-{team}{mode}-{period}.{extension}"
+
+
+def statement_csv(request, model_admin):
+    asked = _Request(request, model_admin)
+    if asked.statement is None:
+        return statement_page(request, model_admin)
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    response = StreamingHttpResponse(
+        statement_exports.statement_csv(asked.statement, language=language),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_file_name(asked.statement, "csv")}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def statement_pdf(request, model_admin):
+    asked = _Request(request, model_admin)
+    if asked.statement is None:
+        return statement_page(request, model_admin)
+    if asked.statement.movement_count > pdf_max_movements():
+        return statement_page(
+            request,
+            model_admin,
+            status=400,
+            export_error=_(
+                "This period has %(count)s movements; a PDF holds at most %(max)s. Choose a "
+                "shorter period, or download the CSV."
+            )
+            % {"count": asked.statement.movement_count, "max": pdf_max_movements()},
+        )
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    document = statement_exports.statement_pdf(
+        asked.statement, language=language, generated_at=timezone.now()
+    )
+    response = HttpResponse(document, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{_file_name(asked.statement, "pdf")}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def statement_url(*, team=None, live_mode: bool | None = None) -> str:
+    """The statement page's address (for links from the wallet pages)."""
+    params = {}
+    if team is not None:
+        params["team"] = getattr(team, "pk", team)
+    if live_mode is not None:
+        params["mode"] = "live" if live_mode else "test"
+    url = reverse("admin:wallet_statement")
+    return f"{url}?{urlencode(params)}" if params else url

@@ -1,0 +1,220 @@
+"""The wallet statement: a team's ledger over a period of São Paulo days (selectors-style reads,
+always scoped by team and mode).
+
+A statement is the ledger and nothing else: its opening balance is the sum of the movements
+before the period, its closing balance the opening plus the period's credits minus its debits,
+so `opening + credits - debits == closing` always holds and `closing` is the balance at the end
+of the period (the opening balance of the next day's statement). In live mode these sums are
+the wallet's balance chain (`balance_after`, `Wallet.balance`: wallet/ledger_check.py checks
+they agree). Test mode has a constant sandbox balance (5000.00) whatever happens, so there the
+balances are the sum of the test movements from zero, and the page says so.
+
+Movements are ordered as they happened: `created_at`, then the live chain's `sequence`.
+
+A statement is read in several queries (opening, totals, then the rows, page by page or while
+a file streams) while payments and bookings keep writing. In live mode it is pinned to the
+wallet's chain as it stood when the totals were read (`through_sequence`): a live movement
+gets its sequence under the wallet's row lock, so every movement up to that number had
+committed, and every later one is left out of every part. Test mode has no chain; a test
+movement landing during the read may show in the rows and not the totals.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
+
+from agencies.models import Team
+from core.timestamps import business_day_bounds
+from wallet.models import Transaction
+
+ZERO = Decimal("0.00")
+MAX_PERIOD_YEARS = 5
+# Dates outside these are typing mistakes (and keep date arithmetic far from its limits).
+EARLIEST_DAY = date(2000, 1, 1)
+LATEST_DAY = date(2099, 12, 31)
+
+
+class StatementPeriodError(ValueError):
+    """A period a statement cannot cover; `message` is for people (translated lazily)."""
+
+    def __init__(self, code: str, message):
+        super().__init__(code)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class StatementPeriod:
+    """Calendar days in America/Sao_Paulo, both inclusive."""
+
+    start: date
+    end: date
+
+    @property
+    def starts_at(self) -> datetime:
+        return business_day_bounds(self.start)[0]
+
+    @property
+    def ends_at(self) -> datetime:
+        """The first instant after the period (exclusive)."""
+        return business_day_bounds(self.end)[1]
+
+
+def period_latest_end(start: date) -> date:
+    """The last day a statement starting on `start` may cover: MAX_PERIOD_YEARS years less a
+    day (01/01/2021 → 31/12/2025; a 29 February start counts from 1 March)."""
+    year = start.year + MAX_PERIOD_YEARS
+    try:
+        anniversary = start.replace(year=year)
+    except ValueError:  # 29 February in a year that has none
+        anniversary = date(year, 3, 1)
+    return anniversary - timedelta(days=1)
+
+
+def statement_period(*, start: date, end: date) -> StatementPeriod:
+    """The period, or StatementPeriodError saying what is wrong with it."""
+    if start < EARLIEST_DAY or end < EARLIEST_DAY:
+        raise StatementPeriodError("too_early", _("Choose dates from 01/01/2000 on."))
+    if start > LATEST_DAY or end > LATEST_DAY:
+        raise StatementPeriodError("too_late", _("Choose dates up to 31/12/2099."))
+    if start > end:
+        raise StatementPeriodError(
+            "start_after_end", _("The start date is after the end date: swap them.")
+        )
+    if end > period_latest_end(start):
+        raise StatementPeriodError(
+            "too_long",
+            _("A statement covers at most %(years)d years: choose a shorter period.")
+            % {"years": MAX_PERIOD_YEARS},
+        )
+    return StatementPeriod(start=start, end=end)
+
+
+def month_to_date(today: date) -> StatementPeriod:
+    """The default period: from the first of `today`'s month to `today`."""
+    return StatementPeriod(start=today.replace(day=1), end=today)
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    transaction: Transaction
+    signed_amount: Decimal  # negative for a debit
+    balance: Decimal  # the running balance after this movement
+
+
+@dataclass(frozen=True)
+class Statement:
+    team: Team
+    live_mode: bool
+    period: StatementPeriod
+    opening_balance: Decimal
+    total_credits: Decimal
+    total_debits: Decimal
+    closing_balance: Decimal
+    credit_count: int
+    debit_count: int
+    through_sequence: int | None = None  # live: the chain as it stood when the totals were read
+
+    @property
+    def movement_count(self) -> int:
+        return self.credit_count + self.debit_count
+
+    @property
+    def net_movement(self) -> Decimal:
+        return self.total_credits - self.total_debits
+
+    @property
+    def balances_are_notional(self) -> bool:
+        """Test mode: the balances are sums of the test movements, not a wallet's."""
+        return not self.live_mode
+
+    def movements(self) -> QuerySet:
+        """The period's ledger rows, in the order they happened."""
+        rows = statement_movements(team=self.team, live_mode=self.live_mode, period=self.period)
+        return _through(rows, self.through_sequence)
+
+    def lines(self, *, offset: int = 0, limit: int | None = None) -> Iterator[StatementLine]:
+        """The movements from position `offset` (a page), each with its running balance."""
+        rows = self.movements()
+        balance = self.opening_balance
+        if offset:
+            balance += _net(rows[:offset])
+        page = rows[offset : offset + limit] if limit is not None else rows[offset:]
+        for txn in page.iterator(chunk_size=2000):
+            signed = txn.amount if txn.type == Transaction.Type.CREDIT else -txn.amount
+            balance += signed
+            yield StatementLine(transaction=txn, signed_amount=signed, balance=balance)
+
+
+def _ledger(*, team, live_mode: bool) -> QuerySet:
+    return Transaction.objects.filter(team=team, live_mode=live_mode)
+
+
+def statement_movements(*, team, live_mode: bool, period: StatementPeriod) -> QuerySet:
+    return (
+        _ledger(team=team, live_mode=live_mode)
+        .filter(created_at__gte=period.starts_at, created_at__lt=period.ends_at)
+        .order_by("created_at", "sequence", "id")
+    )
+
+
+def _through(rows: QuerySet, sequence: int | None) -> QuerySet:
+    return rows if sequence is None else rows.filter(sequence__lte=sequence)
+
+
+def _totals(queryset: QuerySet) -> dict:
+    zero = Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
+    return queryset.aggregate(
+        credits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.CREDIT)), zero),
+        debits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.DEBIT)), zero),
+    )
+
+
+def _net(queryset: QuerySet) -> Decimal:
+    totals = _totals(queryset)
+    return totals["credits"] - totals["debits"]
+
+
+def balance_at(*, team, live_mode: bool, moment: datetime) -> Decimal:
+    """The ledger balance just before `moment`: every movement created earlier, summed."""
+    return _net(_ledger(team=team, live_mode=live_mode).filter(created_at__lt=moment).order_by())
+
+
+def statement_get(*, team, live_mode: bool, period: StatementPeriod) -> Statement:
+    """Opening, totals and closing of `team`'s `live_mode` ledger over `period`."""
+    through = None
+    if live_mode:
+        through = (
+            _ledger(team=team, live_mode=True)
+            .order_by("-sequence")
+            .values_list("sequence", flat=True)
+            .first()
+        )
+    opening = balance_at(team=team, live_mode=live_mode, moment=period.starts_at)
+    rows = _through(
+        statement_movements(team=team, live_mode=live_mode, period=period), through
+    ).order_by()
+    zero = Value(ZERO, output_field=DecimalField(max_digits=14, decimal_places=2))
+    totals = rows.aggregate(
+        credits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.CREDIT)), zero),
+        debits=Coalesce(Sum("amount", filter=Q(type=Transaction.Type.DEBIT)), zero),
+        credit_count=Count("id", filter=Q(type=Transaction.Type.CREDIT)),
+        debit_count=Count("id", filter=Q(type=Transaction.Type.DEBIT)),
+    )
+    return Statement(
+        team=team,
+        live_mode=live_mode,
+        period=period,
+        opening_balance=opening,
+        total_credits=totals["credits"],
+        total_debits=totals["debits"],
+        closing_balance=opening + totals["credits"] - totals["debits"],
+        credit_count=totals["credit_count"],
+        debit_count=totals["debit_count"],
+        through_sequence=through,
+    )
