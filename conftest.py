@@ -1,9 +1,34 @@
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from rest_framework.test import APIClient
 
 from agencies.tests.factories import make_team
+from tests import pooler
 from webhooks.tests.receiver import Receiver
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings, django_db_blocker):
+    """Behind PgBouncer (DATABASE_DIRECT_URL set), the test database is created and migrated
+    over a direct connection (tests/pooler.py)."""
+    if pooler.through_pooler():
+        pooler.connect_direct()
+        with django_db_blocker.unblock():
+            pooler.end_pooled_sessions(pooler.test_database_name())
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """...and the tests run through the pooler, then the database is dropped directly."""
+    if not pooler.through_pooler():
+        yield
+        return
+    pooler.connect_pooled()
+    yield
+    with django_db_blocker.unblock():
+        pooler.connect_direct()
+        pooler.end_pooled_sessions(connection.settings_dict["NAME"])
 
 
 @pytest.fixture(autouse=True)

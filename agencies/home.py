@@ -356,8 +356,9 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             },
         )
     )
+    # Listed for as long as they stay disabled, however long ago that was.
     disabled = WebhookEndpoint.objects.filter(
-        live_mode=live_mode, active=False, deactivated_at__gte=since
+        live_mode=live_mode, active=False, deactivated_at__isnull=False
     )
     lists.append(
         _attention_list(

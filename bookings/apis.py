@@ -1,5 +1,4 @@
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from bookings.models import Booking
@@ -18,7 +17,7 @@ from bookings.validation import (
     validate_metadata,
 )
 from core.apis import ApiView, envelope
-from core.fields import QueryDateField
+from core.fields import QueryChoicesField, QueryDateField
 from core.money import fmt
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
@@ -26,7 +25,8 @@ from core.timestamps import iso_utc
 
 
 class BookingListParams(PaginationParams):
-    status = serializers.CharField(
+    status = QueryChoicesField(
+        choices=Booking.Status.values,
         required=False,
         help_text="One state or several, "
         "comma-separated: pending,confirmed,ticketed,cancelled,"
@@ -34,15 +34,6 @@ class BookingListParams(PaginationParams):
     )
     created_after = QueryDateField(required=False)
     created_before = QueryDateField(required=False)
-
-    def validate_status(self, value):
-        statuses = [s.strip() for s in value.split(",") if s.strip()]
-        unknown = set(statuses) - set(Booking.Status.values)
-        if not statuses or unknown:
-            raise serializers.ValidationError(
-                f"Unknown status: {', '.join(sorted(unknown)) or value!r}."
-            )
-        return statuses
 
 
 def list_item(booking) -> dict:

@@ -3,7 +3,7 @@ leaves, so that a generated client works with models, not dictionaries. The vali
 is in bookings/validation.py (which gives the spec's exact messages); these say the same rules.
 """
 
-from drf_spectacular.utils import OpenApiExample
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from flights.schemas import (
@@ -85,6 +85,18 @@ class BalancePaymentInput(serializers.Serializer):
     currency = currency("Exactly the offer's total_currency.")
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        # Keys of 1 to 40 characters: OpenAPI 3.0 has no propertyNames (docs/fuzzing.md).
+        "maxProperties": 50,
+        "additionalProperties": {"type": "string", "maxLength": 500},
+    }
+)
+class MetadataField(serializers.DictField):
+    """bookings.validation.validate_metadata checks it."""
+
+
 class BookingCreateInput(serializers.Serializer):
     offerId = serializers.CharField(max_length=40, help_text="off_… from a search, not expired.")
     type = serializers.ChoiceField(
@@ -99,7 +111,7 @@ class BookingCreateInput(serializers.Serializer):
         max_length=1,
         help_text="Required for instant (exactly one); ignored for hold.",
     )
-    metadata = serializers.DictField(
+    metadata = MetadataField(
         child=serializers.CharField(max_length=500),
         required=False,
         help_text="Free-form: at most 50 keys of at most 40 characters, values of at most 500. "

@@ -596,11 +596,13 @@ class BookingAlreadyCancelled(Conflict):
 class BookingNotPayable(Conflict):
     code = "booking_not_payable"
     message = "Only a pending booking can be confirmed"
+    messages = ("The payment deadline has passed; search again",)
 
 
 class BookingNotCancellable(Conflict):
     code = "booking_not_cancellable"
     message = "This booking can no longer be cancelled"
+    messages = ("The flight has departed",)
 
 
 class BookingOutcomeUnknown(Conflict):

@@ -8,6 +8,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
+from django_guid import get_guid
 from rest_framework import exceptions
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
@@ -81,7 +82,9 @@ class ApiView(APIView):
     def handle_exception(self, exc):
         if isinstance(exc, _Replay):
             return Response(
-                exc.stored.body, status=exc.stored.status, headers={"Idempotent-Replayed": "true"}
+                _replayed(exc.stored.body),
+                status=exc.stored.status,
+                headers={"Idempotent-Replayed": "true"},
             )
         return super().handle_exception(exc)
 
@@ -101,6 +104,14 @@ class ApiView(APIView):
         return response
 
 
+def _replayed(body):
+    """A replayed error is the first answer's, but for `request_id`: it is this request's (its
+    `X-Request-Id`), as in every error body."""
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return {**body, "error": {**body["error"], "request_id": get_guid()}}
+    return body
+
+
 def envelope(data, *, status: int = 200, **extra) -> Response:
     """The spec's `{success, data}` wrapper (list endpoints add `pagination` via `extra`)."""
     return Response({"success": True, "data": data, **extra}, status=status)
@@ -110,7 +121,7 @@ def envelope(data, *, status: int = 200, **extra) -> Response:
 
 
 def json_error(request, *, status: int, code: str, message: str, details=None) -> JsonResponse:
-    body = error_body(code=code, message=message, details=details)
+    body = error_body(code=code, message=message, details=details, status=status)
     meta = test_mode_meta(request)
     if meta is not None:
         body["_meta"] = meta

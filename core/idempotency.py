@@ -9,6 +9,7 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT belongs to a request that died; a retry may take i
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -22,6 +23,10 @@ from core.models import IdempotencyKey
 HEADER = "Idempotency-Key"
 METHODS = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 MAX_KEY_LENGTH = 255
+# Visible ASCII, with spaces only inside (proxies strip them at the ends): a header value that
+# reads the same through every HTTP stack. The schema declares the same pattern.
+KEY_PATTERN = rf"^[!-~](?:[ -~]{{0,{MAX_KEY_LENGTH - 2}}}[!-~])?$"
+_KEY = re.compile(KEY_PATTERN.replace("$", r"\Z"))
 
 
 class IdempotencyKeyReused(Conflict):
@@ -49,7 +54,7 @@ def request_fingerprint(*, method: str, path: str, body: bytes) -> str:
 
 
 def validate_key(key: str) -> str:
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+    if not _KEY.match(key):
         raise InvalidRequest(
             details={HEADER: f"Must be 1 to {MAX_KEY_LENGTH} printable characters"}
         )

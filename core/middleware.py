@@ -155,7 +155,7 @@ class ApiRequestMiddleware:
                 status=413,
                 code="payload_too_large",
                 message="Request body too large",
-                details={"max_bytes": limit},
+                details={"body": f"At most {limit} bytes."},
             )
         response = self.get_response(request)
         if response.status_code >= 400 and not response.get("Content-Type", "").startswith(

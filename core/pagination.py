@@ -19,6 +19,7 @@ class PaginationParams(serializers.Serializer):
     page = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
     limit = QueryIntegerField(
         min_value=1,
+        max_value=MAX_PAGE,
         default=DEFAULT_PAGE_SIZE,
         help_text=f"Page size; default {DEFAULT_PAGE_SIZE}, values above {MAX_PAGE_SIZE} are "
         f"capped at {MAX_PAGE_SIZE}.",
@@ -26,6 +27,14 @@ class PaginationParams(serializers.Serializer):
 
     def validate_limit(self, value: int) -> int:
         return min(value, MAX_PAGE_SIZE)
+
+    def to_internal_value(self, data):
+        # DRF reads a blank query value (`?status=`) of an optional field as if it were absent:
+        # a filter the client meant to set would silently match everything.
+        blank = {name: ["May not be blank."] for name in self.fields if data.get(name) == ""}
+        if blank:
+            raise serializers.ValidationError(blank)
+        return super().to_internal_value(data)
 
 
 class PaginationSerializer(serializers.Serializer):

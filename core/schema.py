@@ -36,13 +36,21 @@ def error_response(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
+def idempotency_key_schema() -> dict:
+    """What `core.idempotency.validate_key` accepts."""
+    from core.idempotency import KEY_PATTERN, MAX_KEY_LENGTH
+
+    return {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": KEY_PATTERN}
+
+
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     name="Idempotency-Key",
+    type=idempotency_key_schema(),
     location=OpenApiParameter.HEADER,
     required=False,
-    description="Retry-safe key (up to 255 characters). The same key with the same request "
-    "replays the first response for 24 h; with a different request, or while the first is "
-    "still running, the answer is 409.",
+    description="Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The "
+    "same key with the same request replays the first response for 24 h; with a different "
+    "request, or while the first is still running, the answer is 409.",
 )
 
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from agencies.models import Team
+from core.exceptions import register_error
 from core.ids import new_id, sibling_id
 from flights import packing, rendering
 from flights.fx import UnknownCurrency, rate_provider
@@ -18,6 +19,9 @@ from flights.models import OfferRequest
 from flights.pricing import price_offer
 from flights.suppliers import supplier_for
 from flights.suppliers.base import SearchRequest, SupplierError
+
+NO_EXCHANGE_RATE = "No exchange rate for {currency}"
+register_error(SupplierError.code, SupplierError.status_code, NO_EXCHANGE_RATE, module=__name__)
 
 
 @dataclass
@@ -59,7 +63,7 @@ def flight_search(
             try:
                 rate_of[currency] = rates.rate(currency)
             except UnknownCurrency:
-                raise SupplierError(f"No exchange rate for {currency}") from None
+                raise SupplierError(NO_EXCHANGE_RATE.format(currency=currency)) from None
         price = price_offer(
             total_amount=supplier_offer.total_amount,
             total_currency=currency,

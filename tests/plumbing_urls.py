@@ -18,6 +18,13 @@ class ClientOut(serializers.ModelSerializer):
         fields = ["id", "full_name", "email"]
 
 
+class AlreadyThere(Conflict):
+    """A plumbing error (registered under a test module: not in docs/errors.md)."""
+
+    code = "conflict"
+    message = "Already there"
+
+
 class ClientListApi(ApiView):
     def get(self, request):
         params = PaginationParams(data=request.query_params)
@@ -30,7 +37,7 @@ class ClientListApi(ApiView):
         data = ClientOut(data=request.data)
         data.is_valid(raise_exception=True)
         if data.validated_data["email"].startswith("conflict"):
-            raise Conflict("Already there")
+            raise AlreadyThere()
         client = Client.objects.create(
             team=request.user.team, live_mode=request.user.live_mode, **data.validated_data
         )
@@ -51,9 +58,15 @@ class BoomApi(ApiView):
         raise RuntimeError("crashed after a write")
 
 
+def plain_boom(request):
+    """A plain Django view (not DRF) that crashes: Django's handler500 answers."""
+    raise RuntimeError("a plain view crashed")
+
+
 plumbing = [
     path("clients", ClientListApi.as_view()),
     path("boom", BoomApi.as_view()),
+    path("plain-boom", plain_boom),
 ]
 
 urlpatterns = [path("api/v1/_plumbing/", include(plumbing)), *project_urlpatterns]

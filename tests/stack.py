@@ -2,6 +2,7 @@
 worker (with beat), management commands, all on the test database and the test Redis, in
 production settings. Only on PostgreSQL and Redis."""
 
+import itertools
 import os
 import signal
 import socket
@@ -88,6 +89,7 @@ class Stack:
             self.env["REQUESTS_CA_BUNDLE"] = receiver_ca
         self.processes: list[subprocess.Popen] = []
         self.base_url = ""
+        self.base_urls: list[str] = []  # every gunicorn instance started, in order
 
     def _start(self, arguments: list[str]) -> subprocess.Popen:
         process = subprocess.Popen(  # noqa: S603 - fixed argument lists
@@ -104,6 +106,7 @@ class Stack:
     def start_web(self, workers: int = 2) -> subprocess.Popen:
         port = free_port()
         self.base_url = f"http://127.0.0.1:{port}"
+        self.base_urls.append(self.base_url)
         server = self._start(
             [
                 "gunicorn",
@@ -125,18 +128,25 @@ class Stack:
         return server
 
     def start_worker(
-        self, *, beat: bool = False, queues: str = "", concurrency: int = 2
+        self, *, beat: bool = False, queues: str = "", concurrency: int = 2, name: str = ""
     ) -> subprocess.Popen:
         """A worker of every queue, as small installs run it, or of `queues` only ("webhooks",
-        "emails,default"), as production runs one pool per queue."""
+        "emails,default"), as production runs one pool per queue. Several workers on one
+        machine need distinct `name`s."""
         arguments = ["celery", "-A", "config", "worker", "--pool=prefork"]
         arguments += [f"--concurrency={concurrency}"]
+        if name:
+            arguments.append(f"--hostname={name}@%h")
         arguments += ["--without-gossip", "--without-mingle", "--loglevel=WARNING"]
         if queues:
             arguments += ["-Q", queues]
         if beat:
             arguments.append("--beat")
         return self._start(arguments)
+
+    def start_beat(self) -> subprocess.Popen:
+        """Celery beat on its own, as production runs it beside several workers (exactly one)."""
+        return self._start(["celery", "-A", "config", "beat", "--loglevel=WARNING"])
 
     def manage(self, *arguments: str) -> str:
         completed = subprocess.run(  # noqa: S603 - fixed argument lists
@@ -156,3 +166,20 @@ class Stack:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+class RoundRobin(requests.Session):
+    """A session whose requests to a path ("/api/v1/...") go to each of `base_urls` in turn, as a
+    load balancer spreads them over several gunicorn instances. `served` counts them."""
+
+    def __init__(self, base_urls: list[str]):
+        super().__init__()
+        self._next = itertools.cycle(base_urls)
+        self.served = dict.fromkeys(base_urls, 0)
+
+    def request(self, method, url, *arguments, **keywords):
+        if url.startswith("/"):
+            base = next(self._next)
+            self.served[base] += 1
+            url = base + url
+        return super().request(method, url, *arguments, **keywords)

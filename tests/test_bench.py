@@ -6,12 +6,22 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 ON_POSTGRESQL = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+def admin_url() -> str:
+    """The server the benches create their scratch databases on: PostgreSQL itself, also when
+    the suite runs through PgBouncer (DATABASE_DIRECT_URL), as the benches measure it."""
+    if settings.DATABASE_DIRECT_URL:
+        return urlunsplit(urlsplit(settings.DATABASE_DIRECT_URL)._replace(path="/postgres"))
+    database = settings.DATABASES["default"]
+    return f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
 
 
 def fresh_checkout(destination: Path) -> Path:
@@ -33,11 +43,7 @@ def fresh_checkout(destination: Path) -> Path:
 def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     checkout = fresh_checkout(tmp_path / "clone")
     assert not (checkout / "bench" / "results").exists()
-    database = settings.DATABASES["default"]
-    admin_url = (
-        f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
-    )
-    env = {**os.environ, "DATABASE_URL": admin_url}
+    env = {**os.environ, "DATABASE_URL": admin_url()}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     result = subprocess.run(
         [
@@ -73,11 +79,7 @@ def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):
     """They use Django's test client on the production settings: an HTTPS redirect or a missing
     setting shows up here, not in the middle of bin/bench."""
     checkout = fresh_checkout(tmp_path / "clone")
-    database = settings.DATABASES["default"]
-    admin_url = (
-        f"postgres://{database['USER']}@{database['HOST']}:{database['PORT'] or 5432}/postgres"
-    )
-    env = {**os.environ, "DATABASE_URL": admin_url}
+    env = {**os.environ, "DATABASE_URL": admin_url()}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     result = subprocess.run(  # noqa: S603 - fixed argument list
         [sys.executable, f"bench/{bench}.py", *arguments],

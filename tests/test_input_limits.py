@@ -41,7 +41,8 @@ def refused(response, status: int, code: str | None = None) -> dict:
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
     assert body["success"] is False
-    assert set(body["error"]) == {"code", "message", "details"}
+    assert set(body["error"]) == {"code", "message", "details", "request_id"}
+    assert body["error"]["request_id"] == response["X-Request-Id"]
     assert isinstance(body["error"]["code"], str) and isinstance(body["error"]["message"], str)
     if code is not None:
         assert body["error"]["code"] == code, body
@@ -104,7 +105,7 @@ def test_a_nul_in_the_path_or_query_is_400(path, anon_client, live_client):
     before = row_counts()
     for client in (anon_client, live_client):  # unauthenticated too: before any lookup
         error = refused(client.get(path), 400, "invalid_request")
-        assert "NUL" in next(iter(error["details"].values()))
+        assert "NUL" in next(iter(error["details"].values()))[0]
     assert row_counts() == before
 
 
@@ -142,7 +143,7 @@ def test_an_unpaired_surrogate_in_a_string_is_400(live_client):
     raw = b'{"amount": "\\ud800", "currency": "BRL", "payment_method": "pix"}'
     response = live_client.post("/api/v1/wallet/recharge", raw, content_type="application/json")
     assert refused(response, 400, "invalid_request")["details"] == {
-        "amount": "Must not contain NUL characters or unpaired surrogates."
+        "amount": ["Must not contain NUL characters or unpaired surrogates."]
     }
 
 
@@ -159,7 +160,8 @@ def test_a_body_over_one_mebibyte_is_413_before_it_is_read(size, anon_client, li
         assert error == {
             "code": "payload_too_large",
             "message": "Request body too large",
-            "details": {"max_bytes": 1024 * 1024},
+            "details": {"body": [f"At most {1024 * 1024} bytes."]},
+            "request_id": response["X-Request-Id"],
         }
     assert row_counts() == before
 
@@ -186,7 +188,7 @@ def test_json_nested_16_levels_is_parsed(live_client):
     body = {"type": "one_way", "x": [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}  # 16 levels
     response = post(live_client, "/api/v1/flights/search", body)
     assert refused(response, 400)["details"] == {
-        "slices": "Must be a list of {origin, destination, departureDate}."
+        "slices": ["Must be a list of {origin, destination, departureDate}."]
     }
 
 
@@ -200,7 +202,7 @@ def test_json_nested_16_levels_is_parsed(live_client):
 )
 def test_numbers_that_cannot_be_stored_or_rendered_are_400(raw, problem, live_client):
     response = live_client.post("/api/v1/wallet/recharge", raw, content_type="application/json")
-    assert refused(response, 400, "invalid_request")["details"] == {"amount": problem}
+    assert refused(response, 400, "invalid_request")["details"] == {"amount": [problem]}
 
 
 # --- Dates and pages ---------------------------------------------------------------------------
@@ -216,7 +218,7 @@ def test_a_departure_date_of_9999_12_31_or_past_a_year_is_400(live_client):
         }
         error = refused(post(live_client, "/api/v1/flights/search", body), 400, "invalid_request")
         assert error["details"] == {
-            "slices[0].departureDate": "Must be at most 365 days ahead (by 2027-11-22)."
+            "slices[0].departureDate": ["Must be at most 365 days ahead (by 2027-11-22)."]
         }
     assert row_counts() == before
     body["slices"][0]["departureDate"] = "2027-11-22"
@@ -273,7 +275,7 @@ def test_names_and_emails_longer_than_their_columns_are_400(live_client):
     ]:
         body = booking_body(offer, passengers=[passenger(pid, **{field: value})])
         error = refused(post(live_client, "/api/v1/bookings", body), 400, "invalid_passenger_data")
-        assert error["details"] == {f"passengers[0].{field}": problem}
+        assert error["details"] == {f"passengers[0].{field}": [problem]}
     assert row_counts() == before
 
 
@@ -408,7 +410,7 @@ def test_at_most_10_loyalty_accounts_and_10_documents_per_passenger(live_client,
     for field, item in (("loyalty_programme_accounts", account), ("identity_documents", document)):
         body = booking_body(offer, passengers=[passenger(pid, **{field: [item] * 11})])
         error = refused(post(live_client, "/api/v1/bookings", body), 400, "invalid_passenger_data")
-        assert error["details"] == {f"passengers[0].{field}": "A list of at most 10."}
+        assert error["details"] == {f"passengers[0].{field}": ["A list of at most 10."]}
     long_number = {**account, "account_number": "1" * 51}
     body = booking_body(
         offer, passengers=[passenger(pid, loyalty_programme_accounts=[long_number])]

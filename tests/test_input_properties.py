@@ -269,7 +269,8 @@ def check(client, method, path, body, headers):
         assert response["Content-Type"].startswith("application/json"), response.content[:300]
         error = response.json()
         assert error["success"] is False
-        assert set(error["error"]) == {"code", "message", "details"}
+        assert set(error["error"]) == {"code", "message", "details", "request_id"}
+        assert error["error"]["request_id"] == response["X-Request-Id"]
         assert isinstance(error["error"]["code"], str) and error["error"]["message"]
     if status >= 400:
         written = {k: (before[k], v) for k, v in row_counts().items() if v != before[k]}

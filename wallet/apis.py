@@ -142,12 +142,22 @@ class WalletTransactionsApi(ApiView):
         )
 
 
+# What parse_amount and recharge_create accept: at most 12 integer digits (leading zeros
+# included) and 2 fractional ones, from 100.00 to 50000.00.
+RECHARGE_AMOUNT_PATTERN = (
+    r"^(?:(?:0{0,9}[1-9][0-9]{2}|0{0,8}[1-9][0-9]{3}|0{0,7}[1-4][0-9]{4})(?:\.[0-9]{1,2})?"
+    r"|0{0,7}50000(?:\.0{1,2})?)$"
+)
+
+
 @extend_schema_serializer(component_name="RechargeCreate")
 class RechargeCreateSchema(serializers.Serializer):
     """What the schema says of the body (the view checks it with the spec's own messages)."""
 
     amount = serializers.RegexField(
-        r"^\d+(\.\d{1,2})?$", help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.'
+        RECHARGE_AMOUNT_PATTERN,
+        max_length=15,
+        help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.',
     )
     currency = serializers.ChoiceField(choices=["BRL"], help_text="Always BRL.")
     payment_method = serializers.ChoiceField(choices=["pix", "boleto"])

@@ -9,11 +9,20 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from core.apis import json_error
+from core.exceptions import register_error
 from wallet.providers import NotificationRejected, ProviderError, get_provider
 from wallet.services import notification_receive
 
 logger = logging.getLogger(__name__)
 INBOUND_PROVIDERS = {"asaas"}
+# A provider's notification that cannot be handled now: 503, so that the provider sends it again.
+register_error(
+    ProviderError.code,
+    503,
+    ProviderError.message,
+    description="A payment provider's notification that cannot be handled now (sent again).",
+    module=__name__,
+)
 
 
 @csrf_exempt

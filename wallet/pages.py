@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from core.apis import json_error
 from core.authentication import resolve_api_key
+from core.exceptions import register_error
 from core.middleware import people_facing
 from core.throttling import client_address, over_limit
 from wallet import boleto, pix
@@ -23,6 +24,15 @@ from wallet.services.recharges import (
     payment_page_token,
     payment_page_token_valid,
     payment_pages_open,
+)
+
+PAGE_EXPIRED, PAGE_EXPIRED_MESSAGE = "payment_page_expired", "Payment page expired"
+register_error(
+    PAGE_EXPIRED,
+    410,
+    PAGE_EXPIRED_MESSAGE,
+    description="A payment page (PIX QR, boleto) of a recharge that can no longer be paid.",
+    module=__name__,
 )
 
 
@@ -68,8 +78,8 @@ def payment_page(view):
                 response = json_error(
                     request,
                     status=410,
-                    code="payment_page_expired",
-                    message="Payment page expired",
+                    code=PAGE_EXPIRED,
+                    message=PAGE_EXPIRED_MESSAGE,
                     details={"status": closed.recharge.status},
                 )
         response["Referrer-Policy"] = "no-referrer"

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from core.money import money_display, q
+from wallet.descriptions import description_for_people
 from wallet.models import TEST_MODE_BALANCE, Transaction
 from wallet.statements import Statement
 
@@ -113,7 +114,7 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
             txn = line.transaction
             yield [
                 _moment(txn.created_at, language=language),
-                _text(txn.description),
+                _text(description_for_people(txn.description)),
                 _type_label(txn),
                 _reference(txn),
                 number(line.signed_amount),
@@ -292,7 +293,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
         rows.append(
             [
                 _moment(txn.created_at, language=language),
-                wrap(txn.description, 7, widths[1]),
+                wrap(description_for_people(txn.description), 7, widths[1]),
                 f"{reference}\n{wrap(txn.reference_id, 6, widths[2])}",
                 money(line.signed_amount),
                 money(line.balance),

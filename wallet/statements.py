@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from agencies.models import Team
 from core.timestamps import business_day_bounds
+from wallet.descriptions import description_for_people
 from wallet.models import Transaction
 
 ZERO = Decimal("0.00")
@@ -105,6 +106,10 @@ class StatementLine:
     transaction: Transaction
     signed_amount: Decimal  # negative for a debit
     balance: Decimal  # the running balance after this movement
+
+    @property
+    def description(self) -> str:
+        return description_for_people(self.transaction.description)
 
 
 @dataclass(frozen=True)

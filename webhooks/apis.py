@@ -1,8 +1,10 @@
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
 from core.apis import ApiView, envelope
+from core.fields import QueryChoicesField
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
@@ -13,6 +15,8 @@ from webhooks.services import webhook_create, webhook_delete, webhook_recover, w
 from webhooks.services.recovery import recovery_window
 
 EVENT_CHOICES = sorted(SUBSCRIBABLE_EVENT_TYPES)
+# The schema's pattern for webhook URLs (services.validate_url checks them: https, any case).
+HTTPS_ONLY = RegexValidator(r"^[Hh][Tt][Tt][Pp][Ss]://")
 PROBE_IN_PROGRESS = error_response(
     "`probe_in_progress`: another URL of the team is being probed (one probe at a time per "
     "team); retry after `Retry-After` seconds. Or `rate_limited` (see `Retry-After`)."
@@ -70,9 +74,13 @@ class WebhookListApi(ApiView):
     @extend_schema_serializer(component_name="WebhookCreate")
     class InputSerializer(serializers.Serializer):
         url = serializers.URLField(
-            max_length=2048, help_text="HTTPS, publicly reachable, answers 2xx within 5 s."
+            max_length=2048,
+            validators=[HTTPS_ONLY],
+            help_text="HTTPS, publicly reachable, answers 2xx within 5 s.",
         )
-        events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
+        events = serializers.ListField(
+            child=serializers.ChoiceField(choices=EVENT_CHOICES), min_length=1
+        )
 
     @extend_schema(
         operation_id="webhooks_list",
@@ -120,10 +128,13 @@ class WebhookDetailApi(ApiView):
     @extend_schema_serializer(component_name="WebhookUpdate")
     class InputSerializer(serializers.Serializer):
         url = serializers.URLField(
-            required=False, max_length=2048, help_text="Probed again when it changes."
+            required=False,
+            max_length=2048,
+            validators=[HTTPS_ONLY],
+            help_text="Probed again when it changes.",
         )
         events = serializers.ListField(
-            child=serializers.ChoiceField(choices=EVENT_CHOICES), required=False
+            child=serializers.ChoiceField(choices=EVENT_CHOICES), required=False, min_length=1
         )
         active = serializers.BooleanField(
             required=False, help_text="true reactivates and resets the failure count."
@@ -224,8 +235,10 @@ class EventSerializer(serializers.Serializer):
 
 
 class EventListParams(PaginationParams):
-    type = serializers.CharField(
-        required=False, help_text="One event type or several, comma-separated."
+    type = QueryChoicesField(
+        choices=EVENT_CHOICES,
+        required=False,
+        help_text="One event type or several, comma-separated.",
     )
     created_after = serializers.DateTimeField(
         required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); inclusive."
@@ -233,15 +246,6 @@ class EventListParams(PaginationParams):
     created_before = serializers.DateTimeField(
         required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); exclusive."
     )
-
-    def validate_type(self, value):
-        types = [t.strip() for t in value.split(",") if t.strip()]
-        unknown = set(types) - SUBSCRIBABLE_EVENT_TYPES
-        if not types or unknown:
-            raise serializers.ValidationError(
-                f"Unknown event type: {', '.join(sorted(unknown)) or value!r}."
-            )
-        return types
 
 
 class EventListApi(ApiView):

@@ -58,7 +58,7 @@ def endpoint_health(endpoint: WebhookEndpoint, *, now: datetime | None = None) -
     )
     pending = Delivery.objects.filter(endpoint=endpoint, status=Delivery.Status.PENDING)
     next_retry = (
-        pending.filter(next_attempt_at__isnull=False, attempt_count__gt=0)
+        pending.filter(next_attempt_at__isnull=False, is_test=False)
         .order_by("next_attempt_at")
         .values_list("next_attempt_at", flat=True)
         .first()

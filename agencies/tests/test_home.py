@@ -220,7 +220,7 @@ def test_support_sees_what_needs_attention_first(team, other_team):
         consecutive_failures=6,
         deactivated_at=timezone.now() - timedelta(days=1),
     )
-    make_endpoint(  # disabled long ago: outside the 7 days
+    old = make_endpoint(  # disabled long ago and still disabled: listed all the same
         other_team.team,
         "https://hooks.beta.example/old",
         active=False,
@@ -234,8 +234,11 @@ def test_support_sees_what_needs_attention_first(team, other_team):
     assert [r["label"] for r in lists["late_recharges"]["rows"]] == [late.id]
     assert [r["label"] for r in lists["rejected_notifications"]["rows"]] == ["pay_404"]
     assert [r["label"] for r in lists["unknown_outcome"]["rows"]] == [unknown_label]
-    assert [r["label"] for r in lists["disabled_webhooks"]["rows"]] == [disabled.url]
-    assert all(item["count"] == 1 for item in lists.values())
+    assert [r["label"] for r in lists["disabled_webhooks"]["rows"]] == [disabled.url, old.url]
+    assert {key: item["count"] for key, item in lists.items()} == {
+        **{key: 1 for key in lists},
+        "disabled_webhooks": 2,
+    }
 
     support = SupportUserFactory()
     page = panel(support).get(HOME).content.decode()

@@ -147,6 +147,20 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
+# DATABASE_POOLER=pgbouncer: DATABASE_URL is a PgBouncer in transaction pooling mode, where a
+# client has a server connection only for one transaction at a time (docs/pgbouncer.md). So
+# nothing may outlive a transaction on the server: no server-side cursors (Django declares them
+# WITH HOLD and fetches in later transactions) and no prepared statements (psycopg prepares a
+# query on its fifth execution; Django already turns that off, this keeps it off). Migrations
+# and the test database's CREATE/DROP go straight to PostgreSQL: DATABASE_DIRECT_URL.
+DATABASE_POOLER = env.str("DATABASE_POOLER", default="")
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured(f"DATABASE_POOLER is empty or pgbouncer, not {DATABASE_POOLER!r}")
+DATABASE_DIRECT_URL = env.str("DATABASE_DIRECT_URL", default="")
+if DATABASE_POOLER and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+
 # --- Redis: Celery broker, cache, rate limits ------------------------------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -330,6 +344,7 @@ SPECTACULAR_SETTINGS = {
         "core.schema.document_common_errors",
         "core.schema.describe_operations",
         "core.schema.document_webhook_payloads",
+        "core.error_catalogue.document_error_codes",
     ],
 }
 

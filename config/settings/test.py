@@ -23,3 +23,7 @@ PUBLIC_BASE_URL = "http://testserver"
 LOGGING["root"]["level"] = "WARNING"
 STATIC_ROOT = None  # static files come from the finders; nothing is collected in tests
 WHITENOISE_USE_FINDERS = True
+
+# Every error answer's (code, status, message) must be in the error catalogue
+# (core/exceptions.py): an uncatalogued one fails the test that provoked it.
+ERROR_CATALOGUE_STRICT = True

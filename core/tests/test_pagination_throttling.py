@@ -77,6 +77,7 @@ def test_rate_limit_answers_429_with_retry_after(live_client, test_client):
         "code": "rate_limited",
         "message": "Rate limit exceeded",
         "details": None,
+        "request_id": response["X-Request-Id"],
     }
     assert 1 <= int(response["Retry-After"]) <= 60
     # The team's test mode has its own budget (limits count per team and mode).

@@ -28,6 +28,7 @@ def assert_rate_limited(response, *, window: int = 60):
         "code": "rate_limited",
         "message": "Rate limit exceeded",
         "details": None,
+        "request_id": response["X-Request-Id"],
     }
     assert 1 <= int(response["Retry-After"]) <= window
 

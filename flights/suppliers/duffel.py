@@ -84,6 +84,7 @@ import requests
 from django.conf import settings
 from urllib3.exceptions import MaxRetryError, NewConnectionError
 
+from core.exceptions import register_error
 from flights import airports
 from flights.suppliers.base import (
     Baggage,
@@ -202,6 +203,30 @@ KNOWN_ERRORS: dict[str, tuple[str, str]] = {
         "The airline could not create the booking; nothing was booked or charged",
     ),
 }
+
+
+# Every code and message above is in the error catalogue (docs/errors.md).
+for _code, _message in (
+    UNAVAILABLE,
+    UNCERTAIN,
+    BAD_RESPONSE,
+    UNCERTAIN_BAD_RESPONSE,
+    OUTCOME_UNKNOWN,
+    PAID_NOT_READ,
+    AUTH_FAILED,
+    FORBIDDEN,
+    RATE_LIMITED,
+    VALIDATION,
+    REFUSED,
+    NOT_FOUND,
+    OFFER_NOT_FOUND,
+    ORDER_NOT_FOUND,
+    TOO_MANY_ORDERS,
+    QUOTE_NOT_FOUND,
+    ORDER_PENDING,
+    *KNOWN_ERRORS.values(),
+):
+    register_error(_code, SupplierError.status_code, _message, module=__name__)
 
 
 def _error(pair: tuple[str, str], details=None) -> SupplierError:

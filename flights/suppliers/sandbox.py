@@ -65,6 +65,7 @@ from zoneinfo import ZoneInfo
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.exceptions import register_error
 from core.money import q
 from flights import airports, reference
 from flights.models import SandboxOrder
@@ -88,6 +89,23 @@ from flights.suppliers.base import (
 )
 
 T = TypeVar("T")
+
+# What the sandbox's refusals say (the error catalogue, docs/errors.md).
+for _code, _message in (
+    ("supplier_unavailable", "The flight supplier is unavailable; try again later {scenario}"),
+    ("supplier_error", "The sandbox could not allocate a booking reference"),
+    ("order_not_found", "Unknown sandbox order"),
+    ("offer_not_found", "Unknown sandbox offer"),
+    ("payment_amount_mismatch", "Payment must be {amount} {currency}"),
+    ("issuance_failed", "The airline could not issue the tickets {scenario}"),
+    ("invalid_passenger", "Unknown passenger {passenger} for this offer"),
+    ("invalid_passenger", "Each passenger of the offer must be named once"),
+    ("instant_payment_required", "This offer must be paid at once; it cannot be held"),
+    ("order_expired", "The hold has expired"),
+    ("quote_not_found", "Unknown sandbox cancellation quote"),
+    ("quote_expired", "The cancellation quote has expired"),
+):
+    register_error(_code, SupplierError.status_code, _message, module=__name__)
 
 # --- Scenarios ---------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ sandbox."""
 
 from datetime import UTC, datetime
 from decimal import Decimal
+from unittest.mock import ANY
 
 import pytest
 import time_machine
@@ -35,6 +36,7 @@ NOT_CONNECTED = {
         "message": "No flight supplier is connected for live mode; "
         "connect one (Duffel) or use a test key",
         "details": None,
+        "request_id": ANY,
     },
 }
 

@@ -18,6 +18,7 @@ import requests
 from django.conf import settings
 from django.utils.crypto import constant_time_compare
 
+from core.exceptions import register_error
 from core.timestamps import business_date
 from wallet import boleto, pix
 from wallet.providers.base import (
@@ -30,6 +31,8 @@ from wallet.providers.base import (
 )
 
 TIMEOUT_SECONDS = 10
+NOT_CONFIGURED = "Asaas is not configured (ASAAS_API_KEY, ASAAS_WEBHOOK_TOKEN)"
+register_error(ProviderError.code, ProviderError.status_code, NOT_CONFIGURED, module=__name__)
 # Events that claim a payment (credited only if the payment read back says so) and events that
 # claim a failure (acted on only if the payment read back is deleted, refunded or charged back).
 PAID_EVENTS = {"PAYMENT_RECEIVED", "PAYMENT_CONFIRMED"}
@@ -85,7 +88,7 @@ class AsaasProvider(PaymentProvider):
     @classmethod
     def from_settings(cls) -> "AsaasProvider":
         if not settings.ASAAS_API_KEY or not settings.ASAAS_WEBHOOK_TOKEN:
-            raise ProviderError("Asaas is not configured (ASAAS_API_KEY, ASAAS_WEBHOOK_TOKEN)")
+            raise ProviderError(NOT_CONFIGURED)
         return cls(
             api_key=settings.ASAAS_API_KEY,
             base_url=settings.ASAAS_BASE_URL,

@@ -12,6 +12,7 @@ import threading
 from datetime import timedelta
 from decimal import Decimal
 from io import StringIO
+from unittest.mock import ANY
 
 import pytest
 import requests
@@ -46,7 +47,12 @@ EVENT_ID = "evt_05b708f961d739ea7eba7e4db318f621&368604920"
 SUPPORT = "support@agency.example"
 UNAUTHORIZED = {
     "success": False,
-    "error": {"code": "unauthorized", "message": "Unauthorized", "details": None},
+    "error": {
+        "code": "unauthorized",
+        "message": "Unauthorized",
+        "details": None,
+        "request_id": ANY,
+    },
 }
 RETRY_LATER = {
     "success": False,
@@ -54,6 +60,7 @@ RETRY_LATER = {
         "code": "payment_provider_error",
         "message": "The payment provider is unavailable; try again later",
         "details": None,
+        "request_id": ANY,
     },
 }
 
@@ -284,7 +291,7 @@ def test_malformed_body_is_an_error_not_a_crash(asaas, team, client, body):
     assert response.status_code in (400, 401)
     error = response.json()
     assert error["success"] is False
-    assert set(error["error"]) == {"code", "message", "details"}
+    assert set(error["error"]) == {"code", "message", "details", "request_id"}
     assert_nothing_credited(recharge)
     assert not ProviderNotification.objects.exists()
 
@@ -300,7 +307,12 @@ def test_unknown_provider_is_404(asaas, team, client):
         assert response.status_code == 404
         assert response.json() == {
             "success": False,
-            "error": {"code": "not_found", "message": "Not found", "details": None},
+            "error": {
+                "code": "not_found",
+                "message": "Not found",
+                "details": None,
+                "request_id": response["X-Request-Id"],
+            },
         }
 
 

@@ -42,7 +42,8 @@ def assert_closed(response, status: str):
         "error": {
             "code": "payment_page_expired",
             "message": "Payment page expired",
-            "details": {"status": status},
+            "details": {"status": [status]},
+            "request_id": response["X-Request-Id"],
         },
     }
 
@@ -108,7 +109,12 @@ def assert_rate_limited(response):
     assert response.status_code == 429
     assert response.json() == {
         "success": False,
-        "error": {"code": "rate_limited", "message": "Rate limit exceeded", "details": None},
+        "error": {
+            "code": "rate_limited",
+            "message": "Rate limit exceeded",
+            "details": None,
+            "request_id": response["X-Request-Id"],
+        },
     }
     assert 1 <= int(response["Retry-After"]) <= 60
 

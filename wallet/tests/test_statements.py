@@ -469,3 +469,20 @@ def test_a_movement_written_while_the_statement_is_read_is_in_no_part_of_it(team
     # Read again, the statement has it, in the totals and the rows alike.
     again = statement_get(team=agency, live_mode=True, period=NOVEMBER)
     assert again.closing_balance == list(again.lines())[-1].balance == Decimal("795.25")
+
+
+def test_known_ledger_descriptions_are_shown_in_the_readers_language(team):
+    from django.utils import translation
+
+    from wallet.descriptions import description_for_people
+
+    with translation.override("pt-br"):
+        assert description_for_people("Booking ord_1 (G3)") == "Reserva ord_1 (G3)"
+        assert description_for_people("Refund of booking ord_1") == "Reembolso da reserva ord_1"
+        assert description_for_people("Refund of booking ord_1: issuance failed") == (
+            "Reembolso da reserva ord_1: a emissão falhou"
+        )
+        assert description_for_people("Recharge rch_1 by PIX") == "Recarga rch_1 por PIX"
+        assert description_for_people("Ajuste manual") == "Ajuste manual"  # unknown: as stored
+    with translation.override("en"):
+        assert description_for_people("Booking ord_1 (G3)") == "Booking ord_1 (G3)"

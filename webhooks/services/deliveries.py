@@ -346,15 +346,22 @@ def _deactivate(endpoint: WebhookEndpoint) -> None:
 
 @transaction.atomic
 def delivery_redeliver(*, delivery: Delivery) -> Delivery:
-    """Send a delivery again from its first attempt (the panel's "redeliver")."""
-    Delivery.objects.filter(pk=delivery.pk).update(
-        status=Delivery.Status.PENDING,
-        attempt_count=0,
-        next_attempt_at=timezone.now(),
-        leased_until=None,
-        lease_id="",
-        in_flight=False,
+    """Send a delivery again from its first attempt (the panel's "redeliver"). One being sent
+    right now is left to finish: restarting it would send the event twice."""
+    now = timezone.now()
+    restarted = (
+        Delivery.objects.filter(pk=delivery.pk)
+        .exclude(in_flight=True, leased_until__gt=now)
+        .update(
+            status=Delivery.Status.PENDING,
+            attempt_count=0,
+            next_attempt_at=now,
+            leased_until=None,
+            lease_id="",
+            in_flight=False,
+        )
     )
-    deliveries_dispatch_on_commit([delivery.pk])
+    if restarted:
+        deliveries_dispatch_on_commit([delivery.pk])
     delivery.refresh_from_db()
     return delivery

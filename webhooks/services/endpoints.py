@@ -185,9 +185,9 @@ def _reactivate(endpoint: WebhookEndpoint) -> None:
     endpoint.paused_at = None
     endpoint.alert_sent_at = None
     endpoint.reactivated_at = now
-    waiting = Delivery.objects.filter(endpoint=endpoint, status=Delivery.Status.PENDING).exclude(
-        in_flight=True, leased_until__gt=now
-    )
+    waiting = Delivery.objects.filter(
+        endpoint=endpoint, status=Delivery.Status.PENDING, is_test=False
+    ).exclude(in_flight=True, leased_until__gt=now)
     waiting_ids = list(waiting.values_list("pk", flat=True))
     Delivery.objects.filter(pk__in=waiting_ids).update(
         attempt_count=0, next_attempt_at=now, leased_until=None, lease_id=""

@@ -49,7 +49,9 @@ def webhook_recover(
         ).values_list("pk", flat=True)
     )
     existing = Delivery.objects.filter(endpoint=endpoint, event_id__in=event_ids)
-    existing.update(
+    # One being sent right now finishes on its own: restarting it would send the event twice
+    # (its worker's answer would be dropped with the lease).
+    existing.exclude(in_flight=True, leased_until__gt=now).update(
         status=Delivery.Status.PENDING,
         attempt_count=0,
         next_attempt_at=now,

@@ -382,3 +382,18 @@ def test_a_deactivation_alert_that_never_went_out_is_sent_by_the_sweep(team, mai
     assert endpoint.url in alert.body
     endpoint.refresh_from_db()
     assert endpoint.alert_sent_at is not None
+
+
+def test_redeliver_leaves_a_delivery_being_sent_right_now_alone(team, https_receiver):
+    """Restarting a delivery a worker is sending would drop that worker's answer (its lease
+    is gone) and send the event a second time."""
+    make_endpoint(team.team, https_receiver.url)
+    record(team.team)
+    claimed = delivery_claim(Delivery.objects.get().id)  # a worker holds it, sending
+    assert claimed is not None and claimed.in_flight
+
+    delivery_redeliver(delivery=claimed)
+
+    after = Delivery.objects.get()
+    assert (after.lease_id, after.in_flight) == (claimed.lease_id, True)
+    assert after.attempt_count == claimed.attempt_count

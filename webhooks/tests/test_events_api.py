@@ -65,6 +65,7 @@ def test_events_are_scoped_to_the_team_and_mode_of_the_key(
             "code": "event_not_found",
             "message": "Event not found",
             "details": None,
+            "request_id": missing["X-Request-Id"],
         }
     read = live_client.get(f"{EVENTS}/{live.id}")
     assert read.status_code == 200 and read.json()["data"]["id"] == live.id
@@ -202,3 +203,18 @@ def test_recover_another_teams_webhook_is_404(live_client, test_client, other_te
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "webhook_not_found"
     assert recover(test_client, test_mode, "2026-11-20T11:00:00Z").status_code == 202
+
+
+def test_recover_leaves_a_delivery_being_sent_right_now_alone(live_client, team, clock):
+    from webhooks.services.deliveries import delivery_claim
+
+    endpoint = make_endpoint(team.team, "https://hooks.example.com/in", events=["wallet.credit"])
+    record(team.team)
+    claimed = delivery_claim(Delivery.objects.get().id)
+    assert claimed is not None and claimed.in_flight
+
+    response = recover(live_client, endpoint, "2026-11-20T12:00:00Z")
+
+    assert response.status_code == 202
+    after = Delivery.objects.get()
+    assert (after.lease_id, after.in_flight) == (claimed.lease_id, True)

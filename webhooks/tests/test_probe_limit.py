@@ -61,6 +61,7 @@ def test_a_second_probe_of_the_same_team_is_refused_with_retry_after(
         "code": "probe_in_progress",
         "message": "Another webhook URL of this team is being checked; retry shortly",
         "details": None,
+        "request_id": response["X-Request-Id"],
     }
     assert 1 <= int(response["Retry-After"]) <= 10
     assert not any(r.path == "/other" for r in https_receiver.requests)  # never probed
