@@ -222,11 +222,11 @@ def _pricing_rows(team: Team) -> dict:
         total_currency="BRL",
         exchange_rate=Decimal("1"),
         markup_percent=team.markup_percent,
-        fee=team.fee.amount,
+        fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money, not Decimal
     )
     return {
         "markup": f"{number_format(team.markup_percent, decimal_pos=2)}\N{NO-BREAK SPACE}%",
-        "fee": money_display(team.fee.amount),
+        "fee": money_display(team.fee.amount),  # type: ignore[attr-defined]  # as above
         "markup_amount": money_display(price.markup_amount),
         "client_amount": money_display(price.client_amount),
     }
@@ -264,7 +264,7 @@ class UserAdmin(AuditedAdminMixin, DjangoUserAdmin):
     list_display = ["username", "email", "role", "team", "is_active", "last_login"]
     list_filter = [RoleFilter, "is_active", "team"]
     search_fields = ["username", "email", "first_name", "last_name", "team__name"]
-    fieldsets = [*DjangoUserAdmin.fieldsets, (_("Agency"), {"fields": ["team"]})]
+    fieldsets = [*(DjangoUserAdmin.fieldsets or ()), (_("Agency"), {"fields": ["team"]})]
 
     @admin.display(description=_("role"))
     def role(self, user):

@@ -418,28 +418,28 @@ def team_overview_url(team_id) -> str:
 def team_overview(*, team: Team, live_mode: bool, now: datetime | None = None) -> dict:
     """One team on one page: wallet, keys, users, integrations, webhooks and recent bookings,
     each linking to its own admin list (filtered by the team) for the rest."""
-    team.link_filtered = True  # links go to the lists filtered by this team
+    team.link_filtered = True  # type: ignore[attr-defined]  # for the template: links go to the lists filtered by this team
     figures = team_home(team=team, live_mode=live_mode, now=now)
     users = list(team.users.order_by("-is_active", "email")[: LIST_LIMIT * 2])
     for user in users:
-        user.admin_url = _change("agencies_user", user.pk)
+        user.admin_url = _change("agencies_user", user.pk)  # type: ignore[attr-defined]  # for the template
     integrations = list(team.integrations.order_by("-connected_at")[:LIST_LIMIT])
     for integration in integrations:
-        integration.admin_url = _change("agencies_integration", integration.pk)
+        integration.admin_url = _change("agencies_integration", integration.pk)  # type: ignore[attr-defined]  # for the template
     bookings = list(
         Booking.objects.filter(team=team, live_mode=live_mode)
         .select_related("client")
         .order_by("-created_at", "-id")[:LIST_LIMIT]
     )
     for booking in bookings:
-        booking.admin_url = _change("bookings_booking", booking.pk)
+        booking.admin_url = _change("bookings_booking", booking.pk)  # type: ignore[attr-defined]  # for the template
     all_webhooks = list(
         WebhookEndpoint.objects.filter(team=team, live_mode=live_mode).order_by("created_at")[
             :LIST_LIMIT
         ]
     )
     for endpoint in all_webhooks:
-        endpoint.admin_url = _change("webhooks_webhookendpoint", endpoint.pk)
+        endpoint.admin_url = _change("webhooks_webhookendpoint", endpoint.pk)  # type: ignore[attr-defined]  # for the template
     mode = _mode(live_mode)
     team_filter = _team_filter(team)
     return {

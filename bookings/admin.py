@@ -49,7 +49,7 @@ class PassengerInline(ReadOnlyInline):
     """At most nine passengers per booking (the search's limit): bounded."""
 
     model = BookingPassenger
-    fields = [
+    readonly_fields = [
         "passenger_id",
         "type_display",
         "title",
@@ -61,7 +61,7 @@ class PassengerInline(ReadOnlyInline):
         "phone_number",
         "infant_passenger_id",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
 
     @admin.display(description=_("type"))
     def type_display(self, obj):
@@ -76,8 +76,8 @@ class DocumentInline(ReadOnlyInline):
     """One e-ticket per passenger: bounded."""
 
     model = BookingDocument
-    fields = ["type_display", "unique_identifier", "passenger_id"]
-    readonly_fields = fields
+    readonly_fields = ["type_display", "unique_identifier", "passenger_id"]
+    fields = [*readonly_fields]
 
     @admin.display(description=_("type"))
     def type_display(self, obj):
@@ -168,7 +168,7 @@ class BookingAdmin(TeamScopedAdmin):
         "wallet_transactions",
         "events",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
     actions = ["cancel", "check_with_supplier"]
 
     def get_queryset(self, request):

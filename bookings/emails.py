@@ -3,11 +3,15 @@ booking cancelled. Each is a BookingEmail row written in the transaction of its 
 sent by a Celery task exactly once (the row's `sent_at`)."""
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 from bookings import page
 from bookings.models import Booking, BookingEmail
@@ -15,7 +19,7 @@ from core.emails import email_message
 from core.i18n import sao_paulo_time_for_people
 from core.money import money_display, q
 
-SUBJECTS = {
+SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.CREATED: _("Booking %(ref)s received"),
     BookingEmail.Kind.TICKETED: _("Your e-tickets for booking %(ref)s"),
     BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
@@ -37,7 +41,7 @@ def email_queue(*, booking: Booking, kind: str) -> None:
         return  # already queued for this booking: e-mails are sent once per trigger
     from bookings.tasks import send_booking_email
 
-    send_booking_email.delay_on_commit(email.pk)
+    send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
 def recipients(booking: Booking, kind: str) -> list[str]:
@@ -83,7 +87,7 @@ def customer_refund(booking: Booking) -> dict:
 def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:
     """What the e-mail shows, written for people in the active language."""
     team = booking.team
-    tickets = {}
+    tickets: dict[str, list[str]] = {}
     for document in documents:
         tickets.setdefault(document.passenger_id, []).append(document.unique_identifier)
     refund = customer_refund(booking) if kind == BookingEmail.Kind.CANCELLED else None

@@ -47,7 +47,7 @@ EVENT_LABELS = {
 }
 # When several rows share one instant (one transaction writes them): the order of the states
 # their object is in, each change before its `booking.updated` twin.
-_STATUS_ORDER = {"pending": 0, "confirmed": 1, "ticketed": 2}
+_STATUS_ORDER: dict[str | None, int] = {"pending": 0, "confirmed": 1, "ticketed": 2}
 _ISO_DURATION = re.compile(
     r"^P(?:(?P<days>\d+)D)?(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?)?$"
 )

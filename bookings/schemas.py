@@ -63,13 +63,15 @@ class PassengerInput(serializers.Serializer):
     phone_number = serializers.RegexField(
         r"^\+[0-9]{8,15}$", help_text="Country code and ASCII digits: +5511987654321."
     )
-    identity_documents = IdentityDocumentInput(
+    identity_documents = IdentityDocumentInput(  # type: ignore[call-arg]  # ListSerializer kwargs
         many=True,
         required=False,
         max_length=10,
         help_text="Required (a passport) for every passenger of an international itinerary.",
     )
-    loyalty_programme_accounts = LoyaltyAccountInput(many=True, required=False, max_length=10)
+    loyalty_programme_accounts = LoyaltyAccountInput(  # type: ignore[call-arg]  # as above
+        many=True, required=False, max_length=10
+    )
     infant_passenger_id = serializers.CharField(
         required=False,
         help_text="pas_… of the infant_without_seat this adult travels with: required, once "
@@ -102,7 +104,7 @@ class BookingCreateInput(serializers.Serializer):
         help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",
     )
     passengers = PassengerInput(many=True, help_text="Every passenger of the offer, once.")
-    payments = BalancePaymentInput(
+    payments = BalancePaymentInput(  # type: ignore[call-arg]  # ListSerializer kwargs
         many=True,
         required=False,
         min_length=1,
@@ -134,7 +136,7 @@ class BookingSegmentPassengerSerializer(serializers.Serializer):
 
 
 class BookingSegmentSerializer(SegmentSerializer):
-    passengers = BookingSegmentPassengerSerializer(many=True)
+    passengers = BookingSegmentPassengerSerializer(many=True)  # type: ignore[assignment]  # own field
 
 
 class BookingSliceSerializer(serializers.Serializer):

@@ -1,4 +1,4 @@
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -6,6 +6,7 @@ from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum,
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from agencies.models import Team
 from bookings.models import Booking
 from core.exceptions import NotFound
 from core.timestamps import business_day_bounds
@@ -16,13 +17,13 @@ class BookingNotFound(NotFound):
     message = "Booking not found"
 
 
-def _pending_holds(**team_filter) -> QuerySet:
+def _pending_holds(**team_filter: object) -> QuerySet:
     return Booking.objects.filter(
         status=Booking.Status.PENDING, type=Booking.Type.HOLD, **team_filter
     ).order_by()
 
 
-def pending_holds_total(*, team, live_mode: bool) -> Decimal:
+def pending_holds_total(*, team: Team, live_mode: bool) -> Decimal:
     """BRL cost of the team's pending hold bookings (the wallet's `pending_amount`)."""
     total = _pending_holds(team=team, live_mode=live_mode).aggregate(total=Sum("base_cost_brl"))[
         "total"
@@ -45,7 +46,7 @@ def pending_holds_total_of(team_ref: str, *, live_mode: bool) -> Coalesce:
     )
 
 
-def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
+def booking_get(*, team: Team, live_mode: bool, booking_id: str) -> Booking:
     booking = (
         Booking.objects.filter(pk=booking_id, team=team, live_mode=live_mode)
         .prefetch_related("passengers", "documents")
@@ -56,7 +57,14 @@ def booking_get(*, team, live_mode: bool, booking_id: str) -> Booking:
     return booking
 
 
-def booking_list(*, team, live_mode: bool, statuses=None, created_after=None, created_before=None):
+def booking_list(
+    *,
+    team: Team,
+    live_mode: bool,
+    statuses: list[str] | None = None,
+    created_after: date | None = None,
+    created_before: date | None = None,
+) -> QuerySet[Booking]:
     """Newest first; dates are São Paulo calendar days, both inclusive."""
     queryset = Booking.objects.filter(team=team, live_mode=live_mode).select_related("client")
     if statuses:

@@ -7,13 +7,14 @@ two short transactions. The booking row claims its offer first (a unique constra
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Literal, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from agencies.models import Client
+from agencies.models import Client, Team
 from bookings.emails import email_queue
 from bookings.models import Booking, BookingDocument, BookingEmail, BookingPassenger
 from bookings.validation import (
@@ -30,6 +31,7 @@ from flights.suppliers import supplier_for, supplier_for_booking
 from flights.suppliers.base import (
     FlightSupplier,
     OrderPassenger,
+    PassengerType,
     SupplierError,
     SupplierOrder,
     SupplierOutcomeUnknown,
@@ -62,13 +64,13 @@ class OfferAlreadyBooked(Conflict):
 
 def booking_create(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     offer_id: str,
     type: str,
-    passengers,
-    payments=None,
-    metadata=None,
+    passengers: object,  # the request's, validated here
+    payments: object = None,
+    metadata: object = None,
     idempotency_key: str = "",
 ) -> Booking:
     if type not in Booking.Type.values:
@@ -175,12 +177,12 @@ def _order_passengers(booking: Booking) -> list[OrderPassenger]:
     return [
         OrderPassenger(
             supplier_passenger_id=supplier_id[p.passenger_id],
-            type=p.type,
+            type=cast(PassengerType, p.type),  # one of the offer's passenger types
             title=p.title or None,
             given_name=p.given_name,
             family_name=p.family_name,
-            gender=p.gender,
-            born_on=p.born_on,
+            gender=cast(Literal["m", "f"], p.gender),  # validated when booked
+            born_on=p.born_on,  # type: ignore[arg-type]  # None only once erased: no orders then
             email=p.email,
             phone_number=p.phone_number,
             identity_documents=tuple(p.identity_documents),
@@ -192,14 +194,21 @@ def _order_passengers(booking: Booking) -> list[OrderPassenger]:
     ]
 
 
-def _booked_by_the_same_request(*, offer: BookableOffer, team, key: str) -> Booking | None:
+def _booked_by_the_same_request(*, offer: BookableOffer, team: Team, key: str) -> Booking | None:
     if not key:
         return None
     return Booking.objects.filter(offer_id=offer.id, team=team, idempotency_key=key).first()
 
 
 def _claim_offer(
-    *, team, live_mode, offer: BookableOffer, type, people, metadata, idempotency_key=""
+    *,
+    team: Team,
+    live_mode: bool,
+    offer: BookableOffer,
+    type: str,
+    people: list[PassengerInput],
+    metadata: dict,
+    idempotency_key: str = "",
 ) -> Booking:
     """Write the booking and its passengers (and, for instant, debit the wallet) in one short
     transaction. A second booking of the same offer fails on the unique constraint."""
@@ -271,7 +280,9 @@ def _claim_offer(
     return booking
 
 
-def _client_for(*, team, live_mode, people: list[PassengerInput], metadata: dict) -> Client:
+def _client_for(
+    *, team: Team, live_mode: bool, people: list[PassengerInput], metadata: dict
+) -> Client:
     """`metadata.client_id` when given, otherwise the lead passenger, matched by e-mail."""
     client_id = metadata.get("client_id")
     if client_id:
@@ -602,7 +613,7 @@ class BookingOutcomeUnknown(Conflict):
     )
 
 
-def booking_confirm(*, booking: Booking, payment) -> Booking:
+def booking_confirm(*, booking: Booking, payment: object) -> Booking:
     """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
     check_payment(offer=booking, payment=payment)
     with transaction.atomic():
@@ -633,7 +644,7 @@ def booking_confirm(*, booking: Booking, payment) -> Booking:
         _event(booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING})
         from bookings.tasks import issue_tickets
 
-        issue_tickets.delay_on_commit(booking.id)
+        issue_tickets.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
     return booking
 
 
@@ -657,13 +668,14 @@ def booking_issue_tickets(*, booking_id: str) -> Booking:
     except SupplierOutcomeUnknown as exc:  # the payment may have been taken
         return _record_outcome_unknown(booking, exc)
     except SupplierError as exc:
-        order = _already_issued(supplier, booking)
-        if order is None:
+        issued = _already_issued(supplier, booking)
+        if issued is None:
             return _record_failure(booking, exc)
+        order = issued
     return _record_order(booking, order)
 
 
-def _already_issued(supplier, booking: Booking) -> SupplierOrder | None:
+def _already_issued(supplier: FlightSupplier, booking: Booking) -> SupplierOrder | None:
     """After a crash between paying and recording, the supplier has the tickets already."""
     try:
         order = supplier.get_order(booking.supplier_order_id)
@@ -723,7 +735,7 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
     condition = booking.conditions["refund_before_departure"]
     return booking, {
-        "amount": fmt(refund_amount or 0),
+        "amount": fmt(refund_amount or Decimal("0")),
         "currency": booking.total_currency,
         "penalty_amount": condition.get("penalty_amount") if paid else None,
         "penalty_currency": condition.get("penalty_currency") if paid else None,
@@ -756,13 +768,13 @@ def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
     )
 
 
-def _refund_for(booking: Booking):
+def _refund_for(booking: Booking) -> tuple[Decimal | None, bool]:
     """(refund in the booking's currency or None, whether the booking was paid)."""
     paid = booking.status != Booking.Status.PENDING
     return (_refund_due(booking) if paid else None), paid
 
 
-def _refund_due(booking: Booking):
+def _refund_due(booking: Booking) -> Decimal | None:
     """Original-currency refund per `conditions.refund_before_departure`."""
     condition = booking.conditions["refund_before_departure"]
     if not condition.get("allowed"):
@@ -771,14 +783,14 @@ def _refund_due(booking: Booking):
     return max(booking.total_amount - penalty, Decimal("0"))
 
 
-def _refund_in_brl(booking: Booking, refund):
+def _refund_in_brl(booking: Booking, refund: Decimal) -> Decimal:
     """A refund of R credits q(R × locked rate); a full refund credits exactly what was debited."""
     if refund >= booking.total_amount:
         return booking.base_cost_brl
     return min(q(refund * booking.exchange_rate), booking.base_cost_brl)
 
 
-def booking_expire(*, booking: Booking, now=None) -> bool:
+def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
@@ -937,6 +949,7 @@ def _settle(booking: Booking, order: SupplierOrder | None) -> str:
     # Absent, cancelled, or the payment was never taken: certain once the grace period is over
     # (an airline may take a while to show an order it accepted).
     grace = timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
+    assert booking.outcome_unknown_since is not None  # only unknown outcomes are checked
     if timezone.now() - booking.outcome_unknown_since < grace:
         _note_check(booking.pk, "no issued order at the supplier yet; waiting for the grace period")
         return "unknown"
@@ -955,7 +968,7 @@ def booking_outcome_mark_interrupted(*, booking: Booking) -> Booking:
     )
 
 
-def bookings_interrupted(*, now: datetime | None = None):
+def bookings_interrupted(*, now: datetime | None = None) -> QuerySet[Booking]:
     """Bookings left pending without a supplier order by a request that is certainly over (older
     than the longest a request may wait on the supplier), not yet marked unknown."""
     cutoff = (now or timezone.now()) - settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT

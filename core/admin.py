@@ -6,6 +6,9 @@ Also the panel's shared display pieces: status labels, money columns, the live/t
 bounded lists of related rows (docs/decisions.md "Panel")."""
 
 import copy
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -208,7 +211,13 @@ class AuditedAdminMixin:
         return TemplateResponse(request, "admin/audit_history.html", context)
 
 
-class ConfirmedActionsMixin:
+if TYPE_CHECKING:
+    _AdminBase = admin.ModelAdmin  # what the mixin is mixed into
+else:
+    _AdminBase = object
+
+
+class ConfirmedActionsMixin(_AdminBase):
     """Actions that move money or revoke access follow Django's `delete_selected`: the first
     POST renders a page saying what will happen to each object (and to the amounts); the
     second, with `post=yes`, runs the service for each and writes one audit entry each."""
@@ -224,7 +233,7 @@ class ConfirmedActionsMixin:
         describe,
         run,
         done_message,
-        extra_changes=None,
+        extra_changes: Callable[[Any], dict] | None = None,
     ):
         """`describe(obj)` says what will happen to one object (shown on the confirmation page
         and kept in the audit entry); `run(obj)` calls the service; `extra_changes(obj)` reads
@@ -240,7 +249,7 @@ class ConfirmedActionsMixin:
                         action=action,
                         summary=summary,
                         run=run,
-                        extra_changes=(lambda o=obj: extra_changes(o)) if extra_changes else None,
+                        extra_changes=partial(extra_changes, obj) if extra_changes else None,
                     )
                 except ApplicationError as exc:
                     self.message_user(request, f"{obj}: {_t(exc.message)}", messages.ERROR)
@@ -382,7 +391,7 @@ class TeamScopedAdmin(AuditedAdminMixin, ConfirmedActionsMixin, PanelAdmin):
 class ReadOnlyAdmin(admin.ModelAdmin):
     """For records nobody edits in the panel (ledger rows, events)."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
@@ -406,7 +415,7 @@ class AuditEntryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     search_fields = ["object_repr", "object_pk", "actor__username", "actor__email"]
     date_hierarchy = "timestamp"
     list_select_related = ["actor", "content_type", "team"]
-    fields = [
+    readonly_fields = [
         "timestamp",
         "actor_display",
         "what",
@@ -415,7 +424,7 @@ class AuditEntryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         "remote_addr",
         "team",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
 
     @admin.display(description=_("who"), ordering="actor__username")
     def actor_display(self, entry):

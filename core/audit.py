@@ -5,6 +5,7 @@ naming the action, what it did to the amounts, and the old and new values of the
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from auditlog.context import disable_auditlog
 from auditlog.diff import model_instance_diff
@@ -60,7 +61,7 @@ def audit_action(
     obj: models.Model,
     action: str,
     summary: str,
-    run: Callable[[models.Model], object],
+    run: Callable[[Any], object],  # called with obj
     extra_changes: Callable[[], dict] | None = None,
 ):
     """Run a panel action on `obj` and record it: one entry with the action's name, a summary

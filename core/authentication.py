@@ -9,6 +9,7 @@ team changes (core/key_cache.py).
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.db.models import Q
 from django.utils import timezone
@@ -47,7 +48,7 @@ def resolve_api_key(django_request) -> ApiKey | None:
     """The key named by the Authorization header (revoked or not), or None."""
     cached = getattr(django_request, "_api_key", _UNSET)
     if cached is not _UNSET:
-        return cached
+        return cast(ApiKey | None, cached)
     match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
     key = _key_for_secret(match.group(1)) if match else None
     django_request._api_key = key
@@ -76,12 +77,12 @@ def _key_for_secret(secret: str) -> ApiKey | None:
         )
         if entry is not None:
             entry.last_used_at = key.last_used_at
-        key._key_cache_entry = entry
+        key._key_cache_entry = entry  # type: ignore[attr-defined]  # read by _touch_last_used
         return key
     key = ApiKey.from_db("default", _KEY_FIELDS, entry.key_values)
     key.team = Team.from_db("default", _TEAM_FIELDS, entry.team_values)
     key.last_used_at = entry.last_used_at
-    key._key_cache_entry = entry
+    key._key_cache_entry = entry  # type: ignore[attr-defined]  # read by _touch_last_used
     return key
 
 

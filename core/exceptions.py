@@ -108,7 +108,7 @@ class ApplicationError(Exception):
     """Subclasses that set `code`, `message` or `status_code` register themselves in the
     catalogue; `messages` lists the other messages a raise site may give."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     code = "bad_request"
     message = "Bad request"
     messages: tuple[str, ...] = ()

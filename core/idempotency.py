@@ -87,6 +87,7 @@ def idempotency_claim(*, team, live_mode: bool, key: str, fingerprint: str):
             return _take_over(existing, fingerprint=fingerprint, now=now)
         raise IdempotencyKeyInFlight()
     body = existing.response_body
+    assert existing.response_status is not None  # completed: the status is stored
     return StoredResponse(status=existing.response_status, body=json.loads(body) if body else None)
 
 

@@ -1,3 +1,5 @@
+from typing import Any
+
 import orjson
 from django.db import models
 from encrypted_fields.fields import EncryptedFieldMixin
@@ -9,6 +11,10 @@ class OrjsonTextField(models.TextField):
     For write-once blobs that are never queried inside (stored search offers): several times
     faster than JSONField's stdlib encoder, which dominated storing a search's offers. Amounts in
     it are already strings."""
+
+    # What the model attribute holds, for django-stubs: any JSON value, not a string.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else orjson.loads(value)
@@ -27,6 +33,10 @@ class EncryptedJSONField(EncryptedFieldMixin, models.TextField):
     fields (django-fernet-encrypted-fields: derived from SECRET_KEY, its fallbacks and
     FIELD_ENCRYPTION_SALT). For personal data such as passport numbers: the database, its
     backups and dumps hold only ciphertext. Never queried inside."""
+
+    # What the model attribute holds, for django-stubs: any JSON value, not a string.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
 
     def get_prep_value(self, value):
         if value is None:

@@ -24,6 +24,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.cache import cache
 from django.db import transaction
@@ -44,7 +45,7 @@ class Entry:
     expires: float  # time.monotonic()
     key_values: tuple
     team_values: tuple
-    last_used_at: object = field(default=None)  # the last value this process knows of
+    last_used_at: datetime | None = field(default=None)  # the last value this process knows of
 
 
 def clear_process_cache() -> None:

@@ -18,7 +18,7 @@ def is_whole_cents(value: Decimal) -> bool:
     return value == value.quantize(CENT)
 
 
-def parse_amount(text: str) -> Decimal | None:
+def parse_amount(text: object) -> Decimal | None:
     """A non-negative decimal string with at most two fractional digits, or None."""
     if not isinstance(text, str) or not AMOUNT_PATTERN.fullmatch(text):
         return None

@@ -40,7 +40,7 @@ def _refuse(path, problem: str):
 
 def check_json_document(document, *, max_depth: int) -> None:
     """Raise InvalidRequest unless the parsed document keeps the limits above."""
-    stack = [(document, 1, None)]
+    stack: list[tuple[object, int, tuple | None]] = [(document, 1, None)]
     while stack:
         value, depth, path = stack.pop()
         if isinstance(value, dict | list):

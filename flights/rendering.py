@@ -3,7 +3,7 @@ supplier's offer at search time, and again from the stored (packed) offer when i
 the same function of the same values, so the booking shows exactly what the search showed."""
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from functools import lru_cache
 
@@ -66,7 +66,7 @@ def airport_object(code: str) -> dict:
 @lru_cache(maxsize=2048)
 def carrier(code: str, *, with_logo: bool = False) -> dict:
     airline = reference.AIRLINES.get(code)
-    data = {"iata_code": code, "name": airline.name if airline else code}
+    data: dict[str, str | None] = {"iata_code": code, "name": airline.name if airline else code}
     if with_logo:
         data["logo_symbol_url"] = airline.logo_symbol_url if airline else None
     return data
@@ -157,7 +157,7 @@ def conditions_object(offer: SupplierOffer) -> dict:
     }
 
 
-def offer_passengers(offer: SupplierOffer, passengers: list[tuple[str, str]]) -> list[dict]:
+def offer_passengers(offer: SupplierOffer, passengers: Sequence[tuple[str, str]]) -> list[dict]:
     brand = offer.slices[0].fare_brand_name if offer.slices else None
     return [
         {"id": pid, "type": ptype, "fare_brand_name": brand, "loyalty_programme_accounts": []}
@@ -174,7 +174,7 @@ def payment_requirements(offer: SupplierOffer) -> dict:
 
 
 def offer_object(
-    *, offer_id: str, offer: SupplierOffer, price: Price, passengers: list[tuple[str, str]]
+    *, offer_id: str, offer: SupplierOffer, price: Price, passengers: Sequence[tuple[str, str]]
 ) -> dict:
     """`passengers` are (pas_ id, type) in order."""
     passenger_ids = [pid for pid, _ in passengers]

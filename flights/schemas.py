@@ -23,8 +23,10 @@ class SearchInputSerializer(serializers.Serializer):
         help_text="one_way: 1 slice; round_trip: 2 (the second the "
         "reverse of the first); multi_city: 2 to 6, dates in order.",
     )
-    slices = SearchSliceInput(many=True, min_length=1, max_length=6)
-    passengers = SearchPassengerInput(
+    slices = SearchSliceInput(  # type: ignore[call-arg]  # ListSerializer kwargs
+        many=True, min_length=1, max_length=6
+    )
+    passengers = SearchPassengerInput(  # type: ignore[call-arg]  # ListSerializer kwargs
         many=True,
         min_length=1,
         help_text="At least one adult; adults + children at most 9; at most one infant per adult.",

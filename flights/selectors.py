@@ -2,8 +2,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from agencies.models import Team
 from core.ids import id_time_part
 from flights import airports, packing, rendering
 from flights.models import OfferRequest
@@ -62,11 +64,11 @@ class BookableOffer:
 
 def _segment_instant(segment: dict, end: str, field: str) -> datetime:
     """A segment's local time made aware in its airport's time zone."""
-    zone = ZoneInfo(airports.airport(segment[end]["iata_code"]).time_zone)
+    zone = ZoneInfo(airports.AIRPORTS[segment[end]["iata_code"]].time_zone)
     return datetime.fromisoformat(segment[field]).replace(tzinfo=zone)
 
 
-def bookable_offer(*, team, live_mode: bool, offer_id: str) -> BookableOffer | None:
+def bookable_offer(*, team: Team, live_mode: bool, offer_id: str) -> BookableOffer | None:
     """The team's offer in that mode, or None (unknown, another team's or mode's, or deleted
     after it expired). Its search is found by the time part the offer id shares with it."""
     if not OFFER_ID.match(offer_id):
@@ -81,22 +83,23 @@ def bookable_offer(*, team, live_mode: bool, offer_id: str) -> BookableOffer | N
     return None
 
 
-def _bookable(search: OfferRequest, packed: list, *, team) -> BookableOffer:
+def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffer:
     supplier_ids = tuple(supplier_id for _, _, supplier_id in search.passengers)
     stored = packing.unpack_offer(packed, supplier_passenger_ids=supplier_ids)
     offer = stored.offer
     markup_amount, fee_amount = stored.markup_amount, stored.fee_amount
-    if markup_amount is None:  # packed before the agency's price was kept: price it again
+    # Packed before the agency's price was kept: price it again.
+    if markup_amount is None or fee_amount is None:
         price = price_offer(
             total_amount=offer.total_amount,
             total_currency=offer.total_currency,
             exchange_rate=stored.exchange_rate,
             markup_percent=team.markup_percent,
-            fee=team.fee.amount,
+            fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
         )
         markup_amount, fee_amount = price.markup_amount, price.fee_amount
     passengers = [(pid, ptype) for pid, ptype, _ in search.passengers]
-    data = {
+    data: dict[str, Any] = {
         # The parts of the offer, as the search showed them, that a booking keeps.
         "owner": rendering.carrier(offer.owner),
         "slices": rendering.offer_slices(stored.id, offer.slices, [pid for pid, _ in passengers]),

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from agencies.models import Team
 from core.exceptions import register_error
 from core.ids import new_id, sibling_id
 from flights import packing, rendering
@@ -38,7 +39,7 @@ class SearchTimings:
 
 def flight_search(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     request: SearchRequest,
     timings: SearchTimings | None = None,
@@ -68,7 +69,7 @@ def flight_search(
             total_currency=currency,
             exchange_rate=rate_of[currency],
             markup_percent=team.markup_percent,
-            fee=team.fee.amount,
+            fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
         )
         offer_id = sibling_id("off", of=request_id)
         rendered.append(

@@ -7,13 +7,14 @@ then the rules between slices → `Invalid request parameters`. `details` names 
 
 import re
 from datetime import date, datetime, timedelta
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
 from core.exceptions import InvalidRequest
 from flights import airports
-from flights.suppliers.base import SearchRequest, SearchSlice
+from flights.suppliers.base import PassengerType, SearchRequest, SearchSlice
 
 TRIP_TYPES = ("one_way", "round_trip", "multi_city")
 CABIN_CLASSES = ("economy", "premium_economy", "business", "first")
@@ -78,7 +79,7 @@ def _slice_items(value, trip_type: str) -> list[dict]:
     return value
 
 
-def _passengers(value) -> tuple[str, ...]:
+def _passengers(value) -> tuple[PassengerType, ...]:
     if not isinstance(value, list) or not value:
         raise _invalid("passengers", "Must be a non-empty list of {type, count}.")
     counts = dict.fromkeys(PASSENGER_TYPES, 0)
@@ -103,7 +104,8 @@ def _passengers(value) -> tuple[str, ...]:
             "passengers",
             "Each infant_without_seat travels on an adult's lap: at most one infant per adult.",
         )
-    return ("adult",) * adults + ("child",) * children + ("infant_without_seat",) * infants
+    kinds = ("adult",) * adults + ("child",) * children + ("infant_without_seat",) * infants
+    return cast(tuple[PassengerType, ...], kinds)  # each one of PASSENGER_TYPES
 
 
 def _slice(index: int, item: dict) -> SearchSlice:
@@ -142,7 +144,7 @@ def _date(index: int, text: str, *, origin_airports: tuple[str, ...]) -> date:
         raise InvalidDateFormat(details={field: f"{text} is not a calendar date."}) from None
     # "In the future": after today at the origin (the latest of its airports' time zones).
     today = max(
-        timezone.now().astimezone(ZoneInfo(airports.airport(code).time_zone)).date()
+        timezone.now().astimezone(ZoneInfo(airports.AIRPORTS[code].time_zone)).date()
         for code in origin_airports
     )
     if departure <= today:

@@ -27,8 +27,14 @@ from wallet.services import notification_verify_again, recharge_cancel, recharge
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     list_display = ["team", "money_balance", "last_transaction_at", "movement_count"]
     search_fields = ["team__name", "team__id", "team__tax_id"]
-    fields = ["team", "money_balance", "last_transaction_at", "movement_count", "created_at"]
-    readonly_fields = fields
+    readonly_fields = [
+        "team",
+        "money_balance",
+        "last_transaction_at",
+        "movement_count",
+        "created_at",
+    ]
+    fields = [*readonly_fields]
 
     @admin.display(description=_("balance"), ordering="balance")
     def money_balance(self, obj):
@@ -70,7 +76,7 @@ class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     search_help_text = _("Transaction id, booking or recharge id, or description.")
     date_hierarchy = "created_at"
     list_select_related = ["team"]
-    fields = [
+    readonly_fields = [
         "id",
         "team",
         "live_mode",
@@ -83,7 +89,7 @@ class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         "sequence",
         "created_at",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
 
     def get_urls(self):
         from wallet.statement_views import urls  # /admin/wallet/transaction/statement/
@@ -148,7 +154,7 @@ class RechargeAdmin(TeamScopedAdmin):
         "created_at",
         "updated_at",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
     actions = ["mark_paid", "cancel"]
 
     def get_search_results(self, request, queryset, search_term):
@@ -278,7 +284,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
     search_fields = ["event_id", "payment_id", "recharge__id"]
     date_hierarchy = "received_at"
     list_select_related = ["recharge"]
-    fields = [
+    readonly_fields = [
         "provider",
         "event_id",
         "event_type",
@@ -295,7 +301,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "alert_sent_to",
         "payload_pretty",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
     actions = ["verify_again"]
 
     @admin.action(

@@ -155,6 +155,7 @@ def boleto_pdf(request, recharge_id: str):
     recharge = _recharge_for(request, recharge_id, PaymentMethod.BOLETO)
     if recharge is None or not recharge.boleto_barcode:
         return _not_found(request)
+    assert recharge.boleto_due_date is not None  # a boleto with a barcode has its due date
     context = _boleto_context(recharge)
     instructions = [
         "Pagável em qualquer banco até o vencimento.",

@@ -1,5 +1,6 @@
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import DecimalField, Max, Min, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -13,14 +14,14 @@ from wallet.services import RechargeNotFound
 ZERO = Decimal("0.00")
 
 
-def pending_holds_amount(*, team, live_mode: bool) -> Decimal:
+def pending_holds_amount(*, team: Team, live_mode: bool) -> Decimal:
     """BRL cost of the team's `pending` hold bookings (DESIGN.md "Money")."""
     from bookings.selectors import pending_holds_total  # bookings build on the wallet
 
     return pending_holds_total(team=team, live_mode=live_mode)
 
 
-def wallet_balance(*, team, live_mode: bool) -> dict:
+def wallet_balance(*, team: Team, live_mode: bool) -> dict:
     """One query: the balance (live) or the last test movement, and the pending holds."""
     from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
 
@@ -60,7 +61,7 @@ def wallet_balance(*, team, live_mode: bool) -> dict:
 
 def transaction_list(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     type: str | None = None,
     start_date: date | None = None,
@@ -90,7 +91,7 @@ def transaction_summary(
         last=Max("created_at"),
     )
 
-    def local_day(moment):
+    def local_day(moment: datetime | None) -> date | None:
         return business_date(moment) if moment else None
 
     period_start = start_date or local_day(totals["first"])
@@ -103,7 +104,7 @@ def transaction_summary(
     }
 
 
-def recharge_get(*, team, live_mode: bool, recharge_id: str) -> Recharge:
+def recharge_get(*, team: Team, live_mode: bool, recharge_id: str) -> Recharge:
     """A recharge of this team and mode; any other id (another team's too) is not found."""
     recharge = Recharge.objects.filter(team=team, live_mode=live_mode, pk=recharge_id).first()
     if recharge is None:
@@ -111,7 +112,7 @@ def recharge_get(*, team, live_mode: bool, recharge_id: str) -> Recharge:
     return recharge
 
 
-def wallet_balance_snapshot(obj) -> dict:
+def wallet_balance_snapshot(obj: Any) -> dict:  # any model with live_mode and team_id
     """The live balance of `obj`'s team, for an audit entry's old → new values (a test-mode
     object never moves it)."""
     if not obj.live_mode:

@@ -28,6 +28,7 @@ from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
+from agencies.models import Team
 from core.timestamps import business_day_bounds
 from wallet.descriptions import description_for_people
 from wallet.models import Transaction
@@ -113,7 +114,7 @@ class StatementLine:
 
 @dataclass(frozen=True)
 class Statement:
-    team: object
+    team: Team
     live_mode: bool
     period: StatementPeriod
     opening_balance: Decimal

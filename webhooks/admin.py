@@ -217,7 +217,7 @@ class AttemptInline(admin.TabularInline):
     """Bounded: six automatic attempts, plus the few redeliveries someone asks for."""
 
     model = DeliveryAttempt
-    fields = [
+    readonly_fields = [
         "number",
         "attempted_at",
         "outcome",
@@ -227,7 +227,7 @@ class AttemptInline(admin.TabularInline):
         "response_excerpt",
         "request_headers",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
     extra = 0
     max_num = 0
     can_delete = False
@@ -262,7 +262,7 @@ class DeliveryAdmin(DeliveryPortalMixin, TeamScopedAdmin, ReadOnlyAdmin):
         "created_at",
         "payload",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
     inlines = [AttemptInline]
     actions = ["redeliver"]
 

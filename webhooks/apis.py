@@ -221,7 +221,7 @@ class EventSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=EVENT_CHOICES)
     api_version = serializers.CharField(help_text="API version date, YYYY-MM-DD.")
     created_at = serializers.DateTimeField()
-    data = inline_serializer(
+    data = inline_serializer(  # type: ignore[assignment]  # field "data" shadows Serializer.data
         "EventData",
         {
             "object": serializers.DictField(help_text="The object as it was at the event."),

@@ -6,8 +6,9 @@ agency user reaches only their team's endpoints (another team's id is "not found
 action goes through the same services as the API, recorded in the endpoint's history."""
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -23,7 +24,13 @@ from django.utils.translation import gettext_lazy as _
 from core.audit import ACTION_LABELS, audit_action
 from core.exceptions import ApplicationError
 from webhooks.display import attempt_error_for_people
-from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, DeliveryAttempt, EventType
+from webhooks.models import (
+    SUBSCRIBABLE_EVENT_TYPES,
+    Delivery,
+    DeliveryAttempt,
+    EventType,
+    WebhookEndpoint,
+)
 from webhooks.portal import (
     ATTEMPTS_PER_PAGE,
     STATUSES,
@@ -78,7 +85,14 @@ def attempt_view(attempt: DeliveryAttempt) -> dict:
     }
 
 
-class WebhookPortalMixin:
+if TYPE_CHECKING:  # what the mixins are mixed into
+    _EndpointAdminBase = admin.ModelAdmin[WebhookEndpoint]
+    _DeliveryAdminBase = admin.ModelAdmin[Delivery]
+else:
+    _EndpointAdminBase = _DeliveryAdminBase = object
+
+
+class WebhookPortalMixin(_EndpointAdminBase):
     """For WebhookEndpointAdmin."""
 
     change_form_template = "admin/webhooks/webhookendpoint/change_form.html"
@@ -371,7 +385,7 @@ STATUS_LABELS = {
 }
 
 
-class DeliveryPortalMixin:
+class DeliveryPortalMixin(_DeliveryAdminBase):
     """For DeliveryAdmin: a "redeliver" button on the delivery's page."""
 
     change_form_template = "admin/webhooks/delivery/change_form.html"

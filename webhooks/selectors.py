@@ -2,6 +2,7 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
+from agencies.models import Team
 from core.exceptions import NotFound
 from webhooks.models import Event, EventType, WebhookEndpoint
 
@@ -16,11 +17,11 @@ class WebhookNotFound(NotFound):
     message = "Webhook not found"
 
 
-def webhook_list(*, team, live_mode: bool):
+def webhook_list(*, team: Team, live_mode: bool) -> QuerySet[WebhookEndpoint]:
     return WebhookEndpoint.objects.filter(team=team, live_mode=live_mode).order_by("created_at")
 
 
-def webhook_get(*, team, live_mode: bool, webhook_id: str) -> WebhookEndpoint:
+def webhook_get(*, team: Team, live_mode: bool, webhook_id: str) -> WebhookEndpoint:
     """Another team's or the other mode's id is as unknown as a made-up one."""
     endpoint = webhook_list(team=team, live_mode=live_mode).filter(pk=webhook_id).first()
     if endpoint is None:
@@ -30,7 +31,7 @@ def webhook_get(*, team, live_mode: bool, webhook_id: str) -> WebhookEndpoint:
 
 def event_list(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     types: list[str] | None = None,
     created_after: datetime | None = None,
@@ -49,7 +50,7 @@ def event_list(
     return events.order_by("-created_at", "-id")
 
 
-def event_get(*, team, live_mode: bool, event_id: str) -> Event:
+def event_get(*, team: Team, live_mode: bool, event_id: str) -> Event:
     event = event_list(team=team, live_mode=live_mode).filter(pk=event_id).first()
     if event is None:
         raise EventNotFound()

@@ -76,6 +76,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -325,7 +326,7 @@ class DuffelSupplier(FlightSupplier):
         offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
         if not offer_id.startswith("off_"):
             raise _error(OFFER_NOT_FOUND)
-        body = {
+        body: dict[str, Any] = {
             "type": "instant" if instant else "hold",
             "selected_offers": [offer_id],
             "passengers": [order_passenger(p) for p in passengers],
@@ -509,7 +510,7 @@ def title_for(passenger: OrderPassenger) -> str:
 
 
 def order_passenger(passenger: OrderPassenger) -> dict:
-    data = {
+    data: dict[str, Any] = {
         "id": passenger.supplier_passenger_id,
         "title": title_for(passenger),
         "gender": passenger.gender,
@@ -597,7 +598,8 @@ def http_error(
     body = _json_or_none(response)
     body = body if isinstance(body, dict) else {}
     errors = [e for e in body.get("errors") or [] if isinstance(e, dict)]
-    meta = body.get("meta") if isinstance(body.get("meta"), dict) else {}
+    meta = body.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
     details = {
         "supplier": "duffel",
         "status": response.status_code,
@@ -630,7 +632,8 @@ def _classify(status: int, errors: list[dict], not_found: tuple[str, str]) -> tu
 
 
 def _error_summary(error: dict) -> dict:
-    source = error.get("source") if isinstance(error.get("source"), dict) else {}
+    source = error.get("source")
+    source = source if isinstance(source, dict) else {}
     return {
         "type": error.get("type"),
         "code": error.get("code"),
@@ -717,12 +720,10 @@ def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:
         base = None
     if raw.get("tax_currency") not in (None, "", currency):
         tax = None
-    if base is None and tax is None:
-        return total, Decimal("0.00")
+    if tax is None:
+        return (total, Decimal("0.00")) if base is None else (base, total - base)
     if base is None:
         return total - tax, tax
-    if tax is None:
-        return base, total - base
     return base, tax
 
 

@@ -400,7 +400,10 @@ def _routings(code: str, origin: str, destination: str, relaxed: bool) -> tuple[
     detour = RELAXED_DETOUR if relaxed else STRICT_DETOUR
     limit = _km(origin, destination) * detour + DETOUR_ALLOWANCE_KM
     points = [p for p in _connection_points(code) if p not in (origin, destination)]
-    found = [(origin, destination)] if _is_route(code, (origin, destination)) else []
+    path: tuple[str, ...]  # the walrus targets below
+    found: list[tuple[str, ...]] = (
+        [(origin, destination)] if _is_route(code, (origin, destination)) else []
+    )
     found += [
         path
         for point in points
@@ -856,7 +859,8 @@ class _OfferBuilder:
             return NOT_ALLOWED
         condition = _allowed_with_penalty(currency, penalty_usd, self.cabin, self.seated)
         ceiling = q(total * MAX_PENALTY_SHARE)
-        if condition.penalty_amount > ceiling:  # a fee always leaves something to refund
+        # A fee always leaves something to refund.
+        if condition.penalty_amount is not None and condition.penalty_amount > ceiling:
             return Condition(allowed=True, penalty_amount=ceiling, penalty_currency=currency)
         return condition
 
@@ -968,7 +972,7 @@ def _payment_draws(rng: random.Random) -> tuple[bool, int, bool]:
 def _seed(request: SearchRequest) -> bytes:
     """What the randomness of a search depends on: its slices (with their airports and dates)
     and cabin, not its passengers."""
-    parts = [request.cabin_class]
+    parts: list[str] = [request.cabin_class]
     for s in request.slices:
         parts.append(
             f"{s.origin}>{s.destination}:{','.join(s.origin_airports)}>"
@@ -1064,7 +1068,7 @@ class OrderState:
 
     def order(self, *, issuing: bool = False) -> SupplierOrder:
         """The order in this state; `issuing`: paid, the airline has not issued the tickets."""
-        documents = ()
+        documents: tuple[TicketDocument, ...] = ()
         if self.ticketed and not issuing:
             documents = tuple(
                 TicketDocument(

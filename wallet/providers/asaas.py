@@ -11,6 +11,7 @@ copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 import json
 import logging
 from decimal import Decimal
+from typing import Literal
 from urllib.parse import quote
 
 import requests
@@ -128,7 +129,8 @@ class AsaasProvider(PaymentProvider):
 
     def _customer_id(self, team) -> str:
         found = self._call("GET", "/customers", params={"externalReference": team.id})
-        customers = found.get("data") if isinstance(found.get("data"), list) else []
+        data = found.get("data")
+        customers = data if isinstance(data, list) else []
         active = [c for c in customers if isinstance(c, dict) and not c.get("deleted")]
         if active:  # a removed customer cannot be charged any more
             return _id_of(active[0], "customer")
@@ -269,7 +271,7 @@ class AsaasProvider(PaymentProvider):
             outcome=self.claim_of(event_type),
         )
 
-    def claim_of(self, event_type: str) -> str:
+    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
         if event_type in PAID_EVENTS:
             return "paid"
         if event_type in FAILED_EVENTS:
@@ -295,6 +297,7 @@ def _payment_from(body) -> ProviderPayment:
         raise ValueError(f"value {value!r} is not a number")
     if not isinstance(reference, str):
         raise ValueError("externalReference is not a string")
+    state: Literal["paid", "deleted", "reversed", "unpaid"]
     if body.get("deleted") is True:
         state = "deleted"
     elif status in PAID_STATUSES:

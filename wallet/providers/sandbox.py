@@ -2,6 +2,7 @@
 (`manage.py simulate_payment`, the panel's "mark paid", or the test-mode API call)."""
 
 import hashlib
+from typing import Literal
 
 from django.conf import settings
 
@@ -42,7 +43,7 @@ class SandboxProvider(PaymentProvider):
     def parse_notification(self, *, headers, body: bytes):
         raise NotificationRejected("The sandbox sends no notifications; simulate a payment")
 
-    def claim_of(self, event_type: str) -> str:
+    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
         return "ignored"
 
     def fetch_payment(self, provider_charge_id: str) -> None:

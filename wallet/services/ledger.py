@@ -16,6 +16,7 @@ from typing import NoReturn
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from agencies.models import Team
 from core.exceptions import Conflict, UnprocessableEntity
 from core.money import fmt, q
 from core.timestamps import iso_utc
@@ -39,13 +40,13 @@ class DuplicateTransaction(Conflict):
     message = "This reference already has a transaction of this type"
 
 
-def wallet_create(*, team) -> Wallet:
+def wallet_create(*, team: Team) -> Wallet:
     return Wallet.objects.create(team=team)
 
 
 def wallet_credit(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     amount: Decimal,
     reference_type: str,
@@ -67,7 +68,7 @@ def wallet_credit(
 
 def wallet_debit(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     amount: Decimal,
     reference_type: str,
@@ -90,14 +91,14 @@ def wallet_debit(
 @transaction.atomic
 def _record(
     *,
-    team,
-    live_mode,
-    type,
-    amount,
-    reference_type,
-    reference_id,
-    description,
-    payment_method,
+    team: Team,
+    live_mode: bool,
+    type: str,
+    amount: Decimal,
+    reference_type: str,
+    reference_id: str,
+    description: str,
+    payment_method: str,
     one_statement: bool | None = None,
 ) -> Transaction:
     """`one_statement` None: whenever it can (a live movement on PostgreSQL). The test that
@@ -167,7 +168,7 @@ def _movement_event_type(txn: Transaction) -> EventType:
     return EventType.WALLET_DEBIT
 
 
-def _low_balance_data(txn: Transaction, *, balance: str | None, balance_before: str | None):
+def _low_balance_data(txn: Transaction, *, balance: str | None, balance_before: str | None) -> dict:
     """The `wallet.low_balance` event's data, for both paths (the one-statement path passes None
     for the balances its statement fills in)."""
     return {
@@ -200,7 +201,7 @@ UPDATE wallet_wallet
 RETURNING balance, movement_count, ROUND(balance {undo} %(amount)s, 2) AS balance_before,
           (ROUND(balance {undo} %(amount)s, 2) >= CAST(%(threshold)s AS NUMERIC)
            AND balance < CAST(%(threshold)s AS NUMERIC)) AS crossed_low_balance"""
-_MOVE_LIVE_BALANCE_SQL = {
+_MOVE_LIVE_BALANCE_SQL: dict[str, str] = {
     Transaction.Type.DEBIT: _MOVE_LIVE_BALANCE.format(
         sign="-", undo="+", guard=" AND balance >= %(amount)s"
     ),

@@ -18,6 +18,7 @@ provider's own retry brings it back."""
 
 import logging
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
@@ -45,7 +46,7 @@ class Verdict:
     detail: str = ""
 
 
-def _plain(value) -> str:
+def _plain(value: Decimal) -> str:
     """A Decimal as support reads it: 1000000, not 1E+6 (and 100.001 kept as is)."""
     return format(value, "f")
 
@@ -145,13 +146,15 @@ def notification_receive(
                 provider_reference=payment.external_reference[:100] if payment else "",
             )
             if verdict.state == State.PAID:
+                assert recharge is not None  # a paid or failed verdict has its recharge
                 recharge_complete(recharge=recharge)  # the recharge amount, credited once
             elif verdict.state == State.FAILED:
+                assert recharge is not None
                 recharge_fail(recharge=recharge, reason=notification.event_type)
             elif verdict.state == State.REJECTED:
                 from wallet.tasks import send_notification_alert
 
-                send_notification_alert.delay_on_commit(row.pk)
+                send_notification_alert.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
     except IntegrityError:
         return DUPLICATE, None  # a concurrent copy of this event id was applied first
     if verdict.state == State.REJECTED:
@@ -199,7 +202,9 @@ def notification_verify_again(*, notification: ProviderNotification) -> Provider
         row.provider_reference = payment.external_reference[:100] if payment else ""
         row.save()
         if verdict.state == State.PAID:
+            assert recharge is not None  # a paid or failed verdict has its recharge
             recharge_complete(recharge=recharge)
         elif verdict.state == State.FAILED:
+            assert recharge is not None
             recharge_fail(recharge=recharge, reason=notification.event_type)
     return row

@@ -6,6 +6,7 @@ held across a call to a payment provider."""
 import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -208,7 +209,10 @@ def recharge_expire(*, recharge: Recharge, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
-        if recharge.status != Recharge.Status.PENDING or recharge.expires_at > now:
+        if recharge.status != Recharge.Status.PENDING:
+            return False
+        assert recharge.expires_at is not None  # every pending recharge has its deadline
+        if recharge.expires_at > now:
             return False
         recharge.status = Recharge.Status.EXPIRED
         recharge.save()
@@ -261,7 +265,7 @@ def payment_pages_open(recharge: Recharge, *, now: datetime | None = None) -> bo
 
 
 def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
-    data = {
+    data: dict[str, Any] = {
         "id": recharge.id,
         "amount": fmt(recharge.amount),
         "currency": recharge.currency,

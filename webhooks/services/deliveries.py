@@ -15,7 +15,7 @@ import hmac
 import logging
 import secrets
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import orjson
 import requests
@@ -54,7 +54,7 @@ def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = ""
     if not delivery_ids:
         return
 
-    def send():
+    def send() -> None:
         for delivery_id in delivery_ids:
             try:
                 deliver_webhook.delay(delivery_id, lease_id)
@@ -64,7 +64,7 @@ def deliveries_dispatch_on_commit(delivery_ids: list[int], *, lease_id: str = ""
     transaction.on_commit(send)
 
 
-def deliveries_sweep(*, now=None) -> int:
+def deliveries_sweep(*, now: datetime | None = None) -> int:
     """Queue the deliveries that are due and in nobody's hands (retries, lost messages, killed
     workers). Rows are claimed with FOR UPDATE SKIP LOCKED, so concurrent sweeps split the work
     instead of queueing the same delivery twice. Returns how many were queued."""
@@ -95,7 +95,7 @@ def deliveries_sweep(*, now=None) -> int:
     return len(due)
 
 
-def _attempts_in_flight(*, now, endpoint_id: str | None = None) -> dict[str, int]:
+def _attempts_in_flight(*, now: datetime, endpoint_id: str | None = None) -> dict[str, int]:
     """Attempts being sent, per endpoint: claimed by a worker whose lease still runs (a dead
     worker's slot frees itself when its lease runs out)."""
     rows = Delivery.objects.filter(in_flight=True, leased_until__gt=now)
@@ -109,7 +109,7 @@ def _attempts_in_flight(*, now, endpoint_id: str | None = None) -> dict[str, int
 ALERT_GRACE = timedelta(minutes=2)
 
 
-def deactivation_alerts_requeue(*, now=None) -> int:
+def deactivation_alerts_requeue(*, now: datetime | None = None) -> int:
     """Queue again the alerts of endpoints deactivated but not yet alerted: the broker was down
     at the deactivation, or the mail server refused. The e-mail itself goes once
     (`alert_sent_at`), however often it is queued. Returns how many were queued."""
@@ -124,7 +124,7 @@ def deactivation_alerts_requeue(*, now=None) -> int:
     return len(waiting)
 
 
-def _free(now) -> Q:
+def _free(now: datetime) -> Q:
     return Q(leased_until__isnull=True) | Q(leased_until__lte=now)
 
 
@@ -173,7 +173,7 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     if not claimed:
         return None
     delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
-    delivery.claimed_at = now  # the attempt starts here (see delivery_send)
+    delivery.claimed_at = now  # type: ignore[attr-defined]  # not a field: the attempt starts here (see delivery_send)
     return delivery
 
 
@@ -238,12 +238,12 @@ def _status_error(status_code: int) -> str:
 def _record_attempt(
     delivery: Delivery,
     *,
-    attempted_at,
-    status_code,
-    duration_ms,
-    error,
-    excerpt,
-    request_headers=None,
+    attempted_at: datetime,
+    status_code: int | None,
+    duration_ms: int,
+    error: str,
+    excerpt: str,
+    request_headers: dict | None = None,
 ) -> DeliveryAttempt:
     """Record an attempt and move the delivery and its endpoint on. A panel test (`is_test`)
     is final whatever its outcome and leaves the endpoint's counters alone. A failure of an
@@ -273,6 +273,7 @@ def _record_attempt(
     before_reactivation = bool(endpoint.reactivated_at and attempted_at < endpoint.reactivated_at)
     endpoint.total_deliveries += 1
     endpoint.last_triggered_at = attempted_at
+    changes: dict[str, object]  # Delivery's fields to update
     if succeeded:
         endpoint.consecutive_failures = 0
         changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
@@ -339,7 +340,7 @@ def _deactivate(endpoint: WebhookEndpoint) -> None:
         endpoint.pk,
         endpoint.consecutive_failures,
     )
-    send_deactivation_alert.delay_on_commit(endpoint.pk)
+    send_deactivation_alert.delay_on_commit(endpoint.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
 @transaction.atomic

@@ -1,5 +1,6 @@
 import secrets
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from agencies.models import Team
 from core.exceptions import Conflict, InvalidRequest, TooManyRequests, UnprocessableEntity
 from webhooks import http
 from webhooks.models import (
@@ -46,7 +48,7 @@ class UrlNotReachable(UnprocessableEntity):
 _https_url = URLValidator(schemes=["https"])
 
 
-def validate_url(url) -> str:
+def validate_url(url: object) -> str:
     if not isinstance(url, str) or len(url) > 2048:
         raise InvalidUrl(details={"url": "An HTTPS URL of at most 2048 characters."})
     try:
@@ -56,7 +58,7 @@ def validate_url(url) -> str:
     return url
 
 
-def validate_events(events) -> list[str]:
+def validate_events(events: object) -> list[str]:
     if not isinstance(events, list) or not events:
         raise InvalidEvents(details={"events": "A non-empty array of event types."})
     unknown = [e for e in events if not isinstance(e, str) or e not in SUBSCRIBABLE_EVENT_TYPES]
@@ -78,7 +80,7 @@ def _probe_seconds() -> int:
 
 
 @contextmanager
-def _one_probe_per_team(team_id: str):
+def _one_probe_per_team(team_id: str) -> Iterator[None]:
     """A probe holds a web worker for up to ~10 s: one at a time per team, so that one team
     registering URLs that never answer cannot hold every worker. The lock is one atomic
     `cache.add` (SET NX on Redis) with an expiry longer than any probe, so a crashed worker's
@@ -104,7 +106,9 @@ def _probe(*, team_id: str, url: str) -> None:
             raise UrlNotReachable(details={"url": str(exc)}) from None
 
 
-def _ensure_url_free(*, team, live_mode: bool, url: str, exclude_id: str | None = None) -> None:
+def _ensure_url_free(
+    *, team: Team, live_mode: bool, url: str, exclude_id: str | None = None
+) -> None:
     taken = WebhookEndpoint.objects.filter(team=team, live_mode=live_mode, url=url)
     if exclude_id:
         taken = taken.exclude(pk=exclude_id)
@@ -112,7 +116,7 @@ def _ensure_url_free(*, team, live_mode: bool, url: str, exclude_id: str | None 
         raise UrlAlreadyRegistered()
 
 
-def webhook_create(*, team, live_mode: bool, url, events) -> WebhookEndpoint:
+def webhook_create(*, team: Team, live_mode: bool, url: str, events: list[str]) -> WebhookEndpoint:
     """Register an endpoint after probing it (no row is written if the probe fails). The
     returned instance carries the plain secret; it is never shown again."""
     url, events = validate_url(url), validate_events(events)
@@ -132,7 +136,11 @@ def webhook_create(*, team, live_mode: bool, url, events) -> WebhookEndpoint:
 
 
 def webhook_update(
-    *, endpoint: WebhookEndpoint, url=None, events=None, active=None
+    *,
+    endpoint: WebhookEndpoint,
+    url: str | None = None,
+    events: list[str] | None = None,
+    active: bool | None = None,
 ) -> WebhookEndpoint:
     """Change the URL (probed again), the events, or `active`. Reactivating resets the count of
     consecutive failures and lets waiting deliveries go out."""

@@ -12,15 +12,20 @@ event use that definition:
 import functools
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 import orjson
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
-from django.db.models import BooleanField, CharField, F, Func, Value
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import BooleanField, CharField, F, Field, Func, QuerySet, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.sql.compiler import SQLCompiler
 
+from agencies.models import Team
 from core.ids import new_id
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
@@ -34,18 +39,23 @@ class _ListsEventType(Func):
     arity = 2
     output_field = BooleanField()
 
-    def as_sql(self, compiler, connection, **extra_context):
+    def as_sql(  # type: ignore[override]  # Func.as_sql's template arguments are not used
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra_context: Any
+    ) -> tuple[str, list]:
         # SQLite's JSON1: json_each() yields the list's elements as rows. The parts are compiled
         # SQL, their values parameters.
         (events, type_), params = self._compile_arguments(compiler)
         return _JSON_EACH_CONTAINS.format(events=events, type=type_), params
 
-    def as_postgresql(self, compiler, connection, **extra_context):
+    def as_postgresql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra_context: Any
+    ) -> tuple[str, list]:
         (events, type_), params = self._compile_arguments(compiler)
         return f"({events} ? {type_})", params
 
-    def _compile_arguments(self, compiler):
-        sqls, params = [], []
+    def _compile_arguments(self, compiler: SQLCompiler) -> tuple[list[str], list]:
+        sqls: list[str] = []
+        params: list = []
         for expression in self.get_source_expressions():
             sql, expression_params = compiler.compile(expression)
             sqls.append(sql)
@@ -53,7 +63,7 @@ class _ListsEventType(Func):
         return sqls, params
 
 
-def _subscribers_of(*, team, live_mode, type):
+def _subscribers_of(*, team: Any, live_mode: Any, type: Any) -> QuerySet[WebhookEndpoint]:
     """THE subscription rule: the endpoints that get a delivery of an event are the active
     endpoints of the event's team and mode subscribed to its type. An endpoint inactive when the
     event happens gets none (docs/decisions.md, "Outbox").
@@ -67,7 +77,7 @@ def _subscribers_of(*, team, live_mode, type):
 
 def event_record(
     *,
-    team,
+    team: Team,
     live_mode: bool,
     type: EventType | str,
     data_object: dict,
@@ -158,7 +168,7 @@ class EventSql:
     data_object_sql: dict[str, str] = field(default_factory=dict)
     previous_attributes_sql: dict[str, str] = field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in (self.name, *self.data_object_sql, *self.previous_attributes_sql):
             if not _NAME.match(name):
                 raise ValueError(f"Not a plain name for SQL: {name!r}")
@@ -189,7 +199,7 @@ class EventSql:
         type: EventType | str,
         data_object: dict,
         previous_attributes: dict | None = None,
-        created_at,
+        created_at: datetime,
     ) -> dict:
         p = f"{self.name}__"
         return {
@@ -210,7 +220,7 @@ def _subscribers_of_event_sql(vendor: str) -> str:
     """`_subscribers_of` compiled by Django once per process, with the event's team, mode and type
     read from the columns of a row aliased "event" (the event just inserted)."""
 
-    def event_column(column: str, field):
+    def event_column(column: str, field: Field) -> RawSQL:
         return RawSQL(f'"event"."{column}"', (), output_field=field)  # noqa: S611 - constants
 
     subscribers = _subscribers_of(

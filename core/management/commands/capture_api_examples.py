@@ -220,7 +220,9 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
         access_token="duffel_live_example",  # noqa: S106 - a throwaway example
     )
     integration_disconnect(integration=integration)
-    api_key_revoke(api_key=ApiKey.objects.filter(team=team.team).first())
+    api_key = ApiKey.objects.filter(team=team.team).first()
+    assert api_key is not None
+    api_key_revoke(api_key=api_key)
 
     events = {}
     for event_type in EventType.values:

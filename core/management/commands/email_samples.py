@@ -177,9 +177,10 @@ def samples() -> dict[str, str]:
             for name in ("Subject", "From", "Reply-To", "To")
             if parsed[name]
         )
-        text = parsed.get_body(preferencelist=("plain",)).get_content()
-        files[f"{kind}.txt"] = f"{headers}\n{text}"
-        files[f"{kind}.html"] = parsed.get_body(preferencelist=("html",)).get_content()
+        plain, html = parsed.get_body(("plain",)), parsed.get_body(("html",))
+        assert plain is not None and html is not None  # every e-mail has both parts
+        files[f"{kind}.txt"] = f"{headers}\n{plain.get_content()}"
+        files[f"{kind}.html"] = html.get_content()
     return files
 
 
