@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from agencies.models import ApiKey, Integration, Team
 from bookings.models import Booking
-from core.timestamps import business_day_bounds
+from core.timestamps import business_date, business_day_bounds
 from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
 from webhooks.models import Event, EventType, WebhookEndpoint
 
@@ -75,7 +75,7 @@ class Periods:
 
 def periods(now: datetime | None = None) -> Periods:
     """Today and this month in America/Sao_Paulo, as [start, end) instants."""
-    today = timezone.localdate(now or timezone.now())  # TIME_ZONE is São Paulo's
+    today = business_date(now or timezone.now())
     first = today.replace(day=1)
     next_first = (first + timedelta(days=32)).replace(day=1)
     day_start, day_end = business_day_bounds(today)

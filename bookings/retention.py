@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from agencies.models import Client
 from bookings.models import Booking, BookingPassenger
+from core.timestamps import business_date
 from webhooks.models import Event
 
 ERASED = "[erased]"
@@ -42,7 +43,7 @@ def bookings_due_for_erasure(*, today: date | None = None) -> list[Booking]:
     """Bookings whose travel ended more than PASSENGER_DATA_RETENTION_DAYS ago and whose
     passengers' data is still there. Travel ends after the first departure, so the database
     narrows by `departing_at`; the last arrival is read from the slices."""
-    today = today or timezone.localdate()
+    today = today or business_date(timezone.now())
     cutoff = today - timedelta(days=settings.PASSENGER_DATA_RETENTION_DAYS)
     candidates = Booking.objects.filter(
         personal_data_erased_at__isnull=True,

@@ -9,7 +9,6 @@ never mixed: `mode=live` (the default) or `mode=test`.
 
 from datetime import date
 from math import ceil
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.conf import settings
@@ -24,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from agencies.models import Team
 from core.admin import is_support, user_team_id
+from core.timestamps import business_date
 from wallet import statement_exports
 from wallet.statements import (
     Statement,
@@ -111,7 +111,7 @@ class StatementForm(forms.Form):
 
 
 def _today() -> date:
-    return timezone.now().astimezone(ZoneInfo(settings.BUSINESS_TIME_ZONE)).date()
+    return business_date(timezone.now())
 
 
 def _format_day(day: date) -> str:
