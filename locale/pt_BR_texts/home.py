@@ -71,7 +71,7 @@ TRANSLATIONS = {
     ),
     "refunds": "reembolsos",
     "This month": "Este mês",
-    "Spend is what bookings debited from the wallet; days and months are São Paulo's (Brasília time).": "Gasto é o que as reservas debitaram da carteira; dias e meses no horário de Brasília.",
+    "Spend is what bookings debited from the wallet less what was refunded; days and months are São Paulo's (Brasília time).": "Gasto é o que as reservas debitaram da carteira menos os reembolsos; dias e meses no horário de Brasília.",
     "See the transactions": "Ver as movimentações",
     ("%(counter)s active key", "%(counter)s active keys"): (
         "%(counter)s chave ativa",
