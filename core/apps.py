@@ -1,3 +1,4 @@
+from axes.apps import AppConfig as AxesAppConfig
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -8,3 +9,9 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from core import schema  # noqa: F401 - registers the OpenAPI Bearer scheme
+
+
+class LoginProtectionConfig(AxesAppConfig):
+    """django-axes under a name support understands (its app has none of its own)."""
+
+    verbose_name = _("Login protection")

@@ -16,4 +16,22 @@ PANEL_MESSAGES = [
     gettext_noop("Only a rejected notification can be verified again"),
     # Reactivating webhooks from their list (each is tested first).
     gettext_noop("The receiver did not accept the test event; the webhook stays deactivated"),
+    # Names of third-party apps' pages in support's menu (django-axes, django-celery-beat ship
+    # no Portuguese): Django merges every catalogue, so ours translates them.
+    gettext_noop("Periodic Tasks"),
+    gettext_noop("periodic task"),
+    gettext_noop("periodic tasks"),
+    gettext_noop("clocked"),
+    gettext_noop("crontab"),
+    gettext_noop("crontabs"),
+    gettext_noop("interval"),
+    gettext_noop("intervals"),
+    gettext_noop("solar event"),
+    gettext_noop("solar events"),
+    gettext_noop("access attempt"),
+    gettext_noop("access attempts"),
+    gettext_noop("access failure"),
+    gettext_noop("access failures"),
+    gettext_noop("access log"),
+    gettext_noop("access logs"),
 ]

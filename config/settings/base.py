@@ -73,7 +73,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_guid",
     "auditlog",
-    "axes",
+    "core.apps.LoginProtectionConfig",  # django-axes, named for the panel
     "core",
     "agencies",
     "wallet",
