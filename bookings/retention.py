@@ -19,7 +19,7 @@ from core.timestamps import business_date
 from webhooks.models import Event
 
 ERASED = "[erased]"
-# A booking's events carry its passengers (bookings.services._passenger_objects): these keys.
+# A booking's events carry its passengers (bookings.payloads._passenger_objects): these keys.
 _EVENT_PASSENGER_FIELDS = {
     "given_name": ERASED,
     "family_name": ERASED,

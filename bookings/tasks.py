@@ -1,4 +1,4 @@
-"""Celery tasks: each calls one service (the rules live in bookings/services.py)."""
+"""Celery tasks: each calls one service (the rules live in bookings/services/)."""
 
 from celery import shared_task
 

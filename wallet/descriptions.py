@@ -6,7 +6,7 @@ import re
 
 from django.utils.translation import gettext, gettext_noop
 
-# The stored English (as bookings/services.py and wallet/services/recharges.py write it) and
+# The stored English (as bookings/services/ and wallet/services/recharges.py write it) and
 # its message for people; the pattern's groups fill the placeholders.
 _KNOWN = [
     (

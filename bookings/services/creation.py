@@ -1,0 +1,270 @@
+"""Bookings: create (hold or instant), with the wallet effects of DESIGN.md "Money".
+
+No lock is ever held across a supplier call: each step that talks to the supplier sits between
+two short transactions. The booking row claims its offer first (a unique constraint on
+`offer_id`), so an offer is never booked twice."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from agencies.models import Client, Team
+from bookings.errors import InstantPaymentRequired, OfferAlreadyBooked, OfferExpired, OfferNotFound
+from bookings.models import Booking, BookingPassenger
+from bookings.services.outcomes import (
+    _claim_check,
+    _look_up_order,
+    _order_passengers,
+    _record_failure,
+    _record_order,
+    _record_outcome_unknown,
+    _release_check,
+)
+from bookings.validation import PassengerInput, check_passports, check_payment, validate_passengers
+from core.exceptions import InvalidRequest
+from flights.selectors import BookableOffer, bookable_offer
+from flights.suppliers import supplier_for, supplier_for_booking
+from flights.suppliers.base import SupplierError, SupplierOutcomeUnknown
+from wallet.models import Transaction
+from wallet.services import wallet_debit
+
+
+def booking_create(
+    *,
+    team: Team,
+    live_mode: bool,
+    offer_id: str,
+    type: str,
+    passengers: object,  # the request's, validated here
+    payments: object = None,
+    metadata: object = None,
+    idempotency_key: str = "",
+) -> Booking:
+    if type not in Booking.Type.values:
+        raise InvalidRequest(details={"type": "Must be hold or instant."})
+    offer = bookable_offer(team=team, live_mode=live_mode, offer_id=offer_id)
+    if offer is None:
+        raise OfferNotFound()
+    if offer.expires_at <= timezone.now():
+        raise OfferExpired()
+    if type == Booking.Type.HOLD and offer.requires_instant_payment:
+        raise InstantPaymentRequired()
+    supplier_for(team=team, live_mode=live_mode)  # live mode without a supplier refuses here
+    people = validate_passengers(
+        offer=offer, passengers=passengers, departure_date=offer.first_departure.date()
+    )
+    check_passports(offer=offer, passengers=people)
+    if type == Booking.Type.INSTANT:
+        if not isinstance(payments, list) or len(payments) != 1:
+            raise InvalidRequest(
+                details={
+                    "payments": "Required for an instant booking: "
+                    "[{type: balance, amount, currency}]."
+                }
+            )
+        check_payment(offer=offer, payment=payments[0])
+    if metadata is not None and not isinstance(metadata, dict):
+        raise InvalidRequest(details={"metadata": "Must be an object."})
+
+    try:
+        booking = _claim_offer(
+            team=team,
+            live_mode=live_mode,
+            offer=offer,
+            type=type,
+            people=people,
+            metadata=metadata or {},
+            idempotency_key=idempotency_key,
+        )
+    except OfferAlreadyBooked:
+        # The same request again, whose first attempt died after writing the booking (the
+        # Idempotency-Key's stored answer was lost with it): answer with that booking.
+        earlier = _booked_by_the_same_request(offer=offer, team=team, key=idempotency_key)
+        if earlier is None:
+            raise
+        return _resume(earlier, offer=offer)
+    return _place_order(booking, offer=offer)
+
+
+def _place_order(booking: Booking, *, offer: BookableOffer) -> Booking:
+    """The supplier's hold or instant order, outside any transaction, and its outcome."""
+    supplier = supplier_for_booking(booking)
+    instant = booking.type == Booking.Type.INSTANT
+    try:
+        order = supplier.create_order(
+            offer=offer,
+            passengers=_order_passengers(booking),
+            instant=instant,
+            amount=offer.total_amount,
+            currency=offer.total_currency,
+            booking_id=booking.id,
+        )
+    except SupplierOutcomeUnknown as exc:  # the order may exist: keep the money where it is
+        return _record_outcome_unknown(booking, exc)
+    except SupplierError as exc:
+        if instant:  # the wallet was debited: the booking stays, failed and refunded
+            return _record_failure(booking, exc)
+        Booking.objects.filter(pk=booking.pk).delete()  # a refused hold: no booking remains
+        raise
+    return _record_order(booking, order)
+
+
+def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
+    """The booking of a retried request whose first attempt died after writing it. Left
+    pending without a supplier order (the process died before or during the supplier call,
+    an instant booking already debited), the supplier is asked first whether the first
+    attempt's order exists: found, it is recorded; certainly absent, it is ordered now; if the
+    supplier cannot tell, the booking waits for the reconcile job. Otherwise it is answered as
+    it is. Only this retry runs: it holds the Idempotency-Key (the others are told it is in
+    flight), and the check lease keeps the reconcile job out meanwhile."""
+    if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
+        return booking
+    if not _claim_check(booking.pk):
+        return booking  # the reconcile job is asking the supplier right now
+    try:
+        booking.refresh_from_db()
+        if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
+            return booking
+        supplier = supplier_for_booking(booking)
+        try:
+            order = _look_up_order(supplier, booking)
+        except SupplierError as exc:
+            return _record_outcome_unknown(booking, exc)
+        if order is None:
+            return _place_order(booking, offer=offer)
+        return _record_order(booking, order)
+    finally:
+        _release_check(booking.pk)
+
+
+def _booked_by_the_same_request(*, offer: BookableOffer, team: Team, key: str) -> Booking | None:
+    if not key:
+        return None
+    return Booking.objects.filter(offer_id=offer.id, team=team, idempotency_key=key).first()
+
+
+def _claim_offer(
+    *,
+    team: Team,
+    live_mode: bool,
+    offer: BookableOffer,
+    type: str,
+    people: list[PassengerInput],
+    metadata: dict,
+    idempotency_key: str = "",
+) -> Booking:
+    """Write the booking and its passengers (and, for instant, debit the wallet) in one short
+    transaction. A second booking of the same offer fails on the unique constraint."""
+    supplier_id = dict(
+        zip((p["id"] for p in offer.passengers), offer.supplier_passenger_ids, strict=False)
+    )
+    try:
+        with transaction.atomic():
+            booking = Booking.objects.create(
+                team=team,
+                live_mode=live_mode,
+                client=_client_for(
+                    team=team, live_mode=live_mode, people=people, metadata=metadata
+                ),
+                offer_id=offer.id,
+                type=type,
+                supplier=offer.supplier,
+                total_amount=offer.total_amount,
+                total_currency=offer.total_currency,
+                base_amount=offer.base_amount,
+                tax_amount=offer.tax_amount,
+                exchange_rate=offer.exchange_rate,
+                base_cost_brl=offer.base_cost_brl,
+                markup_amount=offer.markup_amount,
+                fee_amount=offer.fee_amount,
+                client_amount=offer.client_amount,
+                owner=offer.data["owner"],
+                slices=_booking_slices(offer.data["slices"]),
+                conditions=offer.data["conditions"],
+                departing_at=offer.first_departure,
+                payment_required_by=offer.payment_required_by,
+                price_guarantee_expires_at=offer.price_guarantee_expires_at,
+                metadata=metadata,
+                idempotency_key=idempotency_key,
+            )
+            BookingPassenger.objects.bulk_create(
+                [
+                    BookingPassenger(
+                        booking=booking,
+                        position=position,
+                        passenger_id=p.id,
+                        type=p.type,
+                        title=p.title,
+                        given_name=p.given_name,
+                        family_name=p.family_name,
+                        gender=p.gender,
+                        born_on=p.born_on,
+                        email=p.email,
+                        phone_number=p.phone_number,
+                        identity_documents=p.identity_documents,
+                        loyalty_programme_accounts=p.loyalty_programme_accounts,
+                        infant_passenger_id=p.infant_passenger_id,
+                        supplier_passenger_id=supplier_id.get(p.id, ""),
+                    )
+                    for position, p in enumerate(people)
+                ]
+            )
+            if type == Booking.Type.INSTANT:
+                wallet_debit(
+                    team=team,
+                    live_mode=live_mode,
+                    amount=offer.base_cost_brl,
+                    reference_type=Transaction.ReferenceType.BOOKING,
+                    reference_id=booking.id,
+                    description=f"Booking {booking.id} ({offer.owner})",
+                )
+    except IntegrityError:
+        raise OfferAlreadyBooked() from None
+    return booking
+
+
+def _client_for(
+    *, team: Team, live_mode: bool, people: list[PassengerInput], metadata: dict
+) -> Client:
+    """`metadata.client_id` when given, otherwise the lead passenger, matched by e-mail."""
+    client_id = metadata.get("client_id")
+    if client_id:
+        client = Client.objects.filter(pk=client_id, team=team, live_mode=live_mode).first()
+        if client is None:
+            raise InvalidRequest(details={"metadata.client_id": "Unknown client."})
+        return client
+    lead = next(p for p in people if p.type == "adult")
+    client, _ = Client.objects.get_or_create(
+        team=team,
+        live_mode=live_mode,
+        email=lead.email.lower(),
+        defaults={
+            "full_name": f"{lead.given_name} {lead.family_name}",
+            "phone_number": lead.phone_number,
+        },
+    )
+    return client
+
+
+def _booking_slices(slices: list[dict]) -> list[dict]:
+    """The offer's slices, each segment passenger as a booking shows it (with its seat)."""
+    return [
+        {
+            **slice_,
+            "segments": [
+                {
+                    **segment,
+                    "passengers": [
+                        {
+                            "passenger_id": p["passenger_id"],
+                            "cabin_class": p["cabin_class"],
+                            "seat": None,
+                            "baggages": p["baggages"],
+                        }
+                        for p in segment["passengers"]
+                    ],
+                }
+                for segment in slice_["segments"]
+            ],
+        }
+        for slice_ in slices
+    ]
