@@ -29,9 +29,10 @@ class OfferRequest(models.Model):
 
 class SandboxOrder(models.Model):
     """The sandbox airline's own order book: what the airline knows whatever our side recorded.
-    The order ids it hands out still carry the order's data (see flights/suppliers/sandbox.py);
-    this row is what lets it find an order by our booking id when its answer was lost, and what
-    changes over time (an order pending at the airline becomes ticketed later)."""
+    The order ids it hands out still carry the order's data (see
+    flights/suppliers/sandbox/orders.py); this row is what lets it find an order by our booking
+    id when its answer was lost, and what changes over time (an order pending at the airline
+    becomes ticketed later)."""
 
     booking_reference = models.CharField(max_length=6, primary_key=True)
     booking_id = models.CharField(max_length=40, db_index=True, help_text="Our ord_ (metadata).")

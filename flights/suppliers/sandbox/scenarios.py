@@ -1,0 +1,77 @@
+"""The sandbox's scenarios (documented in docs/sandbox.md): the magic inputs that make a search
+or an order fail, and the refusals they give."""
+
+from collections.abc import Iterable
+
+from flights.suppliers.base import (
+    OrderPassenger,
+    SearchRequest,
+    SupplierError,
+    SupplierOutcomeUnknown,
+)
+
+# A slice between these two airports (either way) returns no offers at all.
+NO_OFFERS_ROUTE = ("CGH", "GRU")
+# A slice between these two airports (either way) makes the search fail with SupplierError.
+SUPPLIER_ERROR_ROUTE = ("GIG", "SDU")
+# A passenger with this family name (any case) makes ticketing fail: create_order(instant=True)
+# and pay_order raise SupplierError(code="issuance_failed"). A hold still succeeds.
+ISSUANCE_FAILURE_FAMILY_NAME = "Issuancefail"
+# Uncertain answers (a passenger's family name, any case), for ordering (hold or instant) and
+# for paying a hold: the call raises SupplierOutcomeUnknown, and the truth is found later with
+# find_order / get_order, as with a real airline.
+# - the order (or payment) is made, but its answer is lost (a read timeout after sending);
+ANSWER_LOST_FAMILY_NAME = "Answerlost"
+# - nothing is made, and the answer is a 5xx;
+SUPPLIER_DOWN_FAMILY_NAME = "Supplierdown"
+# - the airline accepts the order without confirming it (Duffel's 202 order_pending); its
+#   tickets appear ORDER_PENDING_SECONDS later.
+ORDER_PENDING_FAMILY_NAME = "Orderpending"
+ORDER_PENDING_SECONDS = 60
+# - creating a hold: the hold is made, but its answer is lost.
+HOLD_ANSWER_LOST_FAMILY_NAME = "Holdlost"
+# Each scenario's flag in the order ids.
+SCENARIO_FLAGS = {
+    ANSWER_LOST_FAMILY_NAME: "l",
+    SUPPLIER_DOWN_FAMILY_NAME: "d",
+    ORDER_PENDING_FAMILY_NAME: "p",
+    HOLD_ANSWER_LOST_FAMILY_NAME: "h",
+}
+
+
+def _check_scenarios(request: SearchRequest) -> bool:
+    """Raises for the supplier-error route (on any slice); False when a slice is the no-offers
+    route."""
+    routes = [{s.origin, s.destination} for s in request.slices]
+    if set(SUPPLIER_ERROR_ROUTE) in routes:
+        raise SupplierError(
+            "The flight supplier is unavailable; try again later "
+            f"(sandbox scenario: {'–'.join(SUPPLIER_ERROR_ROUTE)})",
+            code="supplier_unavailable",
+        )
+    return set(NO_OFFERS_ROUTE) not in routes
+
+
+def _scenario(passengers: Iterable[OrderPassenger]) -> str:
+    names = {p.family_name.strip().casefold() for p in passengers}
+    return next((name for name in SCENARIO_FLAGS if name.casefold() in names), "")
+
+
+def _outcome_unknown(scenario: str) -> SupplierOutcomeUnknown:
+    if scenario == SUPPLIER_DOWN_FAMILY_NAME:
+        reason = "the supplier answered 503 and made nothing"
+    elif scenario == ORDER_PENDING_FAMILY_NAME:
+        reason = "the airline accepted the order without confirming it (order_pending)"
+    else:
+        reason = "the answer was lost after the request was sent"
+    return SupplierOutcomeUnknown(
+        f"The flight supplier has not confirmed the outcome yet (sandbox scenario: {reason})"
+    )
+
+
+def _issuance_failure() -> SupplierError:
+    return SupplierError(
+        "The airline could not issue the tickets "
+        f"(sandbox scenario: passenger family name {ISSUANCE_FAILURE_FAMILY_NAME})",
+        code="issuance_failed",
+    )
