@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from djmoney.money import Money
 
 from agencies.models import ApiKey, Integration, Invitation, Team, User, hash_secret
+from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from core.exceptions import Conflict
-from core.timestamps import iso_utc
 from wallet.services import wallet_create
 from webhooks.models import EventType
 from webhooks.services import event_record
@@ -125,19 +125,6 @@ def api_key_revoke(*, api_key: ApiKey) -> ApiKey:
     return key
 
 
-def api_key_event_object(key: ApiKey) -> dict:
-    return {
-        "id": key.id,
-        "object": "api_key",
-        "name": key.name,
-        "live_mode": key.live_mode,
-        "display_prefix": key.display_prefix,
-        "created_at": iso_utc(key.created_at),
-        "last_used_at": iso_utc(key.last_used_at),
-        "revoked_at": iso_utc(key.revoked_at),
-    }
-
-
 class IntegrationAlreadyConnected(Conflict):
     code = "integration_already_connected"
     message = "An integration with this provider is already connected"
@@ -195,18 +182,6 @@ def integration_replace(
     return integration_connect(
         team=team, live_mode=live_mode, provider=provider, access_token=access_token
     )
-
-
-def integration_event_object(integration: Integration) -> dict:
-    return {
-        "id": integration.id,
-        "object": "integration",
-        "provider": integration.provider,
-        "status": integration.status,
-        "live_mode": integration.live_mode,
-        "connected_at": iso_utc(integration.connected_at),
-        "disconnected_at": iso_utc(integration.disconnected_at),
-    }
 
 
 # --- Invitations: an agency user invites a colleague, who sets their own password -------------

@@ -4,8 +4,8 @@ A search used to store every offer as the search returned it (~2 KB each after c
 50+ per search). A booking needs only the supplier's values (codes, times, flight numbers,
 amounts, conditions, deadlines) and the exact amounts we priced: names of airports, airlines
 and aircraft come from the reference data, ids are derived from the offer id
-(`rendering.offer_slices`), and the wire shapes are rendered again by the same functions
-(`rendering`) when the offer is booked. Positional arrays, no repeated keys; PostgreSQL
+(`payloads.offer_slices`), and the wire shapes are rendered again by the same functions
+(`payloads`) when the offer is booked. Positional arrays, no repeated keys; PostgreSQL
 compresses the whole search's array (lz4) in one value.
 
     offer    = [id, supplier_offer_id, owner, total_amount, total_currency, base_amount,

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from agencies.models import Team
 from core.ids import id_time_part
-from flights import airports, packing, rendering
+from flights import airports, packing, payloads
 from flights.models import OfferRequest
 from flights.pricing import price_offer
 
@@ -101,11 +101,11 @@ def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffe
     passengers = [(pid, ptype) for pid, ptype, _ in search.passengers]
     data: dict[str, Any] = {
         # The parts of the offer, as the search showed them, that a booking keeps.
-        "owner": rendering.carrier(offer.owner),
-        "slices": rendering.offer_slices(stored.id, offer.slices, [pid for pid, _ in passengers]),
-        "conditions": rendering.conditions_object(offer),
-        "passengers": rendering.offer_passengers(offer, passengers),
-        "payment_requirements": rendering.payment_requirements(offer),
+        "owner": payloads.carrier(offer.owner),
+        "slices": payloads.offer_slices(stored.id, offer.slices, [pid for pid, _ in passengers]),
+        "conditions": payloads.conditions_object(offer),
+        "passengers": payloads.offer_passengers(offer, passengers),
+        "payment_requirements": payloads.payment_requirements(offer),
     }
     return BookableOffer(
         id=stored.id,

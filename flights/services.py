@@ -13,7 +13,7 @@ from django.utils import timezone
 from agencies.models import Team
 from core.exceptions import register_error
 from core.ids import new_id, sibling_id
-from flights import packing, rendering
+from flights import packing, payloads
 from flights.fx import UnknownCurrency, rate_provider
 from flights.models import OfferRequest
 from flights.pricing import price_offer
@@ -73,7 +73,7 @@ def flight_search(
         )
         offer_id = sibling_id("off", of=request_id)
         rendered.append(
-            rendering.offer_object(
+            payloads.offer_object(
                 offer_id=offer_id, offer=supplier_offer, price=price, passengers=passenger_pairs
             )
         )
@@ -107,8 +107,8 @@ def flight_search(
         "offers": rendered,
         "slices": [
             {
-                "origin": rendering.place_object(s.origin),
-                "destination": rendering.place_object(s.destination),
+                "origin": payloads.place_object(s.origin),
+                "destination": payloads.place_object(s.destination),
                 "departure_date": s.departure_date.isoformat(),
                 "origin_type": "city" if len(s.origin_airports) > 1 else "airport",
                 "destination_type": "city" if len(s.destination_airports) > 1 else "airport",

@@ -8,8 +8,8 @@ from core.fields import QueryChoicesField
 from core.pagination import PaginationParams, PaginationSerializer, paginate
 from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
-from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
-from webhooks.payloads import event_object
+from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
+from webhooks.payloads import event_object, webhook_object
 from webhooks.selectors import event_get, event_list, webhook_get, webhook_list
 from webhooks.services import webhook_create, webhook_delete, webhook_recover, webhook_update
 from webhooks.services.recovery import recovery_window
@@ -21,21 +21,6 @@ PROBE_IN_PROGRESS = error_response(
     "`probe_in_progress`: another URL of the team is being probed (one probe at a time per "
     "team); retry after `Retry-After` seconds. Or `rate_limited` (see `Retry-After`)."
 )
-
-
-def webhook_object(endpoint: WebhookEndpoint) -> dict:
-    """The list shape (never the secret)."""
-    return {
-        "id": endpoint.id,
-        "url": endpoint.url,
-        "events": endpoint.events,
-        "active": endpoint.active,
-        "created_at": iso_utc(endpoint.created_at),
-        "last_triggered_at": iso_utc(endpoint.last_triggered_at),
-        "success_rate": endpoint.success_rate,
-        "total_deliveries": endpoint.total_deliveries,
-        "failed_deliveries": endpoint.failed_deliveries,
-    }
 
 
 def _body(request) -> dict:

@@ -2,7 +2,7 @@
 events API). Services change rows; this module turns them into the wire shape."""
 
 from core.timestamps import iso_utc
-from webhooks.models import Event
+from webhooks.models import Event, WebhookEndpoint
 
 
 def event_object(event: Event, *, webhook_id: str | None) -> dict:
@@ -19,4 +19,19 @@ def event_object(event: Event, *, webhook_id: str | None) -> dict:
         },
         "team_id": event.team_id,
         "webhook_id": webhook_id,
+    }
+
+
+def webhook_object(endpoint: WebhookEndpoint) -> dict:
+    """The list shape (never the secret)."""
+    return {
+        "id": endpoint.id,
+        "url": endpoint.url,
+        "events": endpoint.events,
+        "active": endpoint.active,
+        "created_at": iso_utc(endpoint.created_at),
+        "last_triggered_at": iso_utc(endpoint.last_triggered_at),
+        "success_rate": endpoint.success_rate,
+        "total_deliveries": endpoint.total_deliveries,
+        "failed_deliveries": endpoint.failed_deliveries,
     }

@@ -19,13 +19,13 @@ from django.utils import timezone
 from agencies.models import Team
 from core.exceptions import Conflict, UnprocessableEntity
 from core.money import fmt, q
-from core.timestamps import iso_utc
 from wallet.models import (
     LOW_BALANCE_THRESHOLD,
     TEST_MODE_BALANCE,
     Transaction,
     Wallet,
 )
+from wallet.payloads import transaction_object
 from webhooks.models import EventType
 from webhooks.services import EventSql, deliveries_dispatch_on_commit, event_record
 
@@ -320,21 +320,3 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         _raise_not_moved(txn)
     txn.balance_after, txn.sequence, delivery_ids = row
     deliveries_dispatch_on_commit(delivery_ids)
-
-
-def transaction_object(txn: Transaction) -> dict:
-    """The wire shape of a ledger transaction (API and `wallet.*` events)."""
-    data = {
-        "id": txn.id,
-        "type": txn.type,
-        "amount": fmt(txn.amount),
-        "currency": txn.currency,
-        "description": txn.description,
-        "reference_type": txn.reference_type,
-        "reference_id": txn.reference_id,
-        "balance_after": fmt(txn.balance_after) if txn.balance_after is not None else None,
-        "created_at": iso_utc(txn.created_at),
-    }
-    if txn.payment_method:
-        data["payment_method"] = txn.payment_method
-    return data

@@ -6,7 +6,6 @@ held across a call to a payment provider."""
 import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -17,9 +16,10 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from agencies.models import Team
 from core.exceptions import Conflict, InvalidRequest, NotFound, UnprocessableEntity
 from core.money import fmt
-from core.timestamps import business_date, business_day_bounds, iso_utc
+from core.timestamps import business_date, business_day_bounds
 from wallet import boleto
 from wallet.models import PaymentMethod, Recharge, Transaction
+from wallet.payloads import recharge_object
 from wallet.providers import ProviderError, provider_for
 from wallet.services.ledger import wallet_credit
 from webhooks.models import EventType
@@ -262,38 +262,3 @@ def payment_pages_open(recharge: Recharge, *, now: datetime | None = None) -> bo
     if recharge.status == Recharge.Status.EXPIRED:
         return recharge.expires_at is not None and now < recharge.expires_at + margin
     return False
-
-
-def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
-    data: dict[str, Any] = {
-        "id": recharge.id,
-        "amount": fmt(recharge.amount),
-        "currency": recharge.currency,
-        "status": recharge.status,
-        "payment_method": recharge.payment_method,
-        "created_at": iso_utc(recharge.created_at),
-        "paid_at": iso_utc(recharge.paid_at),
-        "transaction_id": recharge.transaction_id,
-    }
-    if with_payment:
-        data["payment"] = payment_instructions(recharge)
-    return data
-
-
-def payment_instructions(recharge: Recharge) -> dict:
-    base = settings.PUBLIC_BASE_URL
-    token = payment_page_token(recharge.id)
-    if recharge.payment_method == PaymentMethod.PIX:
-        return {
-            "pix_copy_paste": recharge.pix_copy_paste,
-            "pix_qrcode_url": f"{base}/api/v1/pix/qr/{recharge.id}?token={token}",
-            "expires_at": iso_utc(recharge.expires_at),
-        }
-    return {
-        "boleto_barcode": recharge.boleto_barcode,
-        "boleto_linha_digitavel": recharge.boleto_linha_digitavel,
-        "boleto_url": f"{base}/api/v1/boleto/{recharge.id}?token={token}",
-        "boleto_pdf_url": f"{base}/api/v1/boleto/{recharge.id}/pdf?token={token}",
-        "due_date": recharge.boleto_due_date.isoformat() if recharge.boleto_due_date else None,
-        "expires_at": iso_utc(recharge.expires_at),
-    }

@@ -28,7 +28,7 @@ def new_recharge(team, method="pix") -> Recharge:
 
 def page_urls(recharge: Recharge) -> list[str]:
     """The links handed to the payer (path and query, token included)."""
-    from wallet.services.recharges import payment_instructions
+    from wallet.payloads import payment_instructions
 
     payment = payment_instructions(recharge)
     urls = [payment.get("pix_qrcode_url"), payment.get("boleto_url"), payment.get("boleto_pdf_url")]

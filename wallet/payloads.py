@@ -1,0 +1,64 @@
+"""The wallet's API and event objects: what a transaction and a recharge look like on the wire."""
+
+from typing import Any
+
+from django.conf import settings
+
+from core.money import fmt
+from core.timestamps import iso_utc
+from wallet.models import PaymentMethod, Recharge, Transaction
+
+
+def transaction_object(txn: Transaction) -> dict:
+    """The wire shape of a ledger transaction (API and `wallet.*` events)."""
+    data = {
+        "id": txn.id,
+        "type": txn.type,
+        "amount": fmt(txn.amount),
+        "currency": txn.currency,
+        "description": txn.description,
+        "reference_type": txn.reference_type,
+        "reference_id": txn.reference_id,
+        "balance_after": fmt(txn.balance_after) if txn.balance_after is not None else None,
+        "created_at": iso_utc(txn.created_at),
+    }
+    if txn.payment_method:
+        data["payment_method"] = txn.payment_method
+    return data
+
+
+def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
+    data: dict[str, Any] = {
+        "id": recharge.id,
+        "amount": fmt(recharge.amount),
+        "currency": recharge.currency,
+        "status": recharge.status,
+        "payment_method": recharge.payment_method,
+        "created_at": iso_utc(recharge.created_at),
+        "paid_at": iso_utc(recharge.paid_at),
+        "transaction_id": recharge.transaction_id,
+    }
+    if with_payment:
+        data["payment"] = payment_instructions(recharge)
+    return data
+
+
+def payment_instructions(recharge: Recharge) -> dict:
+    from wallet.services.recharges import payment_page_token  # the services build on this
+
+    base = settings.PUBLIC_BASE_URL
+    token = payment_page_token(recharge.id)
+    if recharge.payment_method == PaymentMethod.PIX:
+        return {
+            "pix_copy_paste": recharge.pix_copy_paste,
+            "pix_qrcode_url": f"{base}/api/v1/pix/qr/{recharge.id}?token={token}",
+            "expires_at": iso_utc(recharge.expires_at),
+        }
+    return {
+        "boleto_barcode": recharge.boleto_barcode,
+        "boleto_linha_digitavel": recharge.boleto_linha_digitavel,
+        "boleto_url": f"{base}/api/v1/boleto/{recharge.id}?token={token}",
+        "boleto_pdf_url": f"{base}/api/v1/boleto/{recharge.id}/pdf?token={token}",
+        "due_date": recharge.boleto_due_date.isoformat() if recharge.boleto_due_date else None,
+        "expires_at": iso_utc(recharge.expires_at),
+    }
