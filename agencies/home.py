@@ -18,6 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from agencies.models import ApiKey, Integration, Team
+from bookings.display import failure_reason_for_people
 from bookings.models import Booking
 from core.timestamps import business_date, business_day_bounds
 from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
@@ -350,7 +351,7 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             url=_changelist("bookings_booking", status__exact="failed", mode=mode),
             row=lambda b: {
                 "label": b.booking_reference or b.id,
-                "detail": b.failure_reason,
+                "detail": failure_reason_for_people(b.failure_reason),
                 "amount": b.base_cost_brl,
                 "at": b.updated_at,
                 "team": b.team,

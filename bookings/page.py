@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from bookings.display import failure_reason_for_people
 from bookings.models import Booking, BookingEmail
 from bookings.retention import ERASED
 from core.i18n import SAO_PAULO, date_for_people, datetime_for_people, sao_paulo_time_for_people
@@ -638,6 +639,7 @@ class BookingPage:
     timeline: list[Entry]
     erased_at: str  # "" unless the passengers' personal data was erased
     outcome_unknown_since: str
+    failure_reason: str  # "" unless it failed: what its code means, in the reader's language
 
 
 def _route(slices: list[Slice]) -> str:
@@ -673,4 +675,5 @@ def booking_page(booking: Booking) -> BookingPage:
         outcome_unknown_since=sao_paulo_time_for_people(booking.outcome_unknown_since)
         if booking.outcome_unknown_since
         else "",
+        failure_reason=failure_reason_for_people(booking.failure_reason),
     )

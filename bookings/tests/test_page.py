@@ -410,3 +410,18 @@ def test_a_test_mode_booking_s_button_finds_it_among_the_test_data(test_client, 
     chosen = {"action": "cancel", "_selected_action": [booking.pk], "index": 0}
     confirm = support.post(changelist + "?mode=test", chosen).content.decode()
     assert booking.booking_reference in confirm
+
+
+def test_a_failure_reason_is_shown_in_the_readers_language():
+    from django.utils import translation
+
+    from bookings.display import failure_reason_for_people
+
+    stored = "issuance_failed: The airline could not issue the tickets (sandbox scenario)"
+    with translation.override("pt-br"):
+        assert failure_reason_for_people(stored) == (
+            "A companhia aérea não conseguiu emitir os bilhetes."
+        )
+        assert failure_reason_for_people("weird: something") == "weird: something"
+    with translation.override("en"):
+        assert failure_reason_for_people(stored) == "The airline could not issue the tickets."
