@@ -26,10 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import collect_offers, percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "bookings.md"
-DESTINATIONS = ["BSB", "CNF", "SSA", "REC", "POA", "CWB", "FOR", "BEL", "MAO", "FLN"]
 
 
 def passenger(pid):
@@ -42,28 +41,6 @@ def passenger(pid):
         "email": "ana@example.com",
         "phone_number": "+5511987654321",
     }
-
-
-def collect_offers(client, count):
-    offers, day = [], 10
-    while len(offers) < count:
-        for destination in DESTINATIONS:
-            body = {
-                "type": "one_way",
-                "passengers": [{"type": "adult", "count": 1}],
-                "slices": [
-                    {
-                        "origin": "GRU",
-                        "destination": destination,
-                        "departureDate": f"2027-03-{day:02d}",
-                    }
-                ],
-            }
-            offers += client.post(
-                "/api/v1/flights/search", body, content_type="application/json"
-            ).json()["offers"]
-        day += 1
-    return offers[:count]
 
 
 def run(bookings: int, threads: int) -> str:

@@ -80,3 +80,33 @@ def scratch_django(kind: str, extra_env: dict):
         connections.close_all()
     finally:
         drop_database(admin_url, scratch)
+
+
+# --- offers to book ---------------------------------------------------------------------------
+
+DESTINATIONS = ["BSB", "CNF", "SSA", "REC", "POA", "CWB", "FOR", "BEL", "MAO", "FLN"]
+
+
+def collect_offers(client, count: int, day: int = 10) -> list[dict]:
+    """`count` sandbox offers (one adult, GRU to domestic destinations from March `day` on), as
+    the search API returns them; the benches book them untimed."""
+    offers: list[dict] = []
+    while len(offers) < count:
+        for destination in DESTINATIONS:
+            body = {
+                "type": "one_way",
+                "passengers": [{"type": "adult", "count": 1}],
+                "slices": [
+                    {
+                        "origin": "GRU",
+                        "destination": destination,
+                        "departureDate": f"2027-03-{day:02d}",
+                    }
+                ],
+            }
+            response = client.post("/api/v1/flights/search", body, content_type="application/json")
+            offers += response.json()["offers"]
+            if len(offers) >= count:
+                break
+        day += 1
+    return offers[:count]

@@ -51,6 +51,7 @@ if str(REPO) not in sys.path:
 
 from bench.harness import (  # noqa: E402 - needs sys.path
     DJANGO_ENV,
+    collect_offers,
     create_database,
     drop_database,
     percentile,
@@ -67,7 +68,6 @@ from bench.wallet_debits import (  # noqa: E402 - needs sys.path
 RESULTS_DIR = REPO / "bench" / "results"
 RESULTS_FILE = RESULTS_DIR / "load_growth.md"
 START_TIMEOUT = 300  # seconds for every client of a run to be ready (a loaded machine is slow)
-DESTINATIONS = ["BSB", "CNF", "SSA", "REC", "POA", "CWB", "FOR", "BEL", "MAO", "FLN"]
 
 
 @dataclass
@@ -314,34 +314,15 @@ def search_offers(key: str, count: int, day: int = 10) -> list[dict]:
     from django.test import Client
 
     client = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
-    offers = []
-    while len(offers) < count:
-        for destination in DESTINATIONS:
-            body = {
-                "type": "one_way",
-                "passengers": [{"type": "adult", "count": 1}],
-                "slices": [
-                    {
-                        "origin": "GRU",
-                        "destination": destination,
-                        "departureDate": f"2027-03-{day:02d}",
-                    }
-                ],
-            }
-            response = client.post("/api/v1/flights/search", body, content_type="application/json")
-            offers += [
-                {
-                    "id": o["id"],
-                    "passenger_id": o["passengers"][0]["id"],
-                    "amount": o["total_amount"],
-                    "currency": o["total_currency"],
-                }
-                for o in response.json()["offers"]
-            ]
-            if len(offers) >= count:
-                break
-        day += 1
-    return offers[:count]
+    return [
+        {
+            "id": o["id"],
+            "passenger_id": o["passengers"][0]["id"],
+            "amount": o["total_amount"],
+            "currency": o["total_currency"],
+        }
+        for o in collect_offers(client, count, day)
+    ]
 
 
 def snapshot(team_ids: list[str]) -> dict:

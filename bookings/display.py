@@ -5,9 +5,9 @@ when the code is not one we know."""
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 
-_STORED = re.compile(r"(?P<code>[a-z_]+): .*", re.S)
+from core.i18n import stored_text_for_people
 
 REASONS = {
     "issuance_failed": gettext_noop("The airline could not issue the tickets."),
@@ -23,8 +23,9 @@ REASONS = {
 }
 
 
+# Stored as "<code>: <the supplier's message>".
+_KNOWN = [(re.compile(rf"{code}: .*", re.S), message) for code, message in REASONS.items()]
+
+
 def failure_reason_for_people(stored: str) -> str:
-    match = _STORED.fullmatch(stored or "")
-    if match and match["code"] in REASONS:
-        return gettext(REASONS[match["code"]])
-    return stored
+    return stored_text_for_people(stored or "", _KNOWN)

@@ -1,5 +1,7 @@
 """The language and time zone of what is rendered outside a request (e-mails from tasks)."""
 
+import re
+from collections.abc import Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -44,3 +46,15 @@ def sao_paulo_time_for_people(value: datetime) -> str:
     with timezone.override(SAO_PAULO):
         written = datetime_for_people(value)
     return gettext("%(when)s (Brasília time)") % {"when": written}
+
+
+def stored_text_for_people(stored: str, known: Sequence[tuple[re.Pattern[str], str]]) -> str:
+    """A text stored in English as it was written when it happened (the API returns it as it
+    is: ledger descriptions, attempt errors, failure reasons). The first of the `known`
+    patterns it matches gives its message in the active language, filled with the pattern's
+    named groups; anything else is shown as stored."""
+    for pattern, message in known:
+        match = pattern.fullmatch(stored)
+        if match:
+            return gettext(message) % match.groupdict()
+    return stored

@@ -4,7 +4,9 @@ show the known ones in the reader's language, and anything else as stored."""
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from core.i18n import stored_text_for_people
 
 # The stored English (as bookings/services/ and wallet/services/recharges.py write it) and
 # its message for people; the pattern's groups fill the placeholders.
@@ -29,8 +31,4 @@ _KNOWN = [
 
 
 def description_for_people(stored: str) -> str:
-    for pattern, message in _KNOWN:
-        match = pattern.fullmatch(stored)
-        if match:
-            return gettext(message) % match.groupdict()
-    return stored
+    return stored_text_for_people(stored, _KNOWN)

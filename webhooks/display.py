@@ -4,7 +4,9 @@ language, and anything else as stored."""
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from core.i18n import stored_text_for_people
 
 _KNOWN = [
     (
@@ -31,8 +33,4 @@ _KNOWN = [
 
 
 def attempt_error_for_people(stored: str) -> str:
-    for pattern, message in _KNOWN:
-        match = pattern.fullmatch(stored)
-        if match:
-            return gettext(message) % match.groupdict()
-    return stored
+    return stored_text_for_people(stored, _KNOWN)
