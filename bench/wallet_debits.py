@@ -245,15 +245,17 @@ def debit_loop(team_id: str, seconds: float, ref_prefix: str, wait_start, cpu_cl
     from wallet.services import wallet_debit
 
     team = Team.objects.get(pk=team_id)
-    locked = [0.0]
+    locked: list[float | None] = [None]
 
     def mark_lock(execute, sql, params, many, context):
         # When the statement that moves the balance returns (the conditional UPDATE, or on
         # PostgreSQL the one statement that also writes the ledger and event rows), this
         # transaction holds the wallet's row lock until COMMIT: every other client waits.
+        # Outside a transaction the statement commits as it ends: the lock is already released
+        # when its result arrives (the window counts 0).
         result = execute(sql, params, many, context)
         if "UPDATE wallet_wallet" in sql or sql.startswith('UPDATE "wallet_wallet"'):
-            locked[0] = time.perf_counter()
+            locked[0] = time.perf_counter() if connection.in_atomic_block else None
         return result
 
     def debit(reference_id):
@@ -289,7 +291,8 @@ def debit_loop(team_id: str, seconds: float, ref_prefix: str, wait_start, cpu_cl
                 continue
             t1 = time.perf_counter()
             latencies.append((t1 - t0) * 1000)
-            lock_window += t1 - locked[0]
+            if locked[0] is not None:
+                lock_window += t1 - locked[0]
             ok += 1
     end = time.monotonic()
     return {
@@ -746,7 +749,8 @@ def report(rounds: list[list[Result]], args, server_version: str, scratch: str) 
         "",
         "*row lock held*: mean time from the UPDATE's result reaching the client to the COMMIT's "
         "(pgbench: mean latency of the INSERTs + COMMIT); on one hot row, debits/s cannot "
-        "exceed 1000 / this.",
+        "exceed 1000 / this. Ours is 0.00 when each debit is its own transaction: the one "
+        "statement commits as it ends, so the lock is held only inside the server.",
         "",
         "Per run:",
         "",

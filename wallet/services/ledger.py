@@ -3,8 +3,9 @@
 Live mode: one conditional `UPDATE … RETURNING` both locks the wallet row and moves the balance
 (never below zero: the WHERE clause and a CHECK constraint), then the ledger row and the events
 and their webhook deliveries are written, all in one transaction. On PostgreSQL these writes are
-one statement, so the lock is held for one round trip and the COMMIT; callers never make a
-network call inside it.
+one statement, so the lock is held for one round trip and the COMMIT (or, for a movement that is
+its own transaction, only while the server runs the statement); callers never make a network
+call inside it.
 Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still written.
 """
 
@@ -88,7 +89,6 @@ def wallet_debit(
     )
 
 
-@transaction.atomic
 def _record(
     *,
     team: Team,
@@ -122,10 +122,18 @@ def _record(
         created_at=timezone.now(),
     )
     try:
-        if one_statement:
+        if one_statement and not connection.in_atomic_block:
+            # A movement that is its own transaction: the one statement commits as it ends, so
+            # the wallet's row lock is held only inside the server, never across a round trip.
             _write_live_in_one_statement(txn)
         else:
-            _write(txn)
+            # Inside a caller's transaction (a booking), a savepoint: a duplicate rolls back
+            # this movement only, and the caller decides.
+            with transaction.atomic():
+                if one_statement:
+                    _write_live_in_one_statement(txn)
+                else:
+                    _write(txn)
     except IntegrityError:
         # The unique (team, mode, type, reference) constraint: this reference was already
         # moved. The exception rolls back the balance update with it.
