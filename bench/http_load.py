@@ -23,20 +23,30 @@ Endpoints, one after the other, each for --seconds after a warm-up (--warmup sec
 * POST /api/v1/flights/search with the test key: sandbox round trip GRU-LIS-GRU, 1 adult,
   departure ~100 days ahead, return 14 days later.
 
-Load: a closed loop of --clients concurrent clients (default 2 × cores), each in its own
-spawned process with one `requests.Session`; each sends its next request as soon as the previous
-one is answered. Only 2xx answers are counted (requests/s, latencies); the rest are errors.
-Latency is client side: from sending the request to having read the whole response.
-Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU (shown
-per endpoint) is taken from the server; gunicorn's sync workers also close the connection after
-every response, so each request opens a new TCP connection whatever the client asks.
+Load (--client wrk, the default when Debian's `wrk` is installed): `wrk` with --clients
+connections on one thread per core, a closed loop (each connection sends its next request as
+soon as the previous one is answered). wrk is C and spends a few µs of CPU per request, so it is
+not the bottleneck; its CPU per request is shown. --client python: the former load generator,
+--clients spawned processes with one `requests.Session` each (about 1 ms of CPU per request,
+which understates the bare view; kept for machines without wrk).
+Only 2xx answers are counted in requests/s; the rest are errors. Latency is client side: from
+sending the request to having read the whole response (wrk's percentiles cover every answer).
+Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU is taken
+from the server; gunicorn's sync workers close the connection after every response, so each
+request opens a new TCP connection whatever the client asks.
+
+Memory: after the runs, the resident set (RSS) and proportional set (PSS: shared pages divided
+among the processes sharing them) of every gunicorn worker, from /proc (Linux).
 """
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
 import platform
+import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -89,10 +99,18 @@ class Endpoint:
 class Result:
     endpoint: Endpoint
     rate: float  # 2xx answers per second, all clients together
-    latencies_ms: list  # sorted, 2xx answers only
+    p50_ms: float
+    p99_ms: float
     errors: int
     first_error: str
     client_cpu_ms: float  # client CPU (user + system) per answer
+
+
+@dataclass
+class WorkerMemory:
+    pid: int
+    rss_mb: float
+    pss_mb: float | None  # None where /proc/<pid>/smaps_rollup cannot be read
 
 
 # --- load generator (one spawned process per client) -----------------------------------------
@@ -180,11 +198,123 @@ def measure(base_url: str, endpoint: Endpoint, clients: int, warmup: float, seco
     return Result(
         endpoint=endpoint,
         rate=len(latencies) / window,
-        latencies_ms=latencies,
+        p50_ms=statistics.median(latencies),
+        p99_ms=percentile(latencies, 99),
         errors=errors,
         first_error=first_error,
         client_cpu_ms=cpu * 1000 / max(1, len(latencies) + errors),
     )
+
+
+# --- load generator: wrk ----------------------------------------------------------------------
+
+# wrk's Lua: the request (method, headers, body from a file) and one JSON line with the summary.
+# errors.status counts answers with a status above 399 (every endpoint answers 200 before the run).
+WRK_SCRIPT = """
+wrk.method = "{method}"
+{headers}
+{body}
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH_JSON {{"requests": %d, "duration_us": %d, "status": %d, "connect": %d, '
+    .. '"read": %d, "write": %d, "timeout": %d, "p50_us": %d, "p99_us": %d}}\\n',
+    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+
+def wrk_script(endpoint: Endpoint, scratch_dir: Path) -> Path:
+    headers = "\n".join(
+        f"wrk.headers[{json.dumps(name)}] = {json.dumps(value)}"
+        for name, value in endpoint.headers.items()
+    )
+    body = ""
+    if endpoint.body is not None:
+        body_file = scratch_dir / "wrk-body"
+        body_file.write_bytes(endpoint.body)
+        body = f'local f = io.open("{body_file}", "rb")\nwrk.body = f:read("*a")\nf:close()'
+    script = scratch_dir / "wrk.lua"
+    script.write_text(WRK_SCRIPT.format(method=endpoint.method, headers=headers, body=body))
+    return script
+
+
+def run_wrk(url: str, script: Path, connections: int, seconds: float) -> tuple[dict, float]:
+    """wrk's summary, and the CPU (user + system, seconds) wrk used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    completed = subprocess.run(  # noqa: S603 - fixed argument list
+        [
+            shutil.which("wrk") or "wrk",
+            f"--threads={min(connections, os.cpu_count() or 1)}",
+            f"--connections={connections}",
+            f"--duration={max(1, round(seconds))}s",
+            "--timeout=30s",
+            f"--script={script}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    line = next(ln for ln in completed.stdout.splitlines() if ln.startswith("BENCH_JSON "))
+    return json.loads(line.removeprefix("BENCH_JSON ")), cpu
+
+
+def measure_wrk(base_url: str, endpoint: Endpoint, clients: int, warmup: float, seconds: float):
+    with tempfile.TemporaryDirectory() as scratch:
+        script = wrk_script(endpoint, Path(scratch))
+        if warmup:
+            run_wrk(base_url + endpoint.path, script, clients, warmup)
+        summary, cpu = run_wrk(base_url + endpoint.path, script, clients, seconds)
+    socket_errors = sum(summary[k] for k in ("connect", "read", "write", "timeout"))
+    errors = summary["status"] + socket_errors
+    ok = summary["requests"] - summary["status"]
+    first_error = ""
+    if errors:
+        first_error = (
+            f"{summary['status']} answers above 399; socket errors: connect "
+            f"{summary['connect']}, read {summary['read']}, write {summary['write']}, "
+            f"timeout {summary['timeout']}"
+        )
+    return Result(
+        endpoint=endpoint,
+        rate=ok / (summary["duration_us"] / 1e6),
+        p50_ms=summary["p50_us"] / 1000,
+        p99_ms=summary["p99_us"] / 1000,
+        errors=errors,
+        first_error=first_error,
+        client_cpu_ms=cpu * 1000 / max(1, summary["requests"]),
+    )
+
+
+# --- memory of the workers --------------------------------------------------------------------
+
+
+def worker_memory(master_pid: int) -> list[WorkerMemory]:
+    """RSS and PSS of each child of gunicorn's master (its workers), from /proc."""
+    children = Path(f"/proc/{master_pid}/task/{master_pid}/children")
+    if not children.exists():
+        return []
+    workers = []
+    for pid in map(int, children.read_text().split()):
+        rss_kb = next(
+            int(line.split()[1])
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+            if line.startswith("VmRSS:")
+        )
+        pss_kb = None
+        rollup = Path(f"/proc/{pid}/smaps_rollup")
+        with contextlib.suppress(OSError, StopIteration):  # no PSS: report RSS alone
+            pss_kb = next(
+                int(line.split()[1])
+                for line in rollup.read_text().splitlines()
+                if line.startswith("Pss:")
+            )
+        workers.append(WorkerMemory(pid, rss_kb / 1024, None if pss_kb is None else pss_kb / 1024))
+    return workers
 
 
 # --- server -----------------------------------------------------------------------------------
@@ -239,10 +369,10 @@ def wait_until_up(base_url: str, server: subprocess.Popen, log_path: Path) -> No
         if server.poll() is not None:
             raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
         try:
-            if requests.get(f"{base_url}/health", timeout=5).status_code == 200:
+            if requests.get(f"{base_url}/health", timeout=30).status_code == 200:
                 return
-        except requests.ConnectionError:
-            pass
+        except (requests.ConnectionError, requests.Timeout):
+            pass  # not listening yet, or a worker still importing on a busy machine
         time.sleep(0.2)
     raise TimeoutError(f"gunicorn did not answer /health:\n{log_path.read_text()[-3000:]}")
 
@@ -250,21 +380,28 @@ def wait_until_up(base_url: str, server: subprocess.Popen, log_path: Path) -> No
 # --- report -----------------------------------------------------------------------------------
 
 
-def report(results: list[Result], args, workers: int) -> str:
+MEMORY_TARGET_MB = 150  # issue 17: resident memory per gunicorn worker after the bench
+
+
+def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]) -> str:
     baseline = results[0].rate
     rows = []
     for r in results:
         rows.append(
-            f"| {r.endpoint.name} | {r.rate:,.0f} | {statistics.median(r.latencies_ms):.2f} "
-            f"| {percentile(r.latencies_ms, 99):.2f} | {r.rate / baseline:.2f} | {r.errors} "
-            f"| {r.client_cpu_ms:.2f} |"
+            f"| {r.endpoint.name} | {r.rate:,.0f} | {r.p50_ms:.2f} | {r.p99_ms:.2f} "
+            f"| {r.rate / baseline:.2f} | {r.errors} | {r.client_cpu_ms:.3f} |"
         )
     by_path = {r.endpoint.path: r for r in results}
     search, floor = by_path["/api/v1/flights/search"], by_path["/bench/bare-search"]
     problems = [f"- {r.endpoint.name}: {r.first_error}" for r in results if r.errors]
+    client = (
+        f"wrk, {args.clients} connections on {min(args.clients, os.cpu_count() or 1)} threads"
+        if args.client == "wrk"
+        else f"{args.clients} closed-loop client processes (requests.Session)"
+    )
     lines = [
         f"gunicorn, {workers} sync workers (= CPU cores), `config.settings.production`, "
-        f"PostgreSQL + Redis; {args.clients} closed-loop client processes (requests.Session), "
+        f"PostgreSQL + Redis; {client}, "
         f"{args.seconds:g} s per endpoint after {args.warmup:g} s of warm-up; all on this machine "
         f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before the run "
@@ -277,10 +414,27 @@ def report(results: list[Result], args, workers: int) -> str:
         "",
         f"Search vs the bare view returning the same response bytes: "
         f"{search.rate / floor.rate:.2f} of its requests/s, p50 "
-        f"{statistics.median(search.latencies_ms) / statistics.median(floor.latencies_ms):.1f} ×.",
+        f"{search.p50_ms / floor.p50_ms:.1f} ×.",
         "Only 2xx answers are counted; latency is client side (request sent → response read).",
         "The clients' CPU is taken from the same cores as the server's.",
     ]
+    if memory:
+        largest = max(w.rss_mb for w in memory)
+        lines += [
+            "",
+            "Memory of each gunicorn worker after the runs (RSS counts the pages it shares "
+            "with the master and the other workers in full; PSS divides them):",
+            "",
+            "| worker pid | RSS MB | PSS MB |",
+            "|---|---:|---:|",
+            *(
+                f"| {w.pid} | {w.rss_mb:.1f} | {'n/a' if w.pss_mb is None else f'{w.pss_mb:.1f}'} |"
+                for w in memory
+            ),
+            "",
+            f"Largest worker RSS {largest:.1f} MB; target ≤ {MEMORY_TARGET_MB} MB: "
+            f"{'met' if largest <= MEMORY_TARGET_MB else 'MISSED'}.",
+        ]
     if problems:
         lines += ["", "First error per endpoint:", *problems]
     return "\n".join(lines)
@@ -297,6 +451,12 @@ def main() -> int:
         "--clients", type=int, default=2 * cores, help=f"concurrent clients (default {2 * cores})"
     )
     parser.add_argument("--warmup", type=float, default=2, help="seconds (default 2)")
+    parser.add_argument(
+        "--client",
+        choices=("wrk", "python"),
+        default="wrk" if shutil.which("wrk") else "python",
+        help="load generator (default: wrk when installed)",
+    )
     args = parser.parse_args()
     args.load_before = os.getloadavg()[0]  # other work on the machine skews every figure
     # Ctrl-C raises KeyboardInterrupt; make SIGTERM unwind the same way, through the finally.
@@ -394,14 +554,16 @@ def main() -> int:
                 print(
                     f"{endpoint.name}: {args.clients} clients, {args.seconds:g} s ...", flush=True
                 )
-                result = measure(base_url, endpoint, args.clients, args.warmup, args.seconds)
+                run = measure_wrk if args.client == "wrk" else measure
+                result = run(base_url, endpoint, args.clients, args.warmup, args.seconds)
                 print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
                 results.append(result)
+            memory = worker_memory(server.pid)
         finally:
             if server is not None:
                 stop_gunicorn(server)
             cache.clear()
-    text = report(results, args, cores)
+    text = report(results, args, cores, memory)
     print()
     print(text)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
