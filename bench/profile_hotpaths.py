@@ -9,13 +9,20 @@ one webhook delivery attempt (`delivery_attempt`, its POST answered in-process b
 For each: the queries of one warm request, then N requests under cProfile: function calls per
 request (deterministic: it does not move with the machine's load, unlike wall-clock time) and
 the functions with the most own time. Wall-clock figures belong to `bin/bench`.
+
+First, without the profiler: this process's CPU per request (user + system, the median of five
+batches) for a bare Django JSON view (bench/http_urls.py, the HTTP bench's baseline), the balance
+and the search; the servers' CPU (PostgreSQL, Redis) is not in it. On a busy machine CPU time
+moves far less than wall-clock time.
 """
 
 import argparse
 import cProfile
 import io
 import pstats
+import statistics
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,6 +71,32 @@ def profile(run, n: int, top: int, setup=_nothing) -> tuple[float, str]:
     return stats.total_calls / n, out.getvalue()
 
 
+def cpu_per_request_us(run, n: int, batches: int = 5) -> float:
+    run()  # warm
+    per_batch = []
+    for _ in range(batches):
+        started = time.process_time()
+        for _ in range(n):
+            run()
+        per_batch.append((time.process_time() - started) / n * 1e6)
+    return statistics.median(per_batch)
+
+
+def cpu_table(runs: list[tuple[str, object, int]]) -> str:
+    lines = [
+        "## CPU per request (this process, no profiler)",
+        "",
+        "| request | CPU µs per request | × bare view |",
+        "|---|---:|---:|",
+    ]
+    baseline = None
+    for title, run, n in runs:
+        us = cpu_per_request_us(run, n)
+        baseline = baseline or us
+        lines.append(f"| {title} | {us:,.0f} | {us / baseline:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def section(title: str, run, n: int, top: int, setup=_nothing) -> str:
     setup()
     run()  # warm: imports, caches, the per-process key cache
@@ -76,7 +109,7 @@ def section(title: str, run, n: int, top: int, setup=_nothing) -> str:
     return "\n".join(lines)
 
 
-def run(n: int, top: int) -> str:
+def run(n: int, top: int, cpu_only: bool = False) -> str:
     import orjson
     import responses
     from django.core.handlers.wsgi import WSGIHandler
@@ -104,13 +137,14 @@ def run(n: int, top: int) -> str:
             "SERVER_PROTOCOL": "HTTP/1.1",
             "REMOTE_ADDR": "127.0.0.1",
             "HTTP_HOST": "testserver",
-            "HTTP_AUTHORIZATION": f"Bearer {key}",
             "CONTENT_TYPE": "application/json",
             "CONTENT_LENGTH": str(len(body)),
             "wsgi.input": io.BytesIO(body),
             "wsgi.url_scheme": "http",
             "wsgi.errors": sys.stderr,
         }
+        if key:
+            environ["HTTP_AUTHORIZATION"] = f"Bearer {key}"
         status = []
         response = handler(environ, lambda s, headers, exc_info=None: status.append(s))
         content = b"".join(response)
@@ -138,7 +172,21 @@ def run(n: int, top: int) -> str:
         attempt = delivery_attempt(due.pop())
         assert attempt is not None and attempt.succeeded, attempt and attempt.error
 
-    parts = [section("GET /api/v1/wallet/balance (live key)", balance, n, top)]
+    def bare():
+        call("GET", "/bench/bare", "")
+
+    parts = [
+        cpu_table(
+            [
+                ("GET /bench/bare (bare Django JSON view)", bare, n),
+                ("GET /api/v1/wallet/balance (live key)", balance, n),
+                ("POST /api/v1/flights/search (sandbox)", search, max(n // 4, 1)),
+            ]
+        )
+    ]
+    if cpu_only:
+        return "\n".join(parts)
+    parts.append(section("GET /api/v1/wallet/balance (live key)", balance, n, top))
     parts.append(section("POST /api/v1/flights/search (sandbox)", search, max(n // 4, 1), top))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
         mocked.post(HOOK_URL, body="ok")
@@ -152,14 +200,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU per request")
     args = parser.parse_args()
     env = {
         "API_RATE_LIMIT": "1000000/minute",
         "API_SEARCH_RATE_LIMIT": "1000000/minute",
         "DJANGO_ALLOWED_HOSTS": "testserver",
+        "DJANGO_SETTINGS_MODULE": "bench.http_settings",  # production's, plus the bare view
     }
     with scratch_django("hotpaths", env):
-        print(run(args.requests, args.top))
+        print(run(args.requests, args.top, args.cpu_only))
     return 0
 
 

@@ -7,6 +7,7 @@ from django.db.models.functions import Coalesce
 
 from agencies.models import Team
 from core.money import fmt
+from core.sql import CompiledQuery
 from core.timestamps import business_date, business_day_bounds, iso_utc
 from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
 from wallet.services import RechargeNotFound
@@ -21,35 +22,48 @@ def pending_holds_amount(*, team: Team, live_mode: bool) -> Decimal:
     return pending_holds_total(team=team, live_mode=live_mode)
 
 
-def wallet_balance(*, team: Team, live_mode: bool) -> dict:
-    """One query: the balance (live) or the last test movement, and the pending holds."""
+def _live_balance(team_id: str) -> QuerySet:
     from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
 
-    if live_mode:
-        balance, last_movement, pending = (
-            Wallet.objects.filter(team=team)
-            .annotate(pending=pending_holds_total_of("team_id", live_mode=True))
-            .values_list("balance", "last_transaction_at", "pending")
-            .get()
+    return (
+        Wallet.objects.filter(team_id=team_id)
+        .annotate(pending=pending_holds_total_of("team_id", live_mode=True))
+        .values_list("balance", "last_transaction_at", "pending")
+    )
+
+
+def _test_balance(team_id: str) -> QuerySet:
+    from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
+
+    last_test_movement = (
+        Transaction.objects.filter(team_id=OuterRef("pk"), live_mode=False)
+        .order_by()
+        .values("team_id")
+        .annotate(last=Max("created_at"))
+        .values("last")
+    )
+    return (
+        Team.objects.filter(pk=team_id)
+        .annotate(
+            last=Subquery(last_test_movement),
+            pending=pending_holds_total_of("pk", live_mode=False),
         )
+        .values_list("last", "pending")
+    )
+
+
+# Every API request of a balance runs one of these: compiled once (core/sql.py).
+_LIVE_BALANCE = CompiledQuery(_live_balance, "team_id")
+_TEST_BALANCE = CompiledQuery(_test_balance, "team_id")
+
+
+def wallet_balance(*, team: Team, live_mode: bool) -> dict:
+    """One query: the balance (live) or the last test movement, and the pending holds."""
+    if live_mode:
+        balance, last_movement, pending = _LIVE_BALANCE.one(team_id=team.pk)
     else:
         balance = TEST_MODE_BALANCE
-        last_test_movement = (
-            Transaction.objects.filter(team_id=OuterRef("pk"), live_mode=False)
-            .order_by()
-            .values("team_id")
-            .annotate(last=Max("created_at"))
-            .values("last")
-        )
-        last_movement, pending = (
-            Team.objects.filter(pk=team.pk)
-            .annotate(
-                last=Subquery(last_test_movement),
-                pending=pending_holds_total_of("pk", live_mode=False),
-            )
-            .values_list("last", "pending")
-            .get()
-        )
+        last_movement, pending = _TEST_BALANCE.one(team_id=team.pk)
     return {
         "balance": fmt(balance),
         "currency": "BRL",

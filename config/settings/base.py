@@ -167,7 +167,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # Django's RedisCache with one client per process and one-round-trip counters.
+        "default": {"BACKEND": "core.cache.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
     # Embedded default: a cache every local process shares, with nothing to install.

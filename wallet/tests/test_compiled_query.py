@@ -1,0 +1,77 @@
+"""`core.sql.CompiledQuery`, on the balance's own queries: the same rows as the queryset, for
+whichever team, compiled once; and it refuses a query it could not run faithfully."""
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+
+from agencies.models import Team
+from agencies.tests.factories import make_team
+from core.sql import CompiledQuery
+from wallet.models import Transaction, Wallet
+from wallet.selectors import _live_balance, _test_balance
+from wallet.tests.factories import fund
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rows_are_the_querysets_rows_for_each_team():
+    first, second = make_team("First").team, make_team("Second").team
+    fund(first, "120.50")
+    fund(second, "7.25", live_mode=False)
+    live, test = CompiledQuery(_live_balance, "team_id"), CompiledQuery(_test_balance, "team_id")
+    for team in (first, second):
+        assert live.rows(team_id=team.pk) == list(_live_balance(team.pk))
+        assert test.rows(team_id=team.pk) == list(_test_balance(team.pk))
+    balance, last_movement, pending = live.one(team_id=first.pk)
+    assert (balance, pending) == (Decimal("120.50"), Decimal("0.00"))
+    assert isinstance(balance, Decimal)  # converted as the ORM does, SQLite included
+    assert isinstance(last_movement, datetime) and last_movement.tzinfo is not None
+    last_test, _ = test.one(team_id=second.pk)
+    assert last_test == Transaction.objects.get(team=second, live_mode=False).created_at
+
+
+def test_compiled_once_then_only_run():
+    team = make_team("Once").team
+    fund(team, "10.00")
+    query = CompiledQuery(_live_balance, "team_id")
+    query.one(team_id=team.pk)
+    compiler = query._compiled
+    with CaptureQueriesContext(connection) as captured:
+        query.one(team_id=team.pk)
+    assert query._compiled is compiler
+    assert len(captured) == 1
+
+
+def test_no_row_raises_the_models_does_not_exist():
+    with pytest.raises(Wallet.DoesNotExist):
+        CompiledQuery(_live_balance, "team_id").one(team_id="team_unknown")
+
+
+def test_a_placeholder_the_orm_transforms_is_refused():
+    query = CompiledQuery(lambda name: Team.objects.filter(name__icontains=name), "name")
+    with pytest.raises(ValueError, match="not passed through"):
+        query.rows(name="x")
+
+
+def test_columns_in_another_order_than_the_sql_are_refused():
+    def build(team_id):
+        return (
+            Wallet.objects.filter(team_id=team_id)
+            .annotate(doubled=F("balance") * 2)
+            .values_list("doubled", "balance")
+        )
+
+    with pytest.raises(ValueError, match="order the SQL selects"):
+        CompiledQuery(build, "team_id").rows(team_id="team_x")
+
+
+def test_a_last_movement_is_utc():
+    team = make_team("Utc").team
+    fund(team, "1.00")
+    _, last_movement, _ = CompiledQuery(_live_balance, "team_id").one(team_id=team.pk)
+    assert last_movement.utcoffset() == UTC.utcoffset(None)
