@@ -8,7 +8,8 @@ Runs in a scratch database (bench/harness.py) on production settings, in this pr
 one webhook delivery attempt (`delivery_attempt`, its POST answered in-process by `responses`).
 For each: the queries of one warm request, then N requests under cProfile: function calls per
 request (deterministic: it does not move with the machine's load, unlike wall-clock time) and
-the functions with the most own time. Wall-clock figures belong to `bin/bench`.
+the functions with the most own CPU time (process time: waiting on a server is not counted).
+Wall-clock figures belong to `bin/bench`.
 
 First, without the profiler: this process's CPU per request (user + system, the median of five
 batches) for a bare Django JSON view (bench/http_urls.py, the HTTP bench's baseline), the balance
@@ -57,7 +58,7 @@ def queries_of(run, setup=_nothing) -> list[str]:
 
 
 def profile(run, n: int, top: int, setup=_nothing) -> tuple[float, str]:
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)  # CPU, not waiting
     for _ in range(n):
         setup()  # not profiled
         profiler.enable()

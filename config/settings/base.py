@@ -146,6 +146,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend whose health check polls the socket before sending SELECT 1.
+        DATABASES["default"]["ENGINE"] = "core.postgresql"
 
 # DATABASE_POOLER=pgbouncer: DATABASE_URL is a PgBouncer in transaction pooling mode, where a
 # client has a server connection only for one transaction at a time (docs/pgbouncer.md). So
