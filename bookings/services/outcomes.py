@@ -6,7 +6,7 @@ from typing import Literal, cast
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from bookings.emails import email_queue
@@ -71,9 +71,20 @@ def _record_order(booking: Booking, order: SupplierOrder) -> Booking:
     )
 
 
+def _locked(booking: Booking) -> Booking:
+    """The booking read again under its row lock, with what its event objects and the API's
+    answer read several times: its team and its passengers (fixed once it is written)."""
+    return (
+        Booking.objects.select_for_update(of=("self",))
+        .select_related("team")
+        .prefetch_related("passengers")
+        .get(pk=booking.pk)
+    )
+
+
 def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        booking = _locked(booking)
         if booking.status != Booking.Status.PENDING:
             return booking  # settled meanwhile (cancelled, expired or failed)
         _clear_outcome_unknown(booking)
@@ -98,13 +109,14 @@ def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
     """Tickets issued: documents, `ticketed`, and an event for every state passed through
     (from the state the booking is in: `pending` for an instant order answered at once,
     `confirmed` for a paid hold or an instant booking whose outcome was unknown)."""
-    passenger_of = {
-        p.supplier_passenger_id or p.passenger_id: p.passenger_id for p in booking.passengers.all()
-    }
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        booking = _locked(booking)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking  # settled meanwhile (cancelled, or failed) by another request
+        passenger_of = {
+            p.supplier_passenger_id or p.passenger_id: p.passenger_id
+            for p in booking.passengers.all()
+        }
         previous_status = booking.status
         now = timezone.now()
         _clear_outcome_unknown(booking)
@@ -123,6 +135,7 @@ def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
                 ),
                 defaults={"unique_identifier": document.unique_identifier},
             )
+        prefetch_related_objects([booking], "documents")  # the events and the answer list them
         if previous_status == Booking.Status.PENDING:
             _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
             _event(
@@ -150,7 +163,7 @@ def _record_failure(
     instant booking or a confirmed hold was debited; a pending hold was not).
     `only_if_unknown`: the reconcile job's verdict, void if the booking was settled meanwhile."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        booking = _locked(booking)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking  # settled meanwhile (cancelled, or ticketed) by another request
         if only_if_unknown and booking.outcome_unknown_since is None:
@@ -184,7 +197,7 @@ def _record_outcome_unknown(
     reconcile job. A paid instant booking is `confirmed` ("payment received, awaiting
     issuance"), with its events; a hold stays `pending`, a paid hold `confirmed`."""
     with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        booking = _locked(booking)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking
         now = timezone.now()
