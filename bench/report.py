@@ -112,6 +112,71 @@ def targets(results: dict[str, str]) -> list[str]:
     ]
 
 
+def _met(value: float | None, target: float, *, at_most: bool = False) -> bool | None:
+    if value is None:
+        return None
+    return value <= target if at_most else value >= target
+
+
+def issue_17_targets(results: dict[str, str]) -> list[str]:
+    """Issue 17's table: each figure against its floor in this run, and its target."""
+    wallet, http = results.get("wallet_debits", ""), results.get("http", "")
+    webhooks, bookings = results.get("webhooks", ""), results.get("bookings", "")
+    ours_row = r"\| ours, \d+ processes \|[^|]*\|[^|]*\|[^|]*\| ([\d.]+) \| (\d+) \|"
+    debits, lost = _number(ours_row, wallet), _number(ours_row, wallet, group=2)
+    # | endpoint | requests/s | p50 | p99 | ratio vs bare view | …
+    balance = _number(
+        r"\| GET /api/v1/wallet/balance[^|]*\|[^|]*\|[^|]*\|[^|]*\| ([\d.]+) \|", http
+    )
+    search = _number(r"same response bytes: ([\d.]+) of its requests/s", http)
+    new_connection = _number(r"ratio ours / new-connection baseline \| ([\d.]+)", webhooks)
+    kept_alive = _number(r"ratio ours / baseline \| ([\d.]+)", webhooks)
+    first_p50 = _number(r"commit → first attempt received, p50 ms \| ([\d.]+)", webhooks)
+    rate = _number(r"bookings per second[^|]*\| ([\d.]+)", bookings)
+    rss = _number(r"Largest worker RSS ([\d.]+) MB", http)
+    debits_figure = None
+    if debits is not None and lost is not None:
+        debits_figure = f"{debits:.2f} ×, {lost:.0f} lost"
+    rows = [
+        (
+            "hot-wallet debits vs raw pgbench (8 processes) ≥ 0.7 ×, 0 lost updates",
+            debits_figure,
+            None if debits is None else debits >= 0.7 and lost == 0,
+        ),
+        ("`GET /wallet/balance` vs bare Django JSON view ≥ 0.5 ×", balance, _met(balance, 0.5)),
+        ("search vs bare view returning the same bytes ≥ 0.3 ×", search, _met(search, 0.3)),
+        (
+            "webhook deliveries vs bare POST, new HTTPS connection each ≥ 0.5 ×",
+            new_connection,
+            _met(new_connection, 0.5),
+        ),
+        (
+            "webhook deliveries vs bare POST on one kept-alive connection ≥ 0.3 ×",
+            kept_alive,
+            _met(kept_alive, 0.3),
+        ),
+        (
+            "commit → first delivery attempt, p50 < 20 ms",
+            first_p50,
+            _met(first_p50, 19.99, at_most=True),
+        ),
+        ("instant bookings per second (sandbox) ≥ 30", rate, _met(rate, 30)),
+        (
+            "resident memory per gunicorn worker after the bench ≤ 150 MB",
+            rss,
+            _met(rss, 150, at_most=True),
+        ),
+    ]
+    lines = ["| target (issue 17) | this run | met |", "|---|---|---|"]
+    for target, figure, met in rows:
+        if isinstance(figure, float):
+            unit = " ms" if "ms" in target else " MB" if "MB" in target else ""
+            unit = unit or ("" if "per second" in target else " ×")
+            figure = f"{figure:g}{unit}"
+        lines.append(_row(target, figure, met))
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "benchmark-report.md")
@@ -142,13 +207,15 @@ def main() -> int:
         "",
         *targets(results),
         "",
+        *issue_17_targets(results),
+        "",
     ]
     for name, title, script in SECTIONS:
         lines += [f"## {title} (`{script}`)", ""]
         text = results.get(name)
         lines += [_demote_headings(text).strip() if text else "Not run.", ""]
     args.output.write_text("\n".join(lines))
-    print(f"written to {args.output.relative_to(REPO)}")
+    print(f"written to {args.output}")
     return 0
 
 
