@@ -11,18 +11,11 @@ These are pure functions: no models, no settings, no network.
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Iterable
 from datetime import date, timedelta
 from decimal import Decimal
 
 import holidays
-from reportlab.graphics.barcode.common import I2of5
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
 
 from core.money import is_whole_cents, money_display
 
@@ -34,17 +27,6 @@ FACTOR_CYCLE_DAYS = 9000
 FIRST_FACTOR_DATE = FACTOR_BASE_DATE + timedelta(days=FACTOR_MIN)
 MAX_CENTS = 10**10 - 1  # the amount field is ten digits of centavos
 _DIGITS = re.compile(r"\d+")
-
-# Interleaved 2 of 5 as FEBRABAN lays it out: narrow bar 0.254 mm, wide = 3 x narrow, 13 mm
-# tall, so the 44 digits span 103 mm. No check digit of its own (the general DV is already
-# inside the 44 digits) and no bearer bars, which bank scanners do not expect.
-BARCODE_OPTIONS: dict[str, float] = {
-    "barWidth": 0.254 * mm,
-    "ratio": 3.0,
-    "barHeight": 13 * mm,
-    "checksum": 0,
-    "bearers": 0,
-}
 
 
 def due_date_factor(due: date) -> int:
@@ -113,7 +95,7 @@ def linha_digitavel(barcode: str) -> str:
     Raises ValueError when `barcode` is not 44 digits with a valid general check digit, so that
     a corrupted barcode never reaches a customer as a payable line.
     """
-    _check_barcode(barcode)
+    check_barcode(barcode)
     free = barcode[19:44]
     field1 = _with_mod10(barcode[0:4] + free[0:5])
     field2 = _with_mod10(free[5:15])
@@ -142,7 +124,7 @@ def barcode_from_linha(linha: str) -> str:
             raise ValueError(f"linha digitável field {number} has a wrong check digit")
     free = fields[0][4:9] + fields[1][:10] + fields[2][:10]
     code = fields[0][:4] + digits[32] + digits[33:47] + free
-    _check_barcode(code)
+    check_barcode(code)
     return code
 
 
@@ -196,104 +178,11 @@ def format_brl(amount: Decimal) -> str:
         return money_display(amount).replace("\N{NO-BREAK SPACE}", " ")
 
 
-def barcode_widget(code: str) -> I2of5:
-    """The reportlab Interleaved 2 of 5 flowable for a 44-digit barcode."""
-    _check_barcode(code)
-    return I2of5(code, **BARCODE_OPTIONS)
-
-
-def boleto_pdf(
-    *,
-    beneficiary_name: str,
-    beneficiary_document: str,
-    payer_name: str,
-    payer_document: str,
-    amount: Decimal,
-    due: date,
-    linha: str,
-    barcode: str,
-    document_number: str,
-    instructions: list[str],
-) -> bytes:
-    """An A4 PDF boleto: the fields a payer and a bank clerk look for, and the barcode.
-
-    The linha and barcode are checked against each other so that the printed line and the bars
-    can never disagree.
-    """
-    if barcode_from_linha(linha) != barcode:
-        raise ValueError("linha and barcode do not describe the same boleto")
-    buffer = io.BytesIO()
-    pdf = Canvas(buffer, pagesize=A4, invariant=True)  # invariant: same input, same bytes
-    pdf.setTitle(f"Boleto {document_number}")
-    _draw_boleto(
-        pdf,
-        header=(f"Banco {barcode[:3]}", linha),
-        rows=[
-            ("Beneficiário", f"{beneficiary_name} - {beneficiary_document}"),
-            ("Pagador", f"{payer_name} - {payer_document}"),
-            ("Número do documento", document_number),
-            ("Vencimento", due.strftime("%d/%m/%Y")),
-            ("Valor do documento", format_brl(amount)),
-        ],
-        instructions=instructions,
-        bars=barcode_widget(barcode),
-    )
-    pdf.showPage()
-    pdf.save()
-    return buffer.getvalue()
-
-
-_PAGE_WIDTH, _PAGE_HEIGHT = A4
-_MARGIN = 15 * mm
-_ROW_HEIGHT = 11 * mm
-
-
-def _draw_boleto(
-    pdf: Canvas,
-    *,
-    header: tuple[str, str],
-    rows: list[tuple[str, str]],
-    instructions: Iterable[str],
-    bars: I2of5,
-) -> None:
-    """Lay the boleto out top to bottom: bank and linha, labelled boxes, instructions, bars."""
-    top = _PAGE_HEIGHT - _MARGIN
-    width = _PAGE_WIDTH - 2 * _MARGIN
-    bank, linha = header
-    pdf.setFont("Helvetica-Bold", 14)
-    pdf.drawString(_MARGIN, top - 8 * mm, bank)
-    pdf.setFont("Helvetica-Bold", 12)
-    pdf.drawRightString(_MARGIN + width, top - 8 * mm, linha)
-    pdf.line(_MARGIN, top - 11 * mm, _MARGIN + width, top - 11 * mm)
-    y = top - 11 * mm
-    for label, value in rows:
-        y -= _ROW_HEIGHT
-        _draw_box(pdf, y, width, label, value)
-    y -= 8 * mm
-    pdf.setFont("Helvetica-Bold", 8)
-    pdf.drawString(_MARGIN, y, "Instruções")
-    pdf.setFont("Helvetica", 9)
-    for instruction in instructions:
-        for line in simpleSplit(instruction, "Helvetica", 9, width):
-            y -= 5 * mm
-            pdf.drawString(_MARGIN, y, line)
-    y -= 10 * mm + BARCODE_OPTIONS["barHeight"]
-    bars.drawOn(pdf, _MARGIN, y)  # the widget adds its own quiet zones on both sides
-
-
-def _draw_box(pdf: Canvas, y: float, width: float, label: str, value: str) -> None:
-    pdf.rect(_MARGIN, y, width, _ROW_HEIGHT)
-    pdf.setFont("Helvetica", 7)
-    pdf.drawString(_MARGIN + 2 * mm, y + _ROW_HEIGHT - 3.5 * mm, label)
-    pdf.setFont("Helvetica", 10)
-    pdf.drawString(_MARGIN + 2 * mm, y + 2.5 * mm, value)
-
-
 def _with_mod10(digits: str) -> str:
     return digits + str(mod10_check_digit(digits))
 
 
-def _check_barcode(code: str) -> None:
+def check_barcode(code: str) -> None:
     _require_digits(code, 44, "barcode")
     if general_check_digit(code[:4] + code[5:]) != int(code[4]):
         raise ValueError("barcode has a wrong general check digit (position 5)")

@@ -163,7 +163,9 @@ def boleto_pdf(request, recharge_id: str):
     ]
     if context["test_mode"]:
         instructions.insert(0, "MODO DE TESTE: este boleto não tem valor e não deve ser pago.")
-    document = boleto.boleto_pdf(
+    from wallet.boleto_pdf import boleto_pdf  # reportlab: loaded by the first PDF asked for
+
+    document = boleto_pdf(
         beneficiary_name=context["beneficiary_name"],
         beneficiary_document=context["beneficiary_document"],
         payer_name=context["payer_name"],

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from wallet import boleto
+from wallet import boleto, boleto_pdf
 from wallet.boleto import (
     barcode,
     barcode_from_linha,
@@ -47,7 +47,7 @@ def _pdf(**overrides) -> bytes:
         "document_number": "rch01J0000000000000000000",
         "instructions": ["Não receber após o vencimento.", "Recarga de carteira."],
     }
-    return boleto.boleto_pdf(**(fields | overrides))
+    return boleto_pdf.boleto_pdf(**(fields | overrides))
 
 
 def _zbar_decode():
@@ -73,7 +73,7 @@ def _render_barcode_png(pdf: bytes, tmp_path: Path) -> Image.Image:
     from reportlab.graphics import renderPM
     from reportlab.graphics.barcode import createBarcodeDrawing
 
-    drawing = createBarcodeDrawing("I2of5", value=BB["barcode"], **boleto.BARCODE_OPTIONS)
+    drawing = createBarcodeDrawing("I2of5", value=BB["barcode"], **boleto_pdf.BARCODE_OPTIONS)
     try:
         return renderPM.drawToPIL(drawing, dpi=300)
     except Exception as exc:  # renderPM needs the optional rlPyCairo backend
