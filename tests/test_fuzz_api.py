@@ -80,7 +80,7 @@ def _keep_the_test_transaction():
 def _keys_are_not_guessed_here(settings):
     """ignored_auth sends each request again without a key, or with a wrong one: past
     API_ANONYMOUS_RATE_LIMIT (60 a minute from one address) those are 429 before they are 401.
-    That limit has its own tests (core/tests/test_rate_limits.py)."""
+    That limit has its own tests (api/tests/test_rate_limits.py)."""
     settings.API_ANONYMOUS_RATE_LIMIT = "100000/minute"
 
 
