@@ -50,8 +50,8 @@ def run(bookings: int, threads: int) -> str:
     from rest_framework.response import Response
 
     from agencies.tests.factories import make_team
+    from api.apis import ApiView
     from config import urls
-    from core.apis import ApiView
     from wallet.ledger_check import ledger_problems
     from wallet.tests.factories import fund
 

@@ -75,8 +75,8 @@ def run(requests: int) -> str:
     from rest_framework.response import Response
 
     from agencies.tests.factories import make_team
+    from api.apis import ApiView
     from config import urls
-    from core.apis import ApiView
 
     team = make_team("Bench search")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")

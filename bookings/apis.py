@@ -1,6 +1,9 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
+from api.apis import ApiView, envelope
+from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from bookings.models import Booking
 from bookings.schemas import (
     CREATE_EXAMPLES,
@@ -16,11 +19,8 @@ from bookings.services import booking_cancel, booking_confirm, booking_create, b
 from bookings.validation import (
     validate_metadata,
 )
-from core.apis import ApiView, envelope
 from core.fields import QueryChoicesField, QueryDateField
 from core.money import fmt
-from core.pagination import PaginationParams, PaginationSerializer, paginate
-from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
 
 

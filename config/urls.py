@@ -9,7 +9,7 @@ from agencies.views import (
     PanelPasswordResetView,
     invitation_accept_view,
 )
-from core.apis import api_not_found, health
+from api.apis import api_not_found, health
 
 # Before admin/: the admin's own URLs end in a catch-all. The admin's login page links to
 # "admin_password_reset" when it exists.
@@ -53,7 +53,7 @@ urlpatterns = [
     re_path(r"^api/", api_not_found),
 ]
 
-handler400 = "core.apis.handler400"
-handler403 = "core.apis.handler403"
-handler404 = "core.apis.handler404"
-handler500 = "core.apis.handler500"
+handler400 = "api.apis.handler400"
+handler403 = "api.apis.handler403"
+handler404 = "api.apis.handler404"
+handler500 = "api.apis.handler500"

@@ -7,9 +7,6 @@ class CoreConfig(AppConfig):
     name = "core"
     verbose_name = _("Activity")  # the panel's heading of the audit entries
 
-    def ready(self):
-        from core import schema  # noqa: F401 - registers the OpenAPI Bearer scheme
-
 
 class LoginProtectionConfig(AxesAppConfig):
     """django-axes under a name support understands (its app has none of its own)."""

@@ -1,7 +1,11 @@
 """The panel's site: who may enter at all (roles that fail closed)."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.utils.module_loading import import_string
+
+from core.http import client_address
 
 
 class PanelAdminSite(admin.AdminSite):
@@ -18,10 +22,10 @@ class PanelAdminSite(admin.AdminSite):
         )
 
     def index(self, request, extra_context=None):
-        """The home page: the agency's day, or support's worklist (agencies/home.py), above the
-        list of every page (templates/admin/index.html)."""
-        from agencies.home import home_page_context
-
+        """The home page: the agency's day, or support's worklist (agencies/home.py, named by
+        settings.PANEL_HOME_CONTEXT: core imports no app), above the list of every page
+        (templates/admin/index.html)."""
+        home_page_context = import_string(settings.PANEL_HOME_CONTEXT)
         return super().index(request, {**home_page_context(request), **(extra_context or {})})
 
 
@@ -30,9 +34,7 @@ class PanelAdminConfig(AdminConfig):
 
 
 def login_client_address(request) -> str | None:
-    """The address django-axes counts: the one the API's rate limits use (core.throttling), or
+    """The address django-axes counts: the one the API's rate limits use (core.http), or
     None for a login without a client (a test's force_login), which axes then does not count."""
-    from core.throttling import client_address
-
     address = client_address(request)
     return None if address == "unknown" else address

@@ -1,8 +1,8 @@
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 
-from core.apis import ApiView
-from core.schema import IDEMPOTENCY_KEY_PARAMETER, error_response
+from api.apis import ApiView
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, error_response
 from flights.schemas import SearchInputSerializer, SearchResultSerializer
 from flights.services import SearchTimings, flight_search
 from flights.validation import parse_search_request

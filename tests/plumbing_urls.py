@@ -5,11 +5,11 @@ from django.urls import include, path
 from rest_framework import serializers
 
 from agencies.models import Client
+from api.apis import ApiView, envelope
+from api.pagination import PaginationParams, paginate
 from config.urls import handler400, handler403, handler404, handler500  # noqa: F401
 from config.urls import urlpatterns as project_urlpatterns
-from core.apis import ApiView, envelope
 from core.exceptions import Conflict
-from core.pagination import PaginationParams, paginate
 
 
 class ClientOut(serializers.ModelSerializer):

@@ -1,12 +1,12 @@
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
-from core.apis import ApiView, envelope
+from api.apis import ApiView, envelope
+from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.exceptions import ApplicationError, InvalidRequest
 from core.fields import QueryDateField, StrictCharField
 from core.money import parse_amount
-from core.pagination import PaginationParams, PaginationSerializer, paginate
-from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from wallet.models import PaymentMethod
 from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance
 from wallet.services import (

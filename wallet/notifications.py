@@ -8,7 +8,7 @@ import logging
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from core.apis import json_error
+from api.apis import json_error
 from core.exceptions import register_error
 from wallet.providers import NotificationRejected, ProviderError, get_provider
 from wallet.services import notification_receive

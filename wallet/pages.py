@@ -13,11 +13,12 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from core.apis import json_error
-from core.authentication import resolve_api_key
+from api.apis import json_error
+from api.authentication import resolve_api_key
+from api.throttling import over_limit
 from core.exceptions import register_error
+from core.http import client_address
 from core.middleware import people_facing
-from core.throttling import client_address, over_limit
 from wallet import boleto, pix
 from wallet.models import PaymentMethod, Recharge
 from wallet.services.recharges import (

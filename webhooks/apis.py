@@ -3,10 +3,10 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
-from core.apis import ApiView, envelope
+from api.apis import ApiView, envelope
+from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.fields import QueryChoicesField
-from core.pagination import PaginationParams, PaginationSerializer, paginate
-from core.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
 from webhooks.payloads import event_object, webhook_object

@@ -80,12 +80,13 @@ INSTALLED_APPS = [
     "flights",
     "bookings",
     "webhooks",
+    "api",  # the API's plumbing: keys, errors, limits, idempotency, schema (docs/architecture.md)
 ]
 
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",
-    "core.middleware.no_store_api_middleware",
-    "core.middleware.ApiRequestMiddleware",
+    "api.middleware.no_store_api_middleware",
+    "api.middleware.ApiRequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -254,7 +255,7 @@ CELERY_BEAT_SCHEDULE = {
     # Stored searches, an hour after their offers expire (flights/tasks.py).
     "purge-expired-offers": {"task": "flights.tasks.purge_expired_offers", "schedule": 300.0},
     "purge-idempotency-keys": {
-        "task": "core.tasks.purge_idempotency_keys",
+        "task": "core.tasks.purge_idempotency_keys",  # api/tasks.py, under its registered name
         "schedule": crontab(minute=17),
     },
     "erase-expired-passenger-data": {
@@ -268,7 +269,7 @@ PASSENGER_DATA_RETENTION_DAYS = env.int("PASSENGER_DATA_RETENTION_DAYS", default
 
 # --- REST framework and OpenAPI --------------------------------------------------------------
 
-# Rate limits (core/throttling.py): N/second, N/minute, N/hour or N/day.
+# Rate limits (api/throttling.py): N/second, N/minute, N/hour or N/day.
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and mode
 API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
 # Requests with no key, or an unknown or revoked one, per client address.
@@ -298,13 +299,13 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
 )
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["core.authentication.ApiKeyAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.ApiRateThrottle"],
-    "DEFAULT_RENDERER_CLASSES": ["core.renderers.ApiJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["core.parsers.ApiJSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.ApiJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.ApiJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "core.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
     "COERCE_DECIMAL_TO_STRING": True,
 }
@@ -345,10 +346,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_AUTHENTICATION": [],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "core.schema.document_common_errors",
-        "core.schema.describe_operations",
-        "core.schema.document_webhook_payloads",
-        "core.error_catalogue.document_error_codes",
+        "api.schema.document_common_errors",
+        "api.schema.describe_operations",
+        "api.schema.document_webhook_payloads",
+        "api.error_catalogue.document_error_codes",
     ],
 }
 
@@ -432,7 +433,7 @@ def security_settings(*, secure_by_default: bool) -> dict:
     )
     return {
         # The proxy terminates TLS: trust its X-Forwarded-Proto, and its X-Forwarded-For for
-        # the client's address that rate limits count (core.throttling.client_address).
+        # the client's address that rate limits count (core.http.client_address).
         "BEHIND_TLS_PROXY": behind_tls_proxy,
         "SECURE_PROXY_SSL_HEADER": (
             ("HTTP_X_FORWARDED_PROTO", "https") if behind_tls_proxy else None
@@ -545,6 +546,9 @@ AXES_USERNAME_FORM_FIELD = "username"
 # X-Forwarded-For is trusted), so a client cannot pick its own address by sending the header.
 AXES_CLIENT_IP_CALLABLE = "core.panel.login_client_address"
 
+# The panel's home page (core/panel.py): the context of the agency's day or support's worklist,
+# named here so that core does not import the app that builds it.
+PANEL_HOME_CONTEXT = "agencies.home.home_page_context"
 PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
 

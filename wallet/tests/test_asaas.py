@@ -17,7 +17,7 @@ import responses
 import time_machine
 from responses import matchers
 
-from core.exceptions import error_details
+from api.exceptions import error_details
 from wallet import boleto, pix
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_complete, recharge_create

@@ -3,7 +3,7 @@
 The key is resolved once per request (by its SHA-256 hash) and cached on the Django request, so
 that the renderer and the error handlers outside DRF can tell test mode from live mode too. It is
 read from the database at most once per process in a while, and again at once after any key or
-team changes (core/key_cache.py).
+team changes (api/key_cache.py).
 """
 
 import re
@@ -17,7 +17,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
 from agencies.models import ApiKey, Team, hash_secret
-from core import key_cache
+from api import key_cache
 
 BEARER_PATTERN = re.compile(r"^Bearer (sk_(?:test|live)_[A-Za-z0-9]{40})$")
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per key per minute
@@ -63,7 +63,7 @@ def _key_for_secret(secret: str) -> ApiKey | None:
     """The key (with its team) from this process's cache if nothing changed since it was read,
     else from the database. Each call returns instances of its own."""
     secret_hash = hash_secret(secret)
-    generation = key_cache.current_generation()  # before the database: see core/key_cache.py
+    generation = key_cache.current_generation()  # before the database: see api/key_cache.py
     entry = key_cache.lookup(secret_hash, generation)
     if entry is None:
         key = ApiKey.objects.select_related("team").filter(secret_hash=secret_hash).first()

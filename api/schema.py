@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "core.authentication.ApiKeyAuthentication"
+    target_class = "api.authentication.ApiKeyAuthentication"
     name = "bearerAuth"
 
     def get_security_definition(self, auto_schema):
@@ -37,8 +37,8 @@ def error_response(description: str) -> OpenApiResponse:
 
 
 def idempotency_key_schema() -> dict:
-    """What `core.idempotency.validate_key` accepts."""
-    from core.idempotency import KEY_PATTERN, MAX_KEY_LENGTH
+    """What `api.idempotency.validate_key` accepts."""
+    from api.idempotency import KEY_PATTERN, MAX_KEY_LENGTH
 
     return {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": KEY_PATTERN}
 

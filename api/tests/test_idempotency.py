@@ -135,7 +135,7 @@ def test_keys_expire_after_24_hours(live_client, settings):
 
 @pytest.mark.django_db
 def test_purge_task_deletes_expired_keys(live_client, settings):
-    from core.tasks import purge_idempotency_keys
+    from api.tasks import purge_idempotency_keys
 
     post(live_client)
     post(live_client, {**BODY, "email": "two@example.com"}, key="key-2")

@@ -1,5 +1,5 @@
 """Capture the schema's examples from the sandbox: an agency's journey with a test key, each
-operation's request and answer kept as it really was, written to core/api_examples.json (which
+operation's request and answer kept as it really was, written to api/api_examples.json (which
 the schema reads). Development only: it refuses to run outside the test settings (an in-memory
 database it migrates itself).
 

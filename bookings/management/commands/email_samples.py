@@ -3,7 +3,7 @@ and `<kind>.txt`: the headers as a mail client shows them, then the plain-text p
 
     DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python manage.py email_samples
 
-Rerun it after changing an e-mail: core/tests/test_email_samples.py fails while the samples
+Rerun it after changing an e-mail: bookings/tests/test_email_samples.py fails while the samples
 differ from what the code renders. The samples are built from unsaved objects (no database),
 with fixed dates, amounts and addresses, so they change only when the e-mails do."""
 

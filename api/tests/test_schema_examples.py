@@ -1,4 +1,4 @@
-"""The schema's examples are true: each operation's sandbox example (core/api_examples.json,
+"""The schema's examples are true: each operation's sandbox example (api/api_examples.json,
 from `manage.py capture_api_examples`) validates against the schema the operation declares, and
 every operation has a summary, a description, an answer example and, when it takes a body, a
 request example."""
@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from core.schema import sandbox_examples
+from api.schema import sandbox_examples
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_sandbox_examples_match_the_schema(schema):
 
 
 def test_every_event_type_has_a_documented_payload_with_a_true_example(schema):
-    from core.schema import EVENT_CHOICES_FOR_SCHEMA, event_component_name
+    from api.schema import EVENT_CHOICES_FOR_SCHEMA, event_component_name
     from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
 
     assert set(EVENT_CHOICES_FOR_SCHEMA) == SUBSCRIBABLE_EVENT_TYPES

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from core.idempotency import KEY_PATTERN
+from api.idempotency import KEY_PATTERN
 
 pytestmark = [pytest.mark.urls("tests.plumbing_urls"), pytest.mark.django_db]
 

@@ -1,7 +1,8 @@
-"""The base class of every API view, and the plain-Django views of core (health, errors)."""
+"""The base class of every API view, and the API's plain-Django views (health, errors)."""
 
 import logging
 
+from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
@@ -14,9 +15,9 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.authentication import test_mode_meta
-from core.exceptions import error_body
-from core.idempotency import (
+from api.authentication import test_mode_meta
+from api.exceptions import error_body
+from api.idempotency import (
     HEADER,
     METHODS,
     StoredResponse,
@@ -26,7 +27,7 @@ from core.idempotency import (
     request_fingerprint,
     validate_key,
 )
-from core.throttling import throttle_unauthenticated
+from api.throttling import throttle_unauthenticated
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class ApiView(APIView):
             raise exceptions.MethodNotAllowed(request.method)
         if request.method not in METHODS:
             return
-        # Parse the body now (core/parsers.py): a malformed one never claims a key. `body`
+        # Parse the body now (api/parsers.py): a malformed one never claims a key. `body`
         # first, so that the raw bytes stay readable for the key's fingerprint.
         request._request.body  # noqa: B018 - read and kept
         request.data  # noqa: B018 - parsed for its errors
@@ -182,9 +183,10 @@ def _probe_cache():
 
 
 def _probe_broker():
-    from config.celery_app import app
-
-    with app.connection_for_write() as conn:
+    # The project's Celery app (config/celery_app.py, loaded by config/__init__.py with Django),
+    # found as celery's current app so that the API does not import config: Celery's Django
+    # fixup makes it the default app of every thread.
+    with current_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1)
 
 

@@ -17,6 +17,8 @@ from django.core.cache import cache
 from rest_framework import exceptions
 from rest_framework.throttling import BaseThrottle
 
+from core.http import client_address
+
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -69,17 +71,6 @@ def over_limit(scope: str, rate: str) -> float | None:
     """Count one request; the seconds until the window ends if that went over, else None."""
     window = _count(scope, rate)
     return window.reset if window.exceeded else None
-
-
-def client_address(request) -> str:
-    """The caller's address: REMOTE_ADDR, or behind our TLS proxy (DJANGO_BEHIND_TLS_PROXY)
-    the last X-Forwarded-For entry, the one the proxy itself appended (entries before it are
-    whatever the client sent)."""
-    if settings.BEHIND_TLS_PROXY:  # type: ignore[misc]  # set by vars().update() in settings
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip()
-        if forwarded:
-            return forwarded
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
 def throttle_unauthenticated(request) -> None:

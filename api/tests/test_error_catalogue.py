@@ -14,14 +14,15 @@ from django.test import Client as DjangoClient
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from core.error_catalogue import (
+from api.error_catalogue import (
     OPERATION_ERRORS,
     generated_schema,
     load_error_catalogue,
     render_markdown,
 )
-from core.exceptions import UncataloguedError, error_body, error_details
-from core.idempotency import MAX_KEY_LENGTH
+from api.exceptions import error_body, error_details
+from api.idempotency import MAX_KEY_LENGTH
+from core.exceptions import UncataloguedError
 
 pytestmark = [pytest.mark.django_db]
 

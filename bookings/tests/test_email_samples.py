@@ -1,7 +1,7 @@
 """docs/emails/ holds a sample of each e-mail as the code renders it (Portuguese, HTML and text):
 this fails when an e-mail changed and its sample was not written again."""
 
-from core.management.commands.email_samples import SAMPLES_DIR, samples
+from bookings.management.commands.email_samples import SAMPLES_DIR, samples
 
 
 def test_the_email_samples_in_docs_are_up_to_date():

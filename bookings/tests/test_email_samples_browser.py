@@ -1,7 +1,9 @@
 """Two sample e-mails (docs/emails/) as Chromium renders them: what the traveller reads first is
 there and in Portuguese. With EMAIL_SCREENSHOTS=<folder> the screenshots are saved
 (docs/screenshots/email-*.png):
-`EMAIL_SCREENSHOTS=docs/screenshots .venv/bin/pytest core/tests/test_email_samples_browser.py`."""
+
+    EMAIL_SCREENSHOTS=docs/screenshots .venv/bin/pytest bookings/tests/test_email_samples_browser.py
+"""
 
 import os
 import shutil
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.management.commands.email_samples import SAMPLES_DIR
+from bookings.management.commands.email_samples import SAMPLES_DIR
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

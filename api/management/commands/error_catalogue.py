@@ -6,7 +6,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from core.error_catalogue import DOC_PATH, generated_schema, render_markdown
+from api.error_catalogue import DOC_PATH, generated_schema, render_markdown
 
 
 class Command(BaseCommand):

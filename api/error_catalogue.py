@@ -273,7 +273,7 @@ ERROR_DETAIL_PROPERTIES = {
 
 
 def document_error_codes(result, generator, request, public):
-    """drf-spectacular postprocessing hook (after core.schema's): the error catalogue in the
+    """drf-spectacular postprocessing hook (after api.schema's): the error catalogue in the
     schema. `ErrorDetail.code` is an enum of every code; each operation's error responses list
     the codes they can carry (`x-error-codes`, the description, one example per code)."""
     catalogue = load_error_catalogue()
@@ -368,15 +368,15 @@ def render_markdown(schema: dict) -> str:
         "`status_code`, `message`, the variants in `messages`); codes given at a raise site "
         "(the flight suppliers', the payment pages') are registered with `register_error` by "
         "the module that gives them.",
-        "- `core.exceptions.error_body` is the one place an error body is built (DRF's "
+        "- `api.exceptions.error_body` is the one place an error body is built (DRF's "
         "exception handler, the plain Django error views, the API middleware): it puts "
         "`details` in the one shape (`error_details`) and adds `request_id` (django-guid).",
         "- The tests run with `ERROR_CATALOGUE_STRICT`: an answer whose code, status or "
         "message is not registered fails the test that provoked it, so the whole suite "
         "exercises the catalogue.",
-        "- Which operation answers which code is declared in `core/error_catalogue.py` "
+        "- Which operation answers which code is declared in `api/error_catalogue.py` "
         "(`OPERATION_ERRORS`); a drf-spectacular hook puts the codes on each operation's error "
-        "responses. core/tests/test_error_catalogue.py provokes each kind of error and checks "
+        "responses. api/tests/test_error_catalogue.py provokes each kind of error and checks "
         "the answer against the catalogue and the operation's `x-error-codes`.",
         "- After adding or changing an error: `manage.py error_catalogue` rewrites this file; "
         "`--check` (and a test) fails while it is stale.",
