@@ -4,7 +4,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from agencies.tests.factories import make_team
-from tests import pooler
+from tests import browsers, pooler
 from webhooks.tests.receiver import Receiver
 
 
@@ -92,3 +92,20 @@ def live_sandbox(settings):
     """Live keys search and book the sandbox supplier, as `FLIGHTS_LIVE_SANDBOX=true` allows
     (demos, staging). Without it a live team needs a connected supplier."""
     settings.FLIGHTS_LIVE_SANDBOX = True
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium asking for English (tests/browsers.py; mark the module
+    `needs_chromium`)."""
+    driver = browsers.english_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser_pt_br():
+    """Headless Chromium asking for Brazilian Portuguese, in a desktop-sized window."""
+    driver = browsers.portuguese_chromium()
+    yield driver
+    driver.quit()

@@ -14,7 +14,7 @@ from agencies.models import ApiKey, Client, Integration, Team
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
 from bookings.models import Booking
-from bookings.tests.test_create import NOW, book, offers
+from bookings.tests.helpers import NOW, book, offers
 from core.models import AuditEntry
 from wallet.models import Recharge, Wallet
 from wallet.tests.factories import fund

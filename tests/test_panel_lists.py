@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from agencies.models import Team
 from agencies.tests.factories import SupportUserFactory
-from bookings.tests.test_create import book, holdable, person
+from bookings.tests.helpers import book, holdable, person
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_create
 from wallet.tests.factories import fund

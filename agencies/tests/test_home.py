@@ -18,7 +18,7 @@ from agencies.models import ApiKey
 from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.selectors import pending_holds_total
-from bookings.tests.test_create import book, holdable, offers, person
+from bookings.tests.helpers import book, holdable, offers, person
 from wallet.models import ProviderNotification, Transaction, Wallet
 from wallet.selectors import wallet_balance
 from wallet.services import recharge_complete, recharge_create

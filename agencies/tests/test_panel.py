@@ -10,6 +10,7 @@ from django.urls import reverse
 from agencies.models import ApiKey, Client, Integration, hash_secret
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
+from agencies.tests.helpers import browser_for
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -26,12 +27,6 @@ def two_teams(team, other_team):
             access_token=f"duffel_live_{created.team.name}",
         )
     return team, other_team
-
-
-def browser_for(user):
-    browser = BrowserClient()
-    browser.force_login(user)
-    return browser
 
 
 def changelist(model) -> str:

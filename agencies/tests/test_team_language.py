@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from agencies.tests.test_panel import browser_for
+from agencies.tests.helpers import browser_for
 from webhooks.emails import deactivation_alert_send
 from webhooks.tests.factories import make_endpoint
 

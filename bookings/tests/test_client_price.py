@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from bookings.models import Booking
-from bookings.tests.test_create import book, holdable
+from bookings.tests.helpers import book, holdable
 from flights.models import OfferRequest
 
 pytestmark = pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here

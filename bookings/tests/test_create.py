@@ -1,76 +1,19 @@
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
 
 from bookings.models import Booking
+from bookings.tests.helpers import NOW, book, error, holdable, person
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
-
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
-BOOKINGS = "/api/v1/bookings"
 
 
 @pytest.fixture(autouse=True)
 def frozen_time():
     with time_machine.travel(NOW, tick=False):
         yield
-
-
-def offers(client, *, origin="GRU", destination="BSB", passengers=None):
-    body = {
-        "type": "one_way",
-        "slices": [{"origin": origin, "destination": destination, "departureDate": "2027-01-15"}],
-        "passengers": passengers or [{"type": "adult", "count": 1}],
-    }
-    return client.post("/api/v1/flights/search", body, format="json").json()["offers"]
-
-
-def holdable(client, **kwargs):
-    return next(
-        o
-        for o in offers(client, **kwargs)
-        if not o["payment_requirements"]["requires_instant_payment"]
-    )
-
-
-def person(pid, *, given="Ana", family="Souza", born="1990-05-01", **extra):
-    return {
-        "id": pid,
-        "given_name": given,
-        "family_name": family,
-        "gender": "f",
-        "title": "ms",
-        "born_on": born,
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-        **extra,
-    }
-
-
-def book(client, offer, *, type="hold", people=None, payments=None, **extra):
-    body = {
-        "offerId": offer["id"],
-        "type": type,
-        "passengers": people or [person(offer["passengers"][0]["id"])],
-        **extra,
-    }
-    if payments is not None:
-        body["payments"] = payments
-    elif type == "instant":
-        body["payments"] = [
-            {
-                "type": "balance",
-                "amount": offer["total_amount"],
-                "currency": offer["total_currency"],
-            }
-        ]
-    return client.post(BOOKINGS, body, format="json")
-
-
-def error(response):
-    return response.status_code, response.json()["error"]["message"]
 
 
 def test_an_expired_offer_answers_expired_until_purged_an_hour_later(live_client):

@@ -16,7 +16,7 @@ from django.core import mail
 from bookings.emails import booking_email_message, customer_refund
 from bookings.models import Booking, BookingDocument, BookingEmail
 from bookings.tasks import send_booking_email
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from core.money import money_display
 from webhooks.emails import deactivation_alert_send
 from webhooks.tests.factories import make_endpoint

@@ -8,7 +8,7 @@ from django.core import mail
 from agencies.services import agency_user_create
 from bookings.models import Booking, BookingEmail
 from bookings.tasks import send_booking_email, send_payment_reminders
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from wallet.tests.factories import fund
 
 MONTHS_PT = [

@@ -7,7 +7,7 @@ import time_machine
 from django.db import connection
 
 from bookings.models import Booking
-from bookings.tests.test_create import NOW, book, holdable
+from bookings.tests.helpers import NOW, book, holdable
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund

@@ -8,7 +8,7 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from bookings.models import BookingPassenger
-from bookings.tests.test_create import book, holdable, person
+from bookings.tests.helpers import book, holdable, person
 from core.json_fields import is_encrypted
 
 ENCRYPTING = ("bookings", "0006_passenger_data_at_rest")

@@ -16,10 +16,9 @@ from bookings.services import (
     booking_outcome_check,
     bookings_outcomes_reconcile,
 )
-from bookings.tests.test_create import BOOKINGS, NOW, book, holdable, offers, person
+from bookings.tests.helpers import BOOKINGS, NOW, book, holdable, instant, money, person
 from flights.suppliers import sandbox
 from wallet.ledger_check import ledger_problems
-from wallet.models import Transaction
 from wallet.tests.factories import fund
 from webhooks.models import Event
 
@@ -41,16 +40,6 @@ def client(live_client, team, clock):
     return live_client
 
 
-def instant(client, family_name):
-    offer = next(o for o in offers(client) if o["payment_requirements"]["requires_instant_payment"])
-    return book(
-        client,
-        offer,
-        type="instant",
-        people=[person(offer["passengers"][0]["id"], family=family_name)],
-    )
-
-
 def hold(client, family_name):
     offer = holdable(client)
     return book(client, offer, people=[person(offer["passengers"][0]["id"], family=family_name)])
@@ -69,15 +58,6 @@ def event_types(booking_id):
     """The booking's lifecycle events in the order they happened (several share an instant)."""
     events = Event.objects.filter(data_object__id=booking_id, type__in=LIFECYCLE)
     return [e.type for e in sorted(events, key=lambda e: (e.created_at, LIFECYCLE.index(e.type)))]
-
-
-def money(booking_id):
-    """The booking's ledger rows: (debits, refunds)."""
-    rows = Transaction.objects.filter(reference_id=booking_id)
-    return (
-        [t.amount for t in rows if t.type == "debit"],
-        [t.amount for t in rows if t.reference_type == "refund"],
-    )
 
 
 def reconcile(clock, seconds=0):

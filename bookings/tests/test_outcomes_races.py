@@ -10,8 +10,7 @@ from django.db import connection, connections
 
 from bookings.models import Booking
 from bookings.services import booking_check_with_supplier, booking_outcome_check
-from bookings.tests.test_create import NOW
-from bookings.tests.test_outcomes import instant, money
+from bookings.tests.helpers import NOW, instant, money
 from wallet.ledger_check import ledger_problems
 from wallet.tests.factories import fund
 from webhooks.models import Event

@@ -16,7 +16,11 @@ from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.page import booking_page, duration_for_people, itinerary
 from bookings.retention import booking_personal_data_erase
-from bookings.tests.test_create import book, person
+from bookings.tests.helpers import (
+    BOOKING_EVENTS,
+    book_two,
+    round_trip_with_a_codeshare_connection,
+)
 from core.money import money_display
 from wallet.tests.factories import fund
 from webhooks.tests.factories import make_endpoint
@@ -24,73 +28,12 @@ from webhooks.tests.factories import make_endpoint
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)  # 12:00 in São Paulo
-BOOKING_EVENTS = [
-    "booking.created",
-    "booking.confirmed",
-    "booking.ticketed",
-    "booking.cancelled",
-    "booking.updated",
-]
 
 
 @pytest.fixture(autouse=True)
 def portuguese():
     with translation.override("pt-br"):
         yield
-
-
-def round_trip_with_a_codeshare_connection(client):
-    """A GRU–LIS round trip whose return connects in Brazil on a codeshare (the sandbox's
-    flights are the same every day)."""
-    body = {
-        "type": "round_trip",
-        "passengers": [{"type": "adult", "count": 2}],
-        "slices": [
-            {"origin": "GRU", "destination": "LIS", "departureDate": "2027-01-15"},
-            {"origin": "LIS", "destination": "GRU", "departureDate": "2027-01-29"},
-        ],
-    }
-    offers = client.post("/api/v1/flights/search", body, format="json").json()["offers"]
-    return next(
-        o
-        for o in offers
-        if not o["payment_requirements"]["requires_instant_payment"]
-        and o["total_currency"] != "BRL"
-        and len(o["slices"][0]["segments"]) == 1
-        and len(o["slices"][1]["segments"]) == 2
-        and any(
-            s["operating_carrier"]["iata_code"] != s["marketing_carrier"]["iata_code"]
-            for s in o["slices"][1]["segments"]
-        )
-    )
-
-
-def passport(number):
-    return [
-        {
-            "type": "passport",
-            "unique_identifier": number,
-            "issuing_country_code": "BR",
-            "expires_on": "2031-01-01",
-        }
-    ]
-
-
-def book_two(client, offer):
-    first, second = (p["id"] for p in offer["passengers"])
-    people = [
-        person(first, identity_documents=passport("FX123456")),
-        person(
-            second,
-            given="Bruno",
-            family="Carvalho",
-            born="1988-02-03",
-            identity_documents=passport("FX654321"),
-        ),
-    ]
-    response = book(client, offer, people=people)
-    assert response.status_code == 201, response.json()
-    return Booking.objects.get(pk=response.json()["id"])
 
 
 @pytest.fixture

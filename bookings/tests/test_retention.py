@@ -13,7 +13,7 @@ from django.db import connection
 from bookings.models import Booking, BookingPassenger
 from bookings.retention import ERASED, travel_end_date
 from bookings.tasks import erase_expired_passenger_data
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from core.json_fields import is_encrypted
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund

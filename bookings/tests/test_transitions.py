@@ -18,7 +18,7 @@ from agencies.models import Client, Team
 from bookings.models import Booking, BookingEmail
 from bookings.services import BookingNotCancellable, booking_cancel
 from bookings.tasks import expire_holds, issue_tickets
-from bookings.tests.test_create import NOW, person
+from bookings.tests.helpers import NOW, person
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund

@@ -16,7 +16,6 @@ from unittest.mock import ANY
 
 import pytest
 import requests
-import responses
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -25,26 +24,27 @@ from agencies.models import User
 from wallet.emails import notification_alert_send, notification_alerts_requeue
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import recharge_create, recharge_expire
-from wallet.tests.test_asaas import (
+from wallet.tests.asaas import (
     API_KEY,
     BASE_URL,
-    CUSTOMER_ID,
+    EVENT_ID,
+    NOTIFICATIONS_URL,
     PAYMENT_ID,
-    SAO_PAULO,
+    SUPPORT,
     WEBHOOK_TOKEN,
-    add_pix_charge,
+    add_read_back,
     asaas_json,
+    asaas_payment,
     calls_to,
     error_body,
-    payment_body,
+    event_body,
+    notify,
+    pending_recharge,
 )
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("support_alerts")]
 
-URL = "/api/v1/payments/asaas/notifications"
-EVENT_ID = "evt_05b708f961d739ea7eba7e4db318f621&368604920"
-SUPPORT = "support@agency.example"
 UNAUTHORIZED = {
     "success": False,
     "error": {
@@ -66,17 +66,6 @@ RETRY_LATER = {
 
 
 @pytest.fixture
-def asaas(settings):
-    settings.PAYMENT_PROVIDER = "asaas"
-    settings.ASAAS_API_KEY = API_KEY
-    settings.ASAAS_WEBHOOK_TOKEN = WEBHOOK_TOKEN
-    settings.ASAAS_BASE_URL = BASE_URL
-    settings.SUPPORT_ALERT_EMAILS = [SUPPORT]
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as rsps:
-        yield rsps
-
-
-@pytest.fixture
 def deliver(client, django_capture_on_commit_callbacks):
     """POST a notification as Asaas does, then run what the request queued after its commit
     (the support alert task, eager in tests), as a real worker would."""
@@ -86,50 +75,6 @@ def deliver(client, django_capture_on_commit_callbacks):
             return notify(client, body, token=token)
 
     return deliver
-
-
-def pending_recharge(rsps, team, amount: str = "250.00", payment_id: str = PAYMENT_ID):
-    """A live PIX recharge whose charge Asaas created (its HTTP API answered by `rsps`)."""
-    add_pix_charge(rsps, team, payment_id)
-    recharge = recharge_create(
-        team=team, live_mode=True, amount=Decimal(amount), payment_method="pix"
-    )
-    assert recharge.status == Recharge.Status.PENDING
-    assert recharge.provider_charge_id == payment_id
-    return recharge
-
-
-def asaas_payment(
-    recharge,
-    *,
-    status: str = "RECEIVED",
-    payment_id: str | None = None,
-    value=None,
-    external_reference: str | None = None,
-    deleted: bool = False,
-) -> dict:
-    """The payment object Asaas holds for `recharge` (by default: received, its amount)."""
-    payment = payment_body(
-        payment_id=payment_id or recharge.provider_charge_id,
-        customer=CUSTOMER_ID,
-        value=recharge.amount if value is None else value,
-        billing_type="PIX",
-        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
-        external_reference=recharge.id if external_reference is None else external_reference,
-        status=status,
-    )
-    payment["deleted"] = deleted
-    return payment
-
-
-def add_read_back(rsps, recharge, *, payment_id: str | None = None, **fields):
-    """GET /payments/{id} answers with the payment as Asaas holds it."""
-    payment_id = payment_id or recharge.provider_charge_id
-    rsps.get(
-        f"{BASE_URL}/payments/{payment_id}",
-        body=asaas_json(asaas_payment(recharge, payment_id=payment_id, **fields)),
-        content_type="application/json",
-    )
 
 
 def add_not_found(rsps, payment_id: str):
@@ -143,34 +88,6 @@ def add_not_found(rsps, payment_id: str):
 
 def read_backs(rsps, payment_id: str = PAYMENT_ID) -> list:
     return calls_to(rsps, "GET", f"/payments/{payment_id}")
-
-
-def event_body(
-    recharge,
-    *,
-    event: str = "PAYMENT_RECEIVED",
-    event_id: str = EVENT_ID,
-    status: str = "RECEIVED",
-    payment_id: str | None = None,
-    value=None,
-) -> str:
-    payment = payment_body(
-        payment_id=payment_id or recharge.provider_charge_id,
-        customer=CUSTOMER_ID,
-        value=recharge.amount if value is None else value,
-        billing_type="PIX",
-        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
-        external_reference=recharge.id,
-        status=status,
-    )
-    return asaas_json(
-        {"id": event_id, "event": event, "dateCreated": "2026-11-23 15:12:44", "payment": payment}
-    )
-
-
-def notify(client, body, *, token: str | None = WEBHOOK_TOKEN):
-    headers = {} if token is None else {"asaas-access-token": token}
-    return client.post(URL, data=body, content_type="application/json", headers=headers)
 
 
 def balance_of(team) -> Decimal:
@@ -317,7 +234,7 @@ def test_unknown_provider_is_404(asaas, team, client):
 
 
 def test_get_is_405_in_the_error_shape(asaas, client):
-    response = client.get(URL, headers={"asaas-access-token": WEBHOOK_TOKEN})
+    response = client.get(NOTIFICATIONS_URL, headers={"asaas-access-token": WEBHOOK_TOKEN})
 
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"

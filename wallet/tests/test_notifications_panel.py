@@ -14,23 +14,22 @@ from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
 from wallet.models import ProviderNotification, Transaction
-from wallet.tests.test_asaas import BASE_URL
-from wallet.tests.test_notifications import (  # noqa: F401 (fixtures)
+from wallet.tests.asaas import (
+    BASE_URL,
     add_read_back,
-    asaas,
     event_body,
     notify,
     pending_recharge,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("support_alerts")]
 
 NOTIFICATIONS = reverse("admin:wallet_providernotification_changelist")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture
-def three_notifications(asaas, team, client):  # noqa: F811
+def three_notifications(asaas, team, client):
     """Received for real: one credited, one for another amount, one not yet received."""
     paid = pending_recharge(asaas, team.team, payment_id="pay_000000000101")
     add_read_back(asaas, paid)
@@ -138,7 +137,7 @@ def verify_again(browser, *notifications, confirm: bool = True):
     return browser.post(NOTIFICATIONS, data, follow=confirm)
 
 
-def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  # noqa: F811
+def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):
     _, inflated, early = three_notifications
     browser = support_browser()
     calls = len(asaas.calls)
@@ -155,7 +154,7 @@ def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  
 
 
 def test_a_payment_asaas_now_shows_received_is_credited_once(
-    asaas,  # noqa: F811
+    asaas,
     three_notifications,
 ):
     _, _, early = three_notifications  # rejected: Asaas said PENDING
@@ -182,7 +181,7 @@ def test_a_payment_asaas_now_shows_received_is_credited_once(
 
 
 def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
-    asaas,  # noqa: F811
+    asaas,
     three_notifications,
     mailoutbox,
 ):
@@ -204,7 +203,7 @@ def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
     assert mailoutbox == []  # support asked: no second alert
 
 
-def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa: F811
+def test_asaas_unreachable_changes_nothing(asaas, three_notifications):
     _, _, early = three_notifications
     asaas.get(
         f"{BASE_URL}/payments/{early.payment_id}", body=requests.ReadTimeout("Read timed out.")
@@ -246,7 +245,7 @@ PASSWORD = "correct horse battery staple"
 )
 @pytest.mark.django_db(transaction=True)
 def test_support_finds_a_rejected_notification_in_the_browser(
-    asaas,  # noqa: F811
+    asaas,
     team,
     client,
     live_server,
