@@ -144,10 +144,10 @@ def test_agency_user_changes_their_pricing(two_teams):
     assert str(mine.team.markup_percent) == "8.50" and str(mine.team.fee.amount) == "12.00"
 
 
-def test_login_page_and_a_real_login_as_agency_user(team):
+def test_login_page_and_a_real_login_as_agency_user(team_owner):
     from django.contrib.auth import get_user_model
 
-    owner = get_user_model().objects.get(email=team.owner.email)
+    owner = get_user_model().objects.get(email=team_owner.email)
     owner.set_password("a-long-panel-password")
     owner.save()
     browser = BrowserClient()
@@ -166,8 +166,8 @@ def test_login_page_and_a_real_login_as_agency_user(team):
     assert "Chaves de API" in response.content.decode()  # Portuguese by default
 
 
-def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
-    browser = browser_for(team.owner)
+def test_agency_user_connects_and_disconnects_a_duffel_integration(team, team_owner):
+    browser = browser_for(team_owner)
     url = reverse("admin:agencies_integration_add")
     form = browser.get(url)
     assert "team" not in form.context["adminform"].form.fields
@@ -177,10 +177,10 @@ def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
         follow=True,
     )
     assert response.status_code == 200
-    integration = Integration.objects.get(team=team.team)
+    integration = Integration.objects.get(team=team)
     assert integration.access_token == "duffel_live_secret123" and integration.live_mode
     assert "duffel_live_secret123" not in browser.get(change_url(integration)).content.decode()
-    assert Event.objects.filter(type="integration.connected", team=team.team).count() == 1
+    assert Event.objects.filter(type="integration.connected", team=team).count() == 1
     chosen = {"action": "disconnect", "_selected_action": [integration.pk]}
     confirmation = browser.post(changelist(Integration), chosen)
     assert "O token guardado da Duffel deixa de ser usado" in confirmation.content.decode()
@@ -197,7 +197,7 @@ def test_the_token_is_encrypted_at_rest(team):
     from agencies.services import integration_connect
 
     integration_connect(
-        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_plaintext"
+        team=team, live_mode=True, provider="duffel", access_token="duffel_live_plaintext"
     )
     with connection.cursor() as cursor:
         cursor.execute("SELECT access_token FROM agencies_integration")

@@ -28,10 +28,10 @@ def frozen_time():
 
 
 @pytest.fixture
-def client(team):
-    fund(team.team, "10000.00")
+def client(team, team_keys):
+    fund(team, "10000.00")
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     return client
 
 

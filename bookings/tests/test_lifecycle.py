@@ -38,7 +38,7 @@ def confirm(client, booking_id, body):
 
 
 def test_list_filters_and_items(live_client, team):
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     held = book(live_client, holdable(live_client)).json()
     with time_machine.travel(NOW + timedelta(seconds=1), tick=False):  # a later creation
         ticketed = book(
@@ -71,21 +71,21 @@ def test_list_filters_and_items(live_client, team):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_confirms_racing_debit_once(team):
+def test_two_confirms_racing_debit_once(team, team_keys):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     from rest_framework.test import APIClient
 
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     offer = holdable(client)
     booking = book(client, offer).json()
     barrier, statuses = threading.Barrier(6), []
 
     def worker():
         racer = APIClient()
-        racer.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        racer.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
         barrier.wait()
         statuses.append(confirm(racer, booking["id"], pay(offer)).status_code)
         connection.close()
@@ -100,13 +100,15 @@ def test_two_confirms_racing_debit_once(team):
     assert ledger_problems() == []
 
 
-def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, team, other_team):
+def test_panel_support_sees_and_cancels_agency_sees_only_its_own(
+    live_client, team, other_team_owner
+):
     from django.test import Client as BrowserClient
     from django.urls import reverse
 
     from agencies.tests.factories import SupportUserFactory
 
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     booking = book(live_client, holdable(live_client), type="instant").json()
     support = BrowserClient()
     support.force_login(SupportUserFactory())
@@ -114,7 +116,7 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, te
     html = page.content.decode()
     assert page.status_code == 200 and "booking.ticketed" in html and "debit" in html
     outsider = BrowserClient()
-    outsider.force_login(other_team.owner)
+    outsider.force_login(other_team_owner)
     listing = outsider.get(reverse("admin:bookings_booking_changelist"))
     assert listing.status_code == 200 and list(listing.context["cl"].queryset) == []
     chosen = {"action": "cancel", "_selected_action": [booking["id"]]}
@@ -128,21 +130,21 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(live_client, te
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_bookings_racing_for_the_last_funds(team):
+def test_two_bookings_racing_for_the_last_funds(team, team_keys):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     from rest_framework.test import APIClient
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     candidates = [holdable(client, destination=d) for d in ("BSB", "CNF")]
     costs = [Decimal(o["base_cost_brl"]) for o in candidates]
-    fund(team.team, f"{max(costs):.2f}")  # enough for either, not for both
+    fund(team, f"{max(costs):.2f}")  # enough for either, not for both
     barrier, statuses = threading.Barrier(2), []
 
     def worker(offer):
         racer = APIClient()
-        racer.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        racer.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
         barrier.wait()
         statuses.append(book(racer, offer, type="instant").status_code)
         connection.close()
@@ -153,7 +155,7 @@ def test_two_bookings_racing_for_the_last_funds(team):
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [201, 422]  # together they cost more than the balance
-    assert Wallet.objects.get(team=team.team).balance >= 0
+    assert Wallet.objects.get(team=team).balance >= 0
     assert Transaction.objects.filter(type="debit").count() == 1
     assert Booking.objects.count() == 1  # the loser left no booking behind
     assert ledger_problems() == []
@@ -164,7 +166,7 @@ def test_ticketing_is_idempotent_and_the_sweep_retries_stuck_bookings(live_clien
     from bookings.services import booking_issue_tickets
     from bookings.tasks import issue_stuck_confirmed
 
-    fund(team.team, "20000.00")
+    fund(team, "20000.00")
     offer = holdable(live_client)
     booking = book(live_client, offer).json()
     confirm(live_client, booking["id"], pay(offer))  # on_commit never fires here: "lost" task

@@ -36,7 +36,7 @@ def clock(settings):
 
 @pytest.fixture
 def client(live_client, team, clock):
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     return live_client
 
 
@@ -250,7 +250,7 @@ def test_support_checks_now_a_booking_left_by_a_request_that_died(client, clock,
 
 
 def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
-    client, team, clock, settings
+    client, team_owner, clock, settings
 ):
     from django.test import Client as Browser
     from django.urls import reverse
@@ -271,7 +271,7 @@ def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
 
     # Agency users cannot run the check (it talks to the supplier for support).
     agency = Browser()
-    agency.force_login(team.owner)
+    agency.force_login(team_owner)
     agency_page = agency.get(changelist).content.decode()
     assert "check_with_supplier" not in agency_page and waiting.pk in agency_page
     assert "attention=yes" not in agency_page  # the worklist filter is support's

@@ -28,7 +28,7 @@ THREADS = 6
 @pytest.fixture
 def client(live_client, team, settings):
     settings.FLIGHTS_LIVE_SANDBOX = True
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     with time_machine.travel(NOW, tick=False):
         yield live_client
 

@@ -38,9 +38,9 @@ def portuguese():
 
 @pytest.fixture
 def priced(team):
-    team.team.markup_percent, team.team.fee = Decimal("10"), Decimal("12.00")
-    team.team.save()
-    fund(team.team, "100000.00")
+    team.markup_percent, team.fee = Decimal("10"), Decimal("12.00")
+    team.save()
+    fund(team, "100000.00")
     return team
 
 
@@ -294,7 +294,7 @@ def test_a_booking_whose_personal_data_was_erased(live_client, priced):
 
 
 def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
-    live_client, priced, other_team
+    live_client, priced, other_team_owner
 ):
     with time_machine.travel(NOW, tick=False):
         offer = round_trip_with_a_codeshare_connection(live_client)
@@ -324,7 +324,7 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     assert booking.booking_reference in confirm.content.decode()
 
     outsider = BrowserClient()
-    outsider.force_login(other_team.owner)
+    outsider.force_login(other_team_owner)
     elsewhere = outsider.get(url, follow=True)
     assert 'id="booking-page"' not in elsewhere.content.decode()
     assert "Ana Souza" not in elsewhere.content.decode()

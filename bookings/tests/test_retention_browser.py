@@ -26,9 +26,9 @@ def test_an_erased_booking_in_the_panel(live_server, browser):
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
-    team = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
     booking = Booking.objects.get(pk=book(client, holdable(client)).json()["id"])
     with time_machine.travel(booking.departing_at + timedelta(days=400)):
         assert booking_personal_data_erase(booking=booking)

@@ -64,16 +64,19 @@ def frozen_time():
 
 
 @pytest.fixture(params=["test", "live"])
-def agency(request, team) -> Agency:
+def agency(request, team, team_keys) -> Agency:
     """(API client, team, mode); the live wallet is funded with 5000.00."""
     live = request.param == "live"
     if live:
-        fund(team.team, f"{BALANCE}")
-    return Agency(api_client(team.live_key if live else team.test_key), team.team, request.param)
+        fund(team, f"{BALANCE}")
+    return Agency(
+        api_client(team_keys.live_key if live else team_keys.test_key), team, request.param
+    )
 
 
-def other_mode_client(agency: Agency, team) -> APIClient:
-    return api_client(team.test_key if agency.live else team.live_key)
+def other_mode_client(agency: Agency, keys) -> APIClient:
+    """A client of the same team in the other mode (`keys`: the `team_keys` fixture)."""
+    return api_client(keys.test_key if agency.live else keys.live_key)
 
 
 # --- Offers and requests ---------------------------------------------------------------------
@@ -550,10 +553,12 @@ def test_confirmed_hold_whose_issuance_fails_is_failed_and_refunded(
     assert ledger_problems() == []
 
 
-def test_unknown_other_teams_and_other_modes_bookings_are_404(agency, team, other_team):
-    other_team_client = api_client(other_team.live_key if agency.live else other_team.test_key)
+def test_unknown_other_teams_and_other_modes_bookings_are_404(agency, team_keys, other_team_keys):
+    other_team_client = api_client(
+        other_team_keys.live_key if agency.live else other_team_keys.test_key
+    )
     theirs = created(other_team_client, pick(search(other_team_client), hold=True))
-    other_mode = other_mode_client(agency, team)
+    other_mode = other_mode_client(agency, team_keys)
     mine_in_the_other_mode = created(other_mode, pick(search(other_mode), hold=True))
     offer = pick(search(agency.client), hold=True)
     before = footprint()
@@ -795,10 +800,12 @@ def test_pending_holds_expire_after_their_deadline_and_no_longer_count(agency):
 # --- Create errors: each leaves no booking, no ledger row, no event, no client -----------------
 
 
-def test_an_unknown_other_teams_or_other_modes_offer_is_404(agency, team, other_team):
-    other_team_client = api_client(other_team.live_key if agency.live else other_team.test_key)
+def test_an_unknown_other_teams_or_other_modes_offer_is_404(agency, team_keys, other_team_keys):
+    other_team_client = api_client(
+        other_team_keys.live_key if agency.live else other_team_keys.test_key
+    )
     theirs = pick(search(other_team_client), hold=True)
-    other_mode = pick(search(other_mode_client(agency, team)), hold=True)
+    other_mode = pick(search(other_mode_client(agency, team_keys)), hold=True)
     mine = pick(search(agency.client), hold=True)
     before = footprint()
     for offer in ({**mine, "id": "off_01unknown"}, theirs, other_mode):

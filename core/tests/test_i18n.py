@@ -59,7 +59,7 @@ def test_django_uses_our_catalog_and_its_own_for_the_rest():
         assert translation.gettext("Live data") == "Live data"
 
 
-def test_the_panel_is_portuguese_by_default_and_english_on_request(team):
+def test_the_panel_is_portuguese_by_default_and_english_on_request(team_owner):
     anonymous = BrowserClient()
     page = anonymous.get(reverse("admin:login")).content.decode()
     assert '<html lang="pt-br"' in page and "Painel da agência" in page
@@ -67,7 +67,7 @@ def test_the_panel_is_portuguese_by_default_and_english_on_request(team):
     assert '<html lang="en"' in english.get(reverse("admin:login")).content.decode()
     # The user's own choice (the language switch) beats the browser.
     chooser = BrowserClient(**PORTUGUESE)
-    chooser.force_login(team.owner)
+    chooser.force_login(team_owner)
     switched = chooser.post(reverse("set_language"), {"language": "en", "next": "/admin/"})
     assert switched.status_code == 302
     page = chooser.get(reverse("admin:index")).content.decode()
@@ -85,11 +85,11 @@ API_CALLS = [
 
 
 @pytest.mark.parametrize(("method", "path", "body", "with_key"), API_CALLS)
-def test_the_api_is_never_localized(team, method, path, body, with_key):
+def test_the_api_is_never_localized(team_keys, method, path, body, with_key):
     def call(**headers):
         client = BrowserClient(**headers)
         if with_key:
-            headers["HTTP_AUTHORIZATION"] = f"Bearer {team.live_key}"
+            headers["HTTP_AUTHORIZATION"] = f"Bearer {team_keys.live_key}"
         kwargs = {"data": body, "content_type": "application/json"} if body else {}
         return getattr(client, method)(path, **kwargs, **headers)
 
@@ -97,7 +97,7 @@ def test_the_api_is_never_localized(team, method, path, body, with_key):
     portuguese = call(**PORTUGUESE)
     chosen = BrowserClient()
     chosen.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt-br"  # chose Portuguese in the panel
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {team.live_key}"} if with_key else {}
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {team_keys.live_key}"} if with_key else {}
     kwargs = {"data": body, "content_type": "application/json"} if body else {}
     cookie = getattr(chosen, method)(path, **kwargs, **headers)
     assert english.status_code >= 400
@@ -108,9 +108,9 @@ def test_the_api_is_never_localized(team, method, path, body, with_key):
         assert "Accept-Language" not in answer.get("Vary", "")
 
 
-def test_api_timestamps_stay_utc_with_z(team):
-    fund(team.team, "100.00")
-    client = BrowserClient(HTTP_AUTHORIZATION=f"Bearer {team.live_key}", **PORTUGUESE)
+def test_api_timestamps_stay_utc_with_z(team, team_keys):
+    fund(team, "100.00")
+    client = BrowserClient(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}", **PORTUGUESE)
     body = client.get("/api/v1/wallet/transactions").json()
     created = body["data"]["transactions"][0]["created_at"]
     assert created.endswith("Z") and "-03:00" not in created

@@ -100,7 +100,7 @@ def alert_stamped() -> bool:
 
 
 def reject_one(asaas, team, client):
-    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=Decimal("1e6"))
     response = notify(client, event_body(recharge, value=Decimal("1e6")))
     assert response.json()["result"] == "rejected"

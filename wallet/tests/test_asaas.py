@@ -83,10 +83,10 @@ def create_api(client, amount="250.00", method="pix"):
 
 
 def test_pix_charge_created_through_asaas(asaas, team):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     recharge = recharge_create(
-        team=team.team, live_mode=True, amount=Decimal("250.00"), payment_method="pix"
+        team=team, live_mode=True, amount=Decimal("250.00"), payment_method="pix"
     )
 
     recharge.refresh_from_db()
@@ -111,7 +111,7 @@ def test_pix_charge_created_through_asaas(asaas, team):
     for call in asaas.calls:
         assert call.request.headers["access_token"] == API_KEY
 
-    [pending] = Event.objects.filter(team=team.team, type="wallet.recharge.pending")
+    [pending] = Event.objects.filter(team=team, type="wallet.recharge.pending")
     assert pending.live_mode is True
     assert pending.data_object["id"] == recharge.id
     assert pending.data_object["payment"]["pix_copy_paste"] == PIX_PAYLOAD
@@ -119,7 +119,7 @@ def test_pix_charge_created_through_asaas(asaas, team):
 
 
 def test_pix_api_answers_with_the_asaas_payload(asaas, team, live_client):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     response = create_api(live_client, "1234.56", "pix")
 
@@ -133,11 +133,11 @@ def test_pix_api_answers_with_the_asaas_payload(asaas, team, live_client):
 
 def test_pix_due_date_is_the_sao_paulo_day_late_in_the_evening(asaas, team):
     """21:30 in Sao Paulo is already tomorrow in UTC; Asaas reads dueDate as a Brazilian date."""
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     with time_machine.travel(datetime(2026, 11, 24, 0, 30, tzinfo=UTC), tick=False):
         recharge = recharge_create(
-            team=team.team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
+            team=team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
         )
 
     assert recharge.expires_at == datetime(2026, 11, 24, 1, 0, tzinfo=UTC)  # 22:00 in SP
@@ -146,7 +146,7 @@ def test_pix_due_date_is_the_sao_paulo_day_late_in_the_evening(asaas, team):
 
 @pytest.mark.parametrize("known", ["none", "deleted"])
 def test_customer_created_when_asaas_does_not_know_the_team(asaas, team, known):
-    agency = team.team
+    agency = team
     agency.tax_id = "11.222.333/0001-81"
     agency.save()
     found = [] if known == "none" else [customer_body(agency) | {"deleted": True}]
@@ -185,7 +185,7 @@ def test_customer_created_when_asaas_does_not_know_the_team(asaas, team, known):
 
 
 def test_boleto_charge_stores_barcode_and_linha(asaas, team):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -194,7 +194,7 @@ def test_boleto_charge_stores_barcode_and_linha(asaas, team):
     )
 
     recharge = recharge_create(
-        team=team.team,
+        team=team,
         live_mode=True,
         amount=Decimal(BB_BOLETO["amount"]),
         payment_method="boleto",
@@ -215,7 +215,7 @@ def test_boleto_charge_stores_barcode_and_linha(asaas, team):
 
 
 def test_boleto_barcode_derived_from_the_line_when_asaas_omits_it(asaas, team):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     body = identification_field_body()
     body["barCode"] = None
@@ -226,7 +226,7 @@ def test_boleto_barcode_derived_from_the_line_when_asaas_omits_it(asaas, team):
     )
 
     recharge = recharge_create(
-        team=team.team,
+        team=team,
         live_mode=True,
         amount=Decimal(BB_BOLETO["amount"]),
         payment_method="boleto",
@@ -247,7 +247,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
     asaas, team, live_client, corrupt
 ):
     """A line nobody can pay must not reach the agency; the charge is deleted at Asaas."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -263,7 +263,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    recharge = Recharge.objects.get(team=team.team)
+    recharge = Recharge.objects.get(team=team)
     assert recharge.status == Recharge.Status.FAILED
     assert recharge.boleto_barcode == ""
     assert len(calls_to(asaas, "DELETE", f"/payments/{PAYMENT_ID}")) == 1
@@ -271,7 +271,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
 
 def test_boleto_for_another_amount_is_refused(asaas, team, live_client):
     """The barcode carries the amount: one for a different amount than ours is not ours."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -283,7 +283,7 @@ def test_boleto_for_another_amount_is_refused(asaas, team, live_client):
     response = create_api(live_client, "500.00", "boleto")
 
     assert response.status_code == 502
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
 
 
 # --- Provider errors ----------------------------------------------------------------------------
@@ -369,7 +369,7 @@ def _payment_not_json(rsps, team):
 def test_provider_error_answers_502_and_fails_the_recharge(
     asaas, team, live_client, register, expected_details
 ):
-    register(asaas, team.team)
+    register(asaas, team)
 
     response = create_api(live_client, "250.00", "pix")
 
@@ -383,19 +383,19 @@ def test_provider_error_answers_502_and_fails_the_recharge(
     expected = error_details({"provider": "asaas", **(expected_details or {})})
     assert expected.items() <= body["error"]["details"].items()
 
-    recharge = Recharge.objects.get(team=team.team)
+    recharge = Recharge.objects.get(team=team)
     assert recharge.status == Recharge.Status.FAILED
     assert recharge.provider == "asaas"
     assert recharge.provider_charge_id == ""
     assert recharge.pix_copy_paste == ""
-    assert not Transaction.objects.filter(team=team.team).exists()
-    assert not Event.objects.filter(team=team.team, type="wallet.recharge.pending").exists()
+    assert not Transaction.objects.filter(team=team).exists()
+    assert not Event.objects.filter(team=team, type="wallet.recharge.pending").exists()
 
 
 def test_qr_code_failure_withdraws_the_created_payment(asaas, team, live_client):
     """The payment exists at Asaas once POST /payments answers: if we cannot read its QR code,
     it is deleted so that no charge we do not track stays payable."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/pixQrCode",
@@ -407,14 +407,14 @@ def test_qr_code_failure_withdraws_the_created_payment(asaas, team, live_client)
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
     [delete] = calls_to(asaas, "DELETE", f"/payments/{PAYMENT_ID}")
     assert delete.request.headers["access_token"] == API_KEY
-    assert not Event.objects.filter(team=team.team, type="wallet.recharge.pending").exists()
+    assert not Event.objects.filter(team=team, type="wallet.recharge.pending").exists()
 
 
 def test_invalid_pix_payload_from_asaas_is_refused(asaas, team, live_client):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     add_pix_qr(asaas, payload=PIX_PAYLOAD[:-4] + "0000")  # wrong CRC
     asaas.delete(f"{BASE_URL}/payments/{PAYMENT_ID}", json={"deleted": True, "id": PAYMENT_ID})
@@ -422,7 +422,7 @@ def test_invalid_pix_payload_from_asaas_is_refused(asaas, team, live_client):
     response = create_api(live_client, "250.00", "pix")
 
     assert response.status_code == 502
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
 
 
 def test_unconfigured_asaas_answers_502_and_records_nothing(asaas, settings, team, live_client):
@@ -432,7 +432,7 @@ def test_unconfigured_asaas_answers_502_and_records_nothing(asaas, settings, tea
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    assert not Recharge.objects.filter(team=team.team).exists()
+    assert not Recharge.objects.filter(team=team).exists()
     assert len(asaas.calls) == 0
 
 
@@ -446,7 +446,7 @@ def _pending_pix(asaas, live_client) -> str:
 
 
 def test_cancel_deletes_the_asaas_payment(asaas, team, live_client):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
     recharge_id = _pending_pix(asaas, live_client)
     asaas.delete(
         f"{BASE_URL}/payments/{PAYMENT_ID}",
@@ -467,7 +467,7 @@ def test_cancel_refused_by_asaas_still_cancels_and_a_payment_is_still_credited(
 ):
     """Asaas refuses to delete a payment already received: the recharge is cancelled on our
     side, and the payment notification that follows still credits the wallet."""
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
     recharge_id = _pending_pix(asaas, live_client)
     asaas.delete(
         f"{BASE_URL}/payments/{PAYMENT_ID}",
@@ -509,7 +509,7 @@ def test_test_keys_never_call_asaas(asaas, team, test_client, method):
 
 def test_test_mode_service_call_uses_the_sandbox(asaas, team):
     recharge = recharge_create(
-        team=team.team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
+        team=team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
     )
 
     assert recharge.provider == "sandbox"
