@@ -269,10 +269,10 @@ def test_history_page_shows_the_entries(team, team_owner):
     assert "Revoked API key" in html and team_owner.username in html and "Revoked at" in html
 
 
-def test_activity_list_is_scoped_to_the_team(team, team_owner, other_team):
-    for created in (team, other_team):
-        key = ApiKey.objects.get(team=created.team, live_mode=True)
-        run_action(browser_for(created.owner), ApiKey, "revoke", key)
+def test_activity_list_is_scoped_to_the_team(team, team_owner, other_team, other_team_owner):
+    for owner in (team_owner, other_team_owner):
+        key = ApiKey.objects.get(team=owner.team, live_mode=True)
+        run_action(browser_for(owner), ApiKey, "revoke", key)
     entries = changelist(AuditEntry)
     mine = browser_for(team_owner).get(entries)
     assert mine.status_code == 200

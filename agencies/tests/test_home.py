@@ -44,27 +44,27 @@ def panel(user, language="en"):
     return browser
 
 
-def api_for(made):
+def api_for(live_key):
     from rest_framework.test import APIClient
 
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {live_key}")
     return api
 
 
-def a_day_of(made, *, fail_one=False):
+def a_day_of(team, live_key, *, fail_one=False):
     """Money in, a recharge paid and one pending, an instant booking, a hold; optionally a
     booking that fails at issuance (refunded)."""
-    seeded = Transaction.objects.filter(team=made.team).count()
-    fund(made.team, "20000.00", reference_id=f"rch_seed_{seeded}")
+    seeded = Transaction.objects.filter(team=team).count()
+    fund(team, "20000.00", reference_id=f"rch_seed_{seeded}")
     paid = recharge_create(
-        team=made.team, live_mode=True, amount=Decimal("1234.56"), payment_method="pix"
+        team=team, live_mode=True, amount=Decimal("1234.56"), payment_method="pix"
     )
     recharge_complete(recharge=paid)
     pending = recharge_create(
-        team=made.team, live_mode=True, amount=Decimal("500.00"), payment_method="boleto"
+        team=team, live_mode=True, amount=Decimal("500.00"), payment_method="boleto"
     )
-    api = api_for(made)
+    api = api_for(live_key)
     assert book(api, offers(api)[0], type="instant").status_code == 201
     assert book(api, holdable(api, origin="CGH", destination="SDU")).status_code == 201
     if fail_one:
@@ -77,9 +77,11 @@ def a_day_of(made, *, fail_one=False):
 # --- Figures ---------------------------------------------------------------------------------
 
 
-def test_a_teams_figures_are_what_the_wallet_and_the_ledger_say(team, other_team):
-    pending = a_day_of(team, fail_one=True)
-    a_day_of(other_team)
+def test_a_teams_figures_are_what_the_wallet_and_the_ledger_say(
+    team, team_keys, other_team, other_team_keys
+):
+    pending = a_day_of(team, team_keys.live_key, fail_one=True)
+    a_day_of(other_team, other_team_keys.live_key)
     home = team_home(team=team, live_mode=True)
 
     wallet = Wallet.objects.get(team=team)
@@ -105,9 +107,9 @@ def test_a_teams_figures_are_what_the_wallet_and_the_ledger_say(team, other_team
     assert test["activity"]["bookings_month"] == 0 and test["recharges"]["count"] == 0
 
 
-def test_support_figures_are_the_sums_of_every_teams(team, other_team):
-    a_day_of(team)
-    a_day_of(other_team, fail_one=True)
+def test_support_figures_are_the_sums_of_every_teams(team, team_keys, other_team, other_team_keys):
+    a_day_of(team, team_keys.live_key)
+    a_day_of(other_team, other_team_keys.live_key, fail_one=True)
     one = team_home(team=team, live_mode=True)
     two = team_home(team=other_team, live_mode=True)
     every = support_home(live_mode=True)
@@ -133,9 +135,9 @@ def test_days_and_months_are_sao_paulos():
     assert when.month_end == datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
 
 
-def test_spend_counts_the_sao_paulo_day_and_month(team):
+def test_spend_counts_the_sao_paulo_day_and_month(team, team_keys):
     fund(team, "20000.00")
-    api = api_for(team)
+    api = api_for(team_keys.live_key)
     with time_machine.travel(datetime(2026, 11, 1, 2, 30, tzinfo=UTC), tick=False):
         # 23:30 on 31 October in São Paulo: last month.
         assert book(api, offers(api)[0], type="instant").status_code == 201
@@ -153,9 +155,11 @@ def test_spend_counts_the_sao_paulo_day_and_month(team):
 # --- What each user sees ---------------------------------------------------------------------
 
 
-def test_an_agency_user_sees_their_team_only(team, team_owner, other_team):
-    a_day_of(team)
-    a_day_of(other_team)
+def test_an_agency_user_sees_their_team_only(
+    team, team_keys, team_owner, other_team, other_team_keys
+):
+    a_day_of(team, team_keys.live_key)
+    a_day_of(other_team, other_team_keys.live_key)
     mine = make_endpoint(team, "https://hooks.alpha.example/in", consecutive_failures=3)
     theirs = make_endpoint(
         other_team, "https://hooks.beta.example/in", active=False, consecutive_failures=9
@@ -176,24 +180,24 @@ def test_an_agency_user_sees_their_team_only(team, team_owner, other_team):
     assert "team__id__exact" not in page
 
 
-def test_the_home_page_switches_to_test_data(team, team_owner):
-    a_day_of(team)
+def test_the_home_page_switches_to_test_data(team, team_keys, team_owner):
+    a_day_of(team, team_keys.live_key)
     page = panel(team_owner).get(HOME, {"mode": "test"}).content.decode()
     assert 'data-mode="test"' in page and "5,000.00" in page
     assert "1,234.56" not in page  # live recharge not among the test figures
     assert panel(team_owner).get(HOME).content.decode().count('data-mode="live"') == 1
 
 
-def test_the_home_page_is_portuguese_by_default(team, team_owner):
-    a_day_of(team)
+def test_the_home_page_is_portuguese_by_default(team, team_keys, team_owner):
+    a_day_of(team, team_keys.live_key)
     page = panel(team_owner, language="pt-br").get(HOME).content.decode()
     for text in ("Saldo", "Crédito disponível", "Recargas pendentes", "Dados reais", "Hoje"):
         assert text in page, text
     assert "R$\N{NO-BREAK SPACE}500,00" in page  # the pending boleto
 
 
-def test_support_sees_what_needs_attention_first(team, other_team):
-    a_day_of(team, fail_one=True)
+def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
+    a_day_of(team, team_keys.live_key, fail_one=True)
     late = recharge_create(
         team=other_team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
     )
@@ -263,10 +267,10 @@ def test_support_sees_what_needs_attention_first(team, other_team):
 
 
 def test_a_teams_overview_is_supports_and_gathers_the_team(
-    team, team_owner, other_team, other_team_owner
+    team, team_keys, team_owner, other_team, other_team_keys, other_team_owner
 ):
-    a_day_of(team)
-    a_day_of(other_team)
+    a_day_of(team, team_keys.live_key)
+    a_day_of(other_team, other_team_keys.live_key)
     make_endpoint(team, "https://hooks.alpha.example/in")
     make_endpoint(other_team, "https://hooks.beta.example/in")
     url = reverse("admin:agencies_team_overview", args=[team.pk])
@@ -305,14 +309,14 @@ def test_the_team_list_links_each_overview_for_support(team, team_owner):
 
 @pytest.mark.parametrize("who", ["agency", "support", "overview"])
 def test_the_pages_cost_a_bounded_number_of_queries(
-    team, team_owner, other_team, who, django_assert_max_num_queries
+    team, team_keys, team_owner, other_team, other_team_keys, who, django_assert_max_num_queries
 ):
     user = team_owner if who == "agency" else SupportUserFactory()
     url = HOME if who != "overview" else reverse("admin:agencies_team_overview", args=[team.pk])
     browser = panel(user)
 
-    a_day_of(team, fail_one=True)
-    a_day_of(other_team, fail_one=True)
+    a_day_of(team, team_keys.live_key, fail_one=True)
+    a_day_of(other_team, other_team_keys.live_key, fail_one=True)
     for n in range(12):
         make_endpoint(team, f"https://hooks.alpha.example/{n}", consecutive_failures=n + 1)
         make_endpoint(
@@ -324,7 +328,7 @@ def test_the_pages_cost_a_bounded_number_of_queries(
     with django_assert_max_num_queries(25):
         assert browser.get(url).status_code == 200
     # More of everything costs no more queries.
-    a_day_of(team, fail_one=True)
-    a_day_of(other_team, fail_one=True)
+    a_day_of(team, team_keys.live_key, fail_one=True)
+    a_day_of(other_team, other_team_keys.live_key, fail_one=True)
     with django_assert_max_num_queries(25):
         assert browser.get(url).status_code == 200

@@ -222,7 +222,7 @@ def test_the_money_figures_payment_and_refund(
 def test_the_timeline_is_in_order_with_deliveries_and_emails(
     live_client, priced, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(priced.team, https_receiver.url, events=BOOKING_EVENTS)
+    make_endpoint(priced, https_receiver.url, events=BOOKING_EVENTS)
     with (
         time_machine.travel(NOW, tick=False),
         django_capture_on_commit_callbacks(execute=True),
@@ -294,7 +294,7 @@ def test_a_booking_whose_personal_data_was_erased(live_client, priced):
 
 
 def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
-    live_client, priced, other_team_owner
+    live_client, priced, team_owner, other_team_owner
 ):
     with time_machine.travel(NOW, tick=False):
         offer = round_trip_with_a_codeshare_connection(live_client)
@@ -302,7 +302,7 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     url = reverse("admin:bookings_booking_change", args=[booking.pk])
 
     owner = BrowserClient()
-    owner.force_login(priced.owner)
+    owner.force_login(team_owner)
     page = owner.get(url)
     assert page.status_code == 200
     html = page.content.decode()

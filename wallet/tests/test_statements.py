@@ -206,14 +206,14 @@ def test_the_longest_period_is_five_years_less_a_day():
 # --- The panel page ------------------------------------------------------------------------------
 
 
-def agency_browser(made) -> BrowserClient:
+def agency_browser(user) -> BrowserClient:
     browser = BrowserClient()
-    browser.force_login(made.owner)
+    browser.force_login(user)
     return browser
 
 
-def test_the_page_shows_totals_and_every_movement_in_portuguese(team, november):
-    response = agency_browser(team).get(PAGE, NOVEMBER_QUERY)
+def test_the_page_shows_totals_and_every_movement_in_portuguese(team, team_owner, november):
+    response = agency_browser(team_owner).get(PAGE, NOVEMBER_QUERY)
     assert response.status_code == 200
     page = response.content.decode().replace("\N{NO-BREAK SPACE}", " ")
     assert 'lang="pt-br"' in page
@@ -229,13 +229,13 @@ def test_the_page_shows_totals_and_every_movement_in_portuguese(team, november):
     assert statement.closing_balance == Decimal("850.25")
 
 
-def test_the_page_defaults_to_this_month_in_sao_paulo(team):
+def test_the_page_defaults_to_this_month_in_sao_paulo(team, team_owner):
     agency = team
     # 02:30 UTC on 1 December is still 30 November in São Paulo.
     now = datetime(2026, 12, 1, 2, 30, tzinfo=ZoneInfo("UTC"))
     credit(agency, "10.00", datetime(2026, 11, 2, tzinfo=SP), "rch_a")
     with time_machine.travel(now, tick=False):
-        response = agency_browser(team).get(PAGE)
+        response = agency_browser(team_owner).get(PAGE)
     assert response.status_code == 200
     period = response.context["statement"].period
     assert (period.start, period.end) == (date(2026, 11, 1), date(2026, 11, 30))
@@ -252,8 +252,8 @@ def test_the_page_defaults_to_this_month_in_sao_paulo(team):
         ({"start": "01/01/1990", "end": "01/01/1991"}, "a partir de 01/01/2000"),
     ],
 )
-def test_bad_dates_say_what_is_wrong(team, query, message):
-    browser = agency_browser(team)
+def test_bad_dates_say_what_is_wrong(team, team_owner, query, message):
+    browser = agency_browser(team_owner)
     for url in (PAGE, CSV, PDF):
         response = browser.get(url, query)
         assert response.status_code == 400, url
@@ -262,9 +262,9 @@ def test_bad_dates_say_what_is_wrong(team, query, message):
         assert response.context["statement"] is None
 
 
-def test_an_agency_user_only_ever_sees_their_own_team(team, other_team, november):
+def test_an_agency_user_only_ever_sees_their_own_team(team, team_owner, other_team, november):
     credit(other_team, "999.00", datetime(2026, 11, 5, tzinfo=SP), "rch_beta_secret")
-    browser = agency_browser(team)
+    browser = agency_browser(team_owner)
     for url in (PAGE, CSV):
         response = browser.get(url, {**NOVEMBER_QUERY, "team": other_team.pk})
         assert response.status_code == 200
@@ -295,9 +295,9 @@ def test_support_chooses_the_team(team, other_team, november):
     assert "Nenhuma equipe tem este identificador" in unknown.content.decode()
 
 
-def test_the_mode_switch_shows_test_movements_only_in_test(team, november):
+def test_the_mode_switch_shows_test_movements_only_in_test(team, team_owner, november):
     credit(team, "77.00", datetime(2026, 11, 10, 9, tzinfo=SP), "rch_test_1", live_mode=False)
-    browser = agency_browser(team)
+    browser = agency_browser(team_owner)
     live = browser.get(PAGE, NOVEMBER_QUERY).content.decode()
     test = browser.get(PAGE, {**NOVEMBER_QUERY, "mode": "test"}).content.decode()
     test = test.replace("\N{NO-BREAK SPACE}", " ")
@@ -317,8 +317,8 @@ def test_the_statement_needs_a_panel_role(team, november):
     assert browser.get(CSV, NOVEMBER_QUERY).status_code == 302
 
 
-def test_the_wallet_pages_link_to_the_statement(team):
-    browser = agency_browser(team)
+def test_the_wallet_pages_link_to_the_statement(team, team_owner):
+    browser = agency_browser(team_owner)
     wallet = Wallet.objects.get(team=team)
     for url in (
         reverse("admin:wallet_transaction_changelist"),
@@ -331,19 +331,19 @@ def test_the_wallet_pages_link_to_the_statement(team):
         assert "Extrato" in response.content.decode()
 
 
-def test_the_page_in_english(team, november):
-    response = agency_browser(team).get(PAGE, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
+def test_the_page_in_english(team, team_owner, november):
+    response = agency_browser(team_owner).get(PAGE, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode().replace("\N{NO-BREAK SPACE}", " ")
     assert "Wallet statement" in page and "From 2026-11-01 to 2026-11-30" in page
     assert "R$ 1,000.00" in page and "-R$ 400.25" in page and "2026-11-30 23:59:59" in page
 
 
-def test_a_long_period_is_paginated_with_running_balances(team, settings):
+def test_a_long_period_is_paginated_with_running_balances(team, team_owner, settings):
     agency = team
     start = datetime(2026, 11, 1, 8, tzinfo=SP)
     for n in range(105):
         credit(agency, "1.00", start + timedelta(minutes=n), f"rch_{n:03d}")
-    browser = agency_browser(team)
+    browser = agency_browser(team_owner)
     second = browser.get(PAGE, {**NOVEMBER_QUERY, "page": "2"})
     assert second.context["page"] == 2 and second.context["pages"] == 2
     assert [line.balance for line in second.context["lines"]] == [
@@ -360,8 +360,8 @@ def read_csv(response, delimiter):
     return list(csv.reader(io.StringIO(body.decode("utf-8-sig")), delimiter=delimiter))
 
 
-def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, november):
-    response = agency_browser(team).get(CSV, NOVEMBER_QUERY)
+def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, team_owner, november):
+    response = agency_browser(team_owner).get(CSV, NOVEMBER_QUERY)
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert (
@@ -394,8 +394,8 @@ def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, november
     assert movements[1][6] == november["middle"].id
 
 
-def test_the_csv_in_english_uses_commas_and_decimal_points(team, november):
-    browser = agency_browser(team)
+def test_the_csv_in_english_uses_commas_and_decimal_points(team, team_owner, november):
+    browser = agency_browser(team_owner)
     response = browser.get(CSV, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
     rows = read_csv(response, ",")
     summary = dict(row for row in rows if len(row) == 2)
@@ -407,9 +407,9 @@ def test_the_csv_in_english_uses_commas_and_decimal_points(team, november):
     assert [m[4] for m in movements] == ["250.50", "-300.25", "-100.00"]
 
 
-def test_the_csv_writes_text_that_looks_like_a_formula_as_text(team):
+def test_the_csv_writes_text_that_looks_like_a_formula_as_text(team, team_owner):
     credit(team, "5.00", datetime(2026, 11, 3, tzinfo=SP), "rch_f", description="=1+1")
-    rows = read_csv(agency_browser(team).get(CSV, NOVEMBER_QUERY), ";")
+    rows = read_csv(agency_browser(team_owner).get(CSV, NOVEMBER_QUERY), ";")
     assert rows[-1][1] == "'=1+1"
 
 
@@ -421,11 +421,11 @@ def pdf_text(document: bytes) -> str:
 
 
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils' pdftotext")
-def test_the_pdf_has_the_agency_period_totals_and_movements(team, november):
+def test_the_pdf_has_the_agency_period_totals_and_movements(team, team_owner, november):
     from agencies.models import Team
 
     Team.objects.filter(pk=team.pk).update(tax_id="12.345.678/0001-95")
-    response = agency_browser(team).get(PDF, NOVEMBER_QUERY)
+    response = agency_browser(team_owner).get(PDF, NOVEMBER_QUERY)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content)
@@ -442,12 +442,12 @@ def test_the_pdf_has_the_agency_period_totals_and_movements(team, november):
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)
 
 
-def test_a_pdf_of_too_many_movements_points_to_the_csv(team, settings):
+def test_a_pdf_of_too_many_movements_points_to_the_csv(team, team_owner, settings):
     settings.WALLET_STATEMENT_PDF_MAX_MOVEMENTS = 2
     agency = team
     for n in range(3):
         credit(agency, "1.00", datetime(2026, 11, 2, 8, n, tzinfo=SP), f"rch_many{n}")
-    response = agency_browser(team).get(PDF, NOVEMBER_QUERY)
+    response = agency_browser(team_owner).get(PDF, NOVEMBER_QUERY)
     assert response.status_code == 400
     assert "baixe o CSV" in response.content.decode()
 
