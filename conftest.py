@@ -1,10 +1,14 @@
+from typing import NamedTuple
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
+from agencies.models import Team, User
+from agencies.services import TeamCreated
 from agencies.tests.factories import make_team
-from tests import pooler
+from tests import browsers, pooler
 from webhooks.tests.receiver import Receiver
 
 
@@ -38,14 +42,56 @@ def _fresh_cache():
     cache.clear()
 
 
+class TeamKeys(NamedTuple):
+    """A team's two API keys, as `create_team` prints them (the secrets)."""
+
+    test_key: str
+    live_key: str
+
+
+# Two agencies as `create_team` makes them (wallet, owner panel user, a test and a live key).
+# A test asks for what it uses: the Team (`team`), its keys (`team_keys`), its owner
+# (`team_owner`); all three come from the same made team.
+
+
 @pytest.fixture
-def team(db):
+def _alpha(db) -> TeamCreated:
     return make_team("Alpha Travel")
 
 
 @pytest.fixture
-def other_team(db):
+def team(_alpha) -> Team:
+    return _alpha.team
+
+
+@pytest.fixture
+def team_keys(_alpha) -> TeamKeys:
+    return TeamKeys(test_key=_alpha.test_key, live_key=_alpha.live_key)
+
+
+@pytest.fixture
+def team_owner(_alpha) -> User:
+    return _alpha.owner
+
+
+@pytest.fixture
+def _beta(db) -> TeamCreated:
     return make_team("Beta Tours")
+
+
+@pytest.fixture
+def other_team(_beta) -> Team:
+    return _beta.team
+
+
+@pytest.fixture
+def other_team_keys(_beta) -> TeamKeys:
+    return TeamKeys(test_key=_beta.test_key, live_key=_beta.live_key)
+
+
+@pytest.fixture
+def other_team_owner(_beta) -> User:
+    return _beta.owner
 
 
 @pytest.fixture
@@ -54,17 +100,17 @@ def anon_client():
 
 
 @pytest.fixture
-def test_client(team):
+def test_client(team_keys):
     """An API client authenticated with the team's test (sandbox) key."""
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.test_key}")
     return client
 
 
 @pytest.fixture
-def live_client(team):
+def live_client(team_keys):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     return client
 
 
@@ -92,3 +138,20 @@ def live_sandbox(settings):
     """Live keys search and book the sandbox supplier, as `FLIGHTS_LIVE_SANDBOX=true` allows
     (demos, staging). Without it a live team needs a connected supplier."""
     settings.FLIGHTS_LIVE_SANDBOX = True
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium asking for English (tests/browsers.py; mark the module
+    `needs_chromium`)."""
+    driver = browsers.english_chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser_pt_br():
+    """Headless Chromium asking for Brazilian Portuguese, in a desktop-sized window."""
+    driver = browsers.portuguese_chromium()
+    yield driver
+    driver.quit()

@@ -70,7 +70,9 @@ def module(api, path: str):
     return importlib.import_module(f"{PACKAGE}.{path}")
 
 
-def test_an_agencys_journey_through_the_generated_client(api, live_server, team, https_receiver):
+def test_an_agencys_journey_through_the_generated_client(
+    api, live_server, team_keys, https_receiver
+):
     models = module(api, "models")
     call = {
         name: module(api, f"api.{group}.{name}")
@@ -95,7 +97,7 @@ def test_an_agencys_journey_through_the_generated_client(api, live_server, team,
         }.items()
         for name in names
     }
-    client = api.AuthenticatedClient(base_url=f"{live_server.url}/api/v1", token=team.test_key)
+    client = api.AuthenticatedClient(base_url=f"{live_server.url}/api/v1", token=team_keys.test_key)
 
     # Webhooks first, so the journey's events are delivered to the agency's receiver.
     created_hook = call["webhooks_create"].sync(

@@ -6,6 +6,7 @@ team-overview-1440."""
 from datetime import timedelta
 from decimal import Decimal
 
+import pytest
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -13,20 +14,14 @@ from rest_framework.test import APIClient
 from agencies.models import User
 from agencies.tests.factories import make_team
 from bookings.models import Booking
-from bookings.tests.test_create import book, offers, person
-from tests.test_panel_browser_pt_br import (
-    DESKTOP,
-    PASSWORD,
-    PHONE,
-    agency_with_a_day_of_work,
-    browser,  # noqa: F401 (the fixture)
-    open_page,
-    pytestmark,  # noqa: F401 (chromium needed, transactional database)
-    screenshot,
-)
+from bookings.tests.helpers import book, offers, person
+from tests.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.scenarios import agency_with_a_day_of_work
 from wallet.models import Recharge, Wallet
 from wallet.services import recharge_complete, recharge_create
 from wallet.tests.factories import fund
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
 def log_in_as(live_server, driver, wait, username):
@@ -67,7 +62,7 @@ def a_second_team_with_problems():
     return made, late
 
 
-def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser, live_sandbox):  # noqa: F811
+def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser_pt_br, live_sandbox):
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
@@ -76,14 +71,14 @@ def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser, li
     alpha = agency_with_a_day_of_work()
     beta, late = a_second_team_with_problems()
     User.objects.create_superuser("suporte@agency.example", "suporte@agency.example", PASSWORD)
-    wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
+    wait = WebDriverWait(browser_pt_br, 20, ignored_exceptions=[StaleElementReferenceException])
 
     # The agency user: their team's day, in Portuguese and reais, live data first.
-    log_in_as(live_server, browser, wait, "ana@alpha.example")
-    home = open_page(live_server, browser, wait, reverse("admin:index"))
+    log_in_as(live_server, browser_pt_br, wait, "ana@alpha.example")
+    home = open_page(live_server, browser_pt_br, wait, reverse("admin:index"))
     wait.until(EC.presence_of_element_located((By.ID, "figures")))
     balance = Wallet.objects.get(team=alpha.team).balance
-    card = browser.find_element(By.ID, "card-balance").text.replace("\N{NO-BREAK SPACE}", " ")
+    card = browser_pt_br.find_element(By.ID, "card-balance").text.replace("\N{NO-BREAK SPACE}", " ")
     assert "Saldo" in card and brl(balance) in card
     for text in ("Crédito disponível", "Reservas em espera", "Recargas pendentes", "Hoje"):
         assert text in home, text
@@ -91,36 +86,38 @@ def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser, li
     assert "https://hooks.alpha.example/agency" in home and "Desativado" in home
     assert "Beta Tours" not in home and "Precisa de atenção" not in home
     assert "Todas as páginas do painel" in home and "Movimentações" in home  # the app list
-    screenshot(browser, "home-1440", DESKTOP)
-    screenshot(browser, "home-390", PHONE)
+    screenshot(browser_pt_br, "home-1440", DESKTOP)
+    screenshot(browser_pt_br, "home-390", PHONE)
 
     # The live/test switch.
-    browser.find_element(By.LINK_TEXT, "Dados de teste").click()
+    browser_pt_br.find_element(By.LINK_TEXT, "Dados de teste").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#home[data-mode=test]")))
-    card = browser.find_element(By.ID, "card-balance").text.replace("\N{NO-BREAK SPACE}", " ")
+    card = browser_pt_br.find_element(By.ID, "card-balance").text.replace("\N{NO-BREAK SPACE}", " ")
     assert "R$ 5.000,00" in card
-    browser.find_element(By.ID, "logout-form").find_element(By.TAG_NAME, "button").click()
+    browser_pt_br.find_element(By.ID, "logout-form").find_element(By.TAG_NAME, "button").click()
     wait.until(EC.presence_of_element_located((By.TAG_NAME, "body")))
 
     # Support: what needs attention first, across teams.
-    log_in_as(live_server, browser, wait, "suporte@agency.example")
-    home = open_page(live_server, browser, wait, reverse("admin:index"))
+    log_in_as(live_server, browser_pt_br, wait, "suporte@agency.example")
+    home = open_page(live_server, browser_pt_br, wait, reverse("admin:index"))
     wait.until(EC.presence_of_element_located((By.ID, "attention")))
     failed = Booking.objects.get(team=beta.team, status="failed")
-    attention = browser.find_element(By.ID, "attention").text
+    attention = browser_pt_br.find_element(By.ID, "attention").text
     assert "Precisa de atenção" in home
     assert late.id in attention and (failed.booking_reference or failed.id) in attention
     assert "https://hooks.alpha.example/agency" in attention  # disabled after failures
     assert "Alpha Travel" in attention and "Beta Tours" in attention
-    screenshot(browser, "support-home-1440", DESKTOP)
+    screenshot(browser_pt_br, "support-home-1440", DESKTOP)
 
     # A team's overview, from the attention list's team link.
-    browser.find_element(By.ID, "attention-late_recharges").find_element(
+    browser_pt_br.find_element(By.ID, "attention-late_recharges").find_element(
         By.LINK_TEXT, "Beta Tours"
     ).click()
     wait.until(EC.presence_of_element_located((By.ID, "overview-bookings")))
-    overview = browser.find_element(By.TAG_NAME, "body").text.replace("\N{NO-BREAK SPACE}", " ")
+    overview = browser_pt_br.find_element(By.TAG_NAME, "body").text.replace(
+        "\N{NO-BREAK SPACE}", " "
+    )
     assert "Visão geral: Beta Tours" in overview
     assert "bia@beta.example" in overview and "Alpha Travel" not in overview
     assert brl(Wallet.objects.get(team=beta.team).balance) in overview
-    screenshot(browser, "team-overview-1440", DESKTOP)
+    screenshot(browser_pt_br, "team-overview-1440", DESKTOP)

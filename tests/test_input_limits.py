@@ -295,9 +295,9 @@ def test_two_names_of_100_characters_make_a_client(live_client):
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
 @pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v2/bookings", "/api/"])
-def test_writing_to_an_unknown_api_path_is_the_json_404(method, path, team):
+def test_writing_to_an_unknown_api_path_is_the_json_404(method, path, team_keys):
     # Django's test client skips CSRF unless asked: a real client does not.
-    for headers in ({}, {"Authorization": f"Bearer {team.live_key}"}):
+    for headers in ({}, {"Authorization": f"Bearer {team_keys.live_key}"}):
         client = Client(enforce_csrf_checks=True, headers=headers)
         response = getattr(client, method)(path, "{}", content_type="application/json")
         refused(response, 404, "not_found")
@@ -396,7 +396,7 @@ def test_metadata_at_its_limits_is_kept(live_client):
 
 
 def test_at_most_10_loyalty_accounts_and_10_documents_per_passenger(live_client, team):
-    fund(team.team, "1000.00")
+    fund(team, "1000.00")
     offer = search_offer(live_client)
     pid = offer["passengers"][0]["id"]
     account = {"airline_iata_code": "LA", "account_number": "1234"}

@@ -14,7 +14,7 @@ from agencies.models import ApiKey, Client, Integration, Team
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
 from bookings.models import Booking
-from bookings.tests.test_create import NOW, book, offers
+from bookings.tests.helpers import NOW, book, offers
 from core.models import AuditEntry
 from wallet.models import Recharge, Wallet
 from wallet.tests.factories import fund
@@ -56,21 +56,21 @@ def assert_entry(entry, *, actor, action, obj, changes):
         assert entry.changes[field] == [old, new], (field, entry.changes)
 
 
-def test_revoking_a_key(team):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
-    page, entry = run_action(browser_for(team.owner), ApiKey, "revoke", key)
+def test_revoking_a_key(team, team_owner):
+    key = ApiKey.objects.get(team=team, live_mode=True)
+    page, entry = run_action(browser_for(team_owner), ApiKey, "revoke", key)
     key.refresh_from_db()
     assert "This cannot be undone" in page
     assert_entry(
         entry,
-        actor=team.owner,
+        actor=team_owner,
         action="api_key_revoke",
         obj=key,
         changes={},
     )
     old, new = entry.changes["revoked_at"]
     assert old == "None" and new.startswith(key.revoked_at.strftime("%Y-%m-%d %H:%M:%S"))
-    assert entry.team_id == team.team.pk
+    assert entry.team_id == team.pk
 
 
 def test_marking_a_recharge_paid_shows_the_credit_and_records_the_balance(team, live_client):
@@ -83,7 +83,7 @@ def test_marking_a_recharge_paid_shows_the_credit_and_records_the_balance(team, 
     support = SupportUserFactory()
     page, entry = run_action(browser_for(support), Recharge, "mark_paid", recharge)
     assert "The wallet is credited R$\N{NO-BREAK SPACE}500.00." in page
-    assert Wallet.objects.get(team=team.team).balance == Decimal("500.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("500.00")
     assert_entry(
         entry,
         actor=support,
@@ -116,7 +116,7 @@ def test_cancelling_a_recharge(team, live_client):
 @pytest.mark.usefixtures("live_sandbox")  # live keys book with the sandbox
 def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
     with time_machine.travel(NOW, tick=False):
-        fund(team.team, "50000.00")
+        fund(team, "50000.00")
         refundable = next(
             o
             for o in offers(live_client)
@@ -125,10 +125,10 @@ def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
         )
         booking = Booking.objects.get(pk=book(live_client, refundable, type="instant").json()["id"])
         assert booking.status == "ticketed"
-        balance_before = Wallet.objects.get(team=team.team).balance
+        balance_before = Wallet.objects.get(team=team).balance
         support = SupportUserFactory()
         page, entry = run_action(browser_for(support), Booking, "cancel", booking)
-    balance_after = Wallet.objects.get(team=team.team).balance
+    balance_after = Wallet.objects.get(team=team).balance
     refund = balance_after - balance_before
     assert refund > 0
     # The page announced exactly the refund that was then credited.
@@ -168,14 +168,14 @@ def test_cancelling_an_unpaid_hold_says_it_costs_nothing(team, live_client):
     assert "wallet balance" not in entry.changes
 
 
-def test_deactivating_and_reactivating_a_webhook(team, https_receiver):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    browser = browser_for(team.owner)
+def test_deactivating_and_reactivating_a_webhook(team, team_owner, https_receiver):
+    endpoint = make_endpoint(team, https_receiver.url)
+    browser = browser_for(team_owner)
     page, entry = run_action(browser, WebhookEndpoint, "deactivate", endpoint)
     assert f"No events are sent to {https_receiver.url}" in page
     assert_entry(
         entry,
-        actor=team.owner,
+        actor=team_owner,
         action="webhook_deactivate",
         obj=endpoint,
         changes={"active": ("True", "False")},
@@ -183,22 +183,22 @@ def test_deactivating_and_reactivating_a_webhook(team, https_receiver):
     page, entry = run_action(browser, WebhookEndpoint, "reactivate", endpoint)
     assert_entry(
         entry,
-        actor=team.owner,
+        actor=team_owner,
         action="webhook_reactivate",
         obj=endpoint,
         changes={"active": ("False", "True")},
     )
 
 
-def test_disconnecting_an_integration(team):
+def test_disconnecting_an_integration(team, team_owner):
     integration = integration_connect(
-        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_x"
+        team=team, live_mode=True, provider="duffel", access_token="duffel_live_x"
     )
-    page, entry = run_action(browser_for(team.owner), Integration, "disconnect", integration)
+    page, entry = run_action(browser_for(team_owner), Integration, "disconnect", integration)
     assert "The stored Duffel token is no longer used" in page
     assert_entry(
         entry,
-        actor=team.owner,
+        actor=team_owner,
         action="integration_disconnect",
         obj=integration,
         changes={"status": ("active", "disconnected")},
@@ -206,14 +206,14 @@ def test_disconnecting_an_integration(team):
     assert "duffel_live_x" not in str(entry.changes) + str(entry.serialized_data)
 
 
-def test_changing_pricing(team):
-    browser = browser_for(team.owner)
-    url = reverse("admin:agencies_team_change", args=[team.team.pk])
+def test_changing_pricing(team, team_owner):
+    browser = browser_for(team_owner)
+    url = reverse("admin:agencies_team_change", args=[team.pk])
     posted = {
-        "name": team.team.name,
+        "name": team.name,
         "markup_percent": "8.5",
         "fee": "25.50",
-        "notification_email": team.team.notification_email,
+        "notification_email": team.notification_email,
     }
     page = browser.post(url, posted).content.decode()
     assert (
@@ -223,9 +223,9 @@ def test_changing_pricing(team):
     entry = AuditEntry.objects.order_by("-pk").first()
     assert_entry(
         entry,
-        actor=team.owner,
+        actor=team_owner,
         action="pricing_change",
-        obj=team.team,
+        obj=team,
         changes={"markup_percent": ("0.00", "8.50"), "fee": ("R$0.00", "R$25.50")},
     )
 
@@ -248,58 +248,54 @@ def test_disabling_a_periodic_task():
     assert entry.team_id is None  # support-only
 
 
-def test_plain_changes_are_audited_with_the_actor(team):
-    client = ClientFactory(team=team.team, full_name="Ana", email="ana@example.com")
-    browser_for(team.owner).post(
+def test_plain_changes_are_audited_with_the_actor(team, team_owner):
+    client = ClientFactory(team=team, full_name="Ana", email="ana@example.com")
+    browser_for(team_owner).post(
         reverse("admin:agencies_client_change", args=[client.pk]),
         {"live_mode": "on", "full_name": "Ana Souza", "email": "ana@example.com"},
     )
     entry = AuditEntry.objects.filter(object_pk=client.pk).order_by("-pk").first()
-    assert entry.action == AuditEntry.Action.UPDATE and entry.actor == team.owner
+    assert entry.action == AuditEntry.Action.UPDATE and entry.actor == team_owner
     assert entry.changes["full_name"] == ["Ana", "Ana Souza"]
-    assert entry.team_id == team.team.pk
+    assert entry.team_id == team.pk
 
 
-def test_history_page_shows_the_entries(team):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
-    run_action(browser_for(team.owner), ApiKey, "revoke", key)
-    history = browser_for(team.owner).get(reverse("admin:agencies_apikey_history", args=[key.pk]))
+def test_history_page_shows_the_entries(team, team_owner):
+    key = ApiKey.objects.get(team=team, live_mode=True)
+    run_action(browser_for(team_owner), ApiKey, "revoke", key)
+    history = browser_for(team_owner).get(reverse("admin:agencies_apikey_history", args=[key.pk]))
     html = history.content.decode()
     assert history.status_code == 200
-    assert "Revoked API key" in html and team.owner.username in html and "Revoked at" in html
+    assert "Revoked API key" in html and team_owner.username in html and "Revoked at" in html
 
 
-def test_activity_list_is_scoped_to_the_team(team, other_team):
-    for created in (team, other_team):
-        key = ApiKey.objects.get(team=created.team, live_mode=True)
-        run_action(browser_for(created.owner), ApiKey, "revoke", key)
+def test_activity_list_is_scoped_to_the_team(team, team_owner, other_team, other_team_owner):
+    for owner in (team_owner, other_team_owner):
+        key = ApiKey.objects.get(team=owner.team, live_mode=True)
+        run_action(browser_for(owner), ApiKey, "revoke", key)
     entries = changelist(AuditEntry)
-    mine = browser_for(team.owner).get(entries)
+    mine = browser_for(team_owner).get(entries)
     assert mine.status_code == 200
-    assert {e.team_id for e in mine.context["cl"].queryset} == {team.team.pk}
+    assert {e.team_id for e in mine.context["cl"].queryset} == {team.pk}
     everyone = browser_for(SupportUserFactory()).get(entries)
-    assert {team.team.pk, other_team.team.pk} <= {
-        e.team_id for e in everyone.context["cl"].queryset
-    }
+    assert {team.pk, other_team.pk} <= {e.team_id for e in everyone.context["cl"].queryset}
     # Another team's object history is not readable by its address either.
-    theirs = ApiKey.objects.get(team=other_team.team, live_mode=True)
-    page = browser_for(team.owner).get(reverse("admin:agencies_apikey_history", args=[theirs.pk]))
+    theirs = ApiKey.objects.get(team=other_team, live_mode=True)
+    page = browser_for(team_owner).get(reverse("admin:agencies_apikey_history", args=[theirs.pk]))
     assert page.status_code == 302 and theirs.display_prefix not in page.content.decode()
 
 
 def test_changes_outside_the_panel_are_audited_too(team):
-    Team.objects.filter(pk=team.team.pk)  # the API and services save through the ORM as well
-    team.team.name = "Alpha Viagens"
-    team.team.save()
-    entry = AuditEntry.objects.filter(object_pk=team.team.pk).order_by("-pk").first()
+    Team.objects.filter(pk=team.pk)  # the API and services save through the ORM as well
+    team.name = "Alpha Viagens"
+    team.save()
+    entry = AuditEntry.objects.filter(object_pk=team.pk).order_by("-pk").first()
     assert entry.actor is None and entry.changes["name"] == ["Alpha Travel", "Alpha Viagens"]
 
 
 def test_the_unaudited_fields_stay_out(team):
-    key = ApiKey.objects.filter(team=team.team).first()
+    key = ApiKey.objects.filter(team=team).first()
     created = AuditEntry.objects.get(object_pk=key.pk, action=AuditEntry.Action.CREATE)
     assert "secret_hash" not in created.changes
-    client = Client.objects.create(
-        team=team.team, live_mode=True, full_name="B", email="b@example.com"
-    )
+    client = Client.objects.create(team=team, live_mode=True, full_name="B", email="b@example.com")
     assert AuditEntry.objects.filter(object_pk=client.pk).exists()

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from agencies.models import Team
 from agencies.tests.factories import SupportUserFactory
-from bookings.tests.test_create import book, holdable, person
+from bookings.tests.helpers import book, holdable, person
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_create
 from wallet.tests.factories import fund
@@ -51,21 +51,21 @@ def pix_txid(copy_paste: str) -> str:
     return copy_paste[start.end() : start.end() + int(start.group(1))]
 
 
-def test_lists_show_live_data_until_the_user_switches_to_test_data(team):
-    live = recharge(team.team, "pix")
-    test = recharge(team.team, "pix", live_mode=False)
-    browser = browser_for(team.owner)
+def test_lists_show_live_data_until_the_user_switches_to_test_data(team, team_owner):
+    live = recharge(team, "pix")
+    test = recharge(team, "pix", live_mode=False)
+    browser = browser_for(team_owner)
     assert listed(browser, RECHARGES) == [live]
     assert listed(browser, RECHARGES, mode="test") == [test]
     page = browser.get(RECHARGES, {"mode": "test"}).content.decode()
     assert "Recargas · Dados de teste" in page  # the title says which data is shown
 
 
-def test_recharges_are_found_by_id_pix_txid_and_linha_digitavel(team, other_team):
-    pix = recharge(team.team, "pix")
-    boleto = recharge(team.team, "boleto")
-    recharge(other_team.team, "boleto")
-    browser = browser_for(team.owner)
+def test_recharges_are_found_by_id_pix_txid_and_linha_digitavel(team, team_owner, other_team):
+    pix = recharge(team, "pix")
+    boleto = recharge(team, "boleto")
+    recharge(other_team, "boleto")
+    browser = browser_for(team_owner)
     txid = pix_txid(pix.pix_copy_paste)
     assert len(txid) >= 10
     assert listed(browser, RECHARGES, q=pix.id) == [pix]
@@ -77,24 +77,24 @@ def test_recharges_are_found_by_id_pix_txid_and_linha_digitavel(team, other_team
 
 
 def test_teams_are_found_by_name_and_cnpj_with_or_without_punctuation(team, other_team):
-    Team.objects.filter(pk=team.team.pk).update(tax_id="12.345.678/0001-95")
+    Team.objects.filter(pk=team.pk).update(tax_id="12.345.678/0001-95")
     support = browser_for(SupportUserFactory())
     url = reverse("admin:agencies_team_changelist")
     for typed in ("12.345.678/0001-95", "12345678000195", "345678"):
-        assert [t.pk for t in listed(support, url, q=typed)] == [team.team.pk], typed
-    assert [t.pk for t in listed(support, url, q="Beta")] == [other_team.team.pk]
+        assert [t.pk for t in listed(support, url, q=typed)] == [team.pk], typed
+    assert [t.pk for t in listed(support, url, q="Beta")] == [other_team.pk]
 
 
 def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(
-    team, live_client, live_sandbox
+    team, team_owner, live_client, live_sandbox
 ):
-    fund(team.team, "20000.00")
+    fund(team, "20000.00")
     offer = holdable(live_client)
     first = book(live_client, offer, type="instant", metadata={"client_reference": "PED-77"}).json()
     offer = holdable(live_client, origin="CGH", destination="SDU")
     people = [person(offer["passengers"][0]["id"], given="Bruno", family="Carvalho")]
     second = book(live_client, offer, people=people).json()
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     ticket = first["documents"][0]["unique_identifier"]
     for typed, expected in (
         (first["booking_reference"], first["id"]),
@@ -106,13 +106,13 @@ def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(
         assert [b.id for b in listed(browser, BOOKINGS, q=typed)] == [expected], typed
 
 
-def test_the_date_drill_down_counts_sao_paulo_days(team):
+def test_the_date_drill_down_counts_sao_paulo_days(team, team_owner):
     # 01:30 UTC on 24 November is still 23 November (22:30) in São Paulo.
     late_evening = datetime(2026, 11, 24, 1, 30, tzinfo=UTC)
     with time_machine.travel(late_evening, tick=False):  # the ledger is append-only
-        transaction = fund(team.team, "100.00")
+        transaction = fund(team, "100.00")
     assert Transaction.objects.get(pk=transaction.pk).created_at == late_evening
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     url = reverse("admin:wallet_transaction_changelist")
     day = {"created_at__year": 2026, "created_at__month": 11}
     assert [t.pk for t in listed(browser, url, **day, created_at__day=23)] == [transaction.pk]
@@ -121,18 +121,18 @@ def test_the_date_drill_down_counts_sao_paulo_days(team):
     assert "23/11/2026 22:30:00" in page and "horário de Brasília" in page
 
 
-def test_a_webhook_page_shows_the_latest_deliveries_and_links_to_all(team):
-    endpoint = make_endpoint(team.team, "https://hooks.alpha.example/busy")
+def test_a_webhook_page_shows_the_latest_deliveries_and_links_to_all(team, team_owner):
+    endpoint = make_endpoint(team, "https://hooks.alpha.example/busy")
     events = Event.objects.bulk_create(
         [
-            Event(team=team.team, live_mode=True, type="wallet.credit", data_object={"n": n})
+            Event(team=team, live_mode=True, type="wallet.credit", data_object={"n": n})
             for n in range(RECENT_DELIVERIES * 3)
         ]
     )
     Delivery.objects.bulk_create(
         [Delivery(event=e, endpoint=endpoint, status="succeeded") for e in events]
     )
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     page = browser.get(
         reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk])
     ).content.decode()
@@ -144,17 +144,17 @@ def test_a_webhook_page_shows_the_latest_deliveries_and_links_to_all(team):
     assert everything.context["cl"].result_count == len(events)
 
 
-def test_statuses_are_coloured_labels_with_words_and_amounts_are_reais(team):
-    recharge(team.team, "pix", amount="1234.56")
-    page = browser_for(team.owner).get(RECHARGES).content.decode()
+def test_statuses_are_coloured_labels_with_words_and_amounts_are_reais(team, team_owner):
+    recharge(team, "pix", amount="1234.56")
+    page = browser_for(team_owner).get(RECHARGES).content.decode()
     assert re.search(r'class="status status-warning" data-status="pending">Pendente<', page)
     assert "R$\N{NO-BREAK SPACE}1.234,56" in page
     assert 'class="field-money_amount"' in page  # right-aligned by panel.css
 
 
-def test_times_older_than_a_minute_still_show_seconds(team):
-    created = recharge(team.team, "pix")
+def test_times_older_than_a_minute_still_show_seconds(team, team_owner):
+    created = recharge(team, "pix")
     moment = timezone.now() - timedelta(hours=5, seconds=7)
     Recharge.objects.filter(pk=created.pk).update(created_at=moment)
-    page = browser_for(team.owner).get(RECHARGES).content.decode()
+    page = browser_for(team_owner).get(RECHARGES).content.decode()
     assert timezone.localtime(moment).strftime("%d/%m/%Y %H:%M:%S") in page

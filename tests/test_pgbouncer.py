@@ -157,14 +157,14 @@ def test_iterating_a_queryset_while_another_client_has_the_server(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("live_sandbox")
-def test_bookings_and_debits_through_the_pool(team):
+def test_bookings_and_debits_through_the_pool(team, team_keys):
     """A hold confirmed by six racing requests debits once; then six instant bookings of
     different offers race for a wallet that cannot pay them all. Every request's transactions go
     through PgBouncer: no lost update, no overdraft, the books balance."""
 
     def client():
         api = APIClient()
-        api.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        api.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
         return api
 
     departure = str(date.today() + timedelta(days=60))
@@ -186,7 +186,7 @@ def test_bookings_and_debits_through_the_pool(team):
 
     # Enough for the hold and the three cheapest instant offers, not for all six.
     funded = cost(hold_offer) + sum(cost(o) for o in instant_offers[:3])
-    fund(team.team, str(funded))
+    fund(team, str(funded))
     passenger = {
         "id": found["passengers"][0]["id"],
         "given_name": "Ana",
@@ -254,7 +254,7 @@ def test_bookings_and_debits_through_the_pool(team):
     assert len(booked) + len(refused) == 6, {n: r.content for n, r in instant.items()}
     assert refused and all(r.json()["error"]["message"] == "Insufficient balance" for r in refused)
 
-    debits = Transaction.objects.filter(team=team.team, type="debit")
+    debits = Transaction.objects.filter(team=team, type="debit")
     assert debits.count() == 1 + len(booked)
     balance = Decimal(client().get("/api/v1/wallet/balance").json()["data"]["balance"])
     assert balance == funded - cost(hold_offer) - sum(cost(o) for o in booked)

@@ -24,14 +24,15 @@ from rest_framework.test import APIClient
 
 from agencies.models import Team
 from agencies.tests.factories import make_team
-from bookings.tests.test_create import book, holdable, person
-from tests.test_panel_browser_pt_br import (
+from bookings.tests.helpers import book, holdable, person
+from tests.browsers import (
     CHROMEDRIVER,
     CHROMIUM,
     DESKTOP,
     PASSWORD,
     PHONE,
     log_in,
+    needs_chromium,
     open_page,
     screenshot,
 )
@@ -39,13 +40,7 @@ from wallet.models import Wallet
 from wallet.services import recharge_complete, recharge_create
 from wallet.tests.factories import fund
 
-pytestmark = [
-    pytest.mark.skipif(
-        not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-        reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 SP = ZoneInfo("America/Sao_Paulo")
 
 

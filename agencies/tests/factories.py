@@ -1,8 +1,11 @@
+from datetime import timedelta
+
 import factory
+from django.utils import timezone
 from factory.django import DjangoModelFactory
 
-from agencies.models import Client, Team, User
-from agencies.services import team_create
+from agencies.models import ApiKey, Client, Integration, Invitation, Team, User
+from agencies.services import api_key_create, team_create
 
 
 class TeamFactory(DjangoModelFactory):
@@ -28,8 +31,50 @@ class SupportUserFactory(DjangoModelFactory):
         model = User
 
     username = factory.Sequence(lambda n: f"support{n}")
+    password = factory.django.Password(None)  # unusable: tests log in with force_login
     is_staff = True
     is_superuser = True
+
+
+class ApiKeyFactory(DjangoModelFactory):
+    """A key made as the panel and `create_team` make it; the secret (shown once) is on
+    `.secret`."""
+
+    class Meta:
+        model = ApiKey
+
+    team = factory.SubFactory(TeamFactory)
+    live_mode = False
+    name = "Integration key"
+
+    @classmethod
+    def _create(cls, model_class, *, team, live_mode, name, **fields):
+        key, secret = api_key_create(team=team, live_mode=live_mode, name=name, **fields)
+        key.secret = secret
+        return key
+
+
+class IntegrationFactory(DjangoModelFactory):
+    """A connected supplier account (Duffel), its token encrypted at rest."""
+
+    class Meta:
+        model = Integration
+
+    team = factory.SubFactory(TeamFactory)
+    live_mode = True
+    provider = Integration.Provider.DUFFEL
+    access_token = factory.Sequence(lambda n: f"duffel_live_token{n:04d}")
+
+
+class InvitationFactory(DjangoModelFactory):
+    """An invitation to join a team's panel, still valid for a week."""
+
+    class Meta:
+        model = Invitation
+
+    team = factory.SubFactory(TeamFactory)
+    email = factory.Sequence(lambda n: f"invited{n}@agency.example")
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))
 
 
 def make_team(name: str = "Agency", **kwargs):

@@ -24,12 +24,12 @@ def connect(*args) -> str:
 def test_connects_duffel_for_live_mode_and_prints_the_integration_id(team, settings):
     settings.DUFFEL_BASE_URL = "http://127.0.0.1:9/duffel"
 
-    out = connect(team.team.id, "duffel", "--access-token", "duffel_live_first")
+    out = connect(team.id, "duffel", "--access-token", "duffel_live_first")
 
     integration = Integration.objects.get()
     assert out.strip() == integration.id and integration.id.startswith("itg_")
     assert (integration.team, integration.live_mode, integration.provider) == (
-        team.team,
+        team,
         True,
         "duffel",
     )
@@ -37,19 +37,19 @@ def test_connects_duffel_for_live_mode_and_prints_the_integration_id(team, setti
     (event,) = Event.objects.filter(type="integration.connected")
     assert event.live_mode is True and event.data_object["id"] == integration.id
     # Live searches now go to Duffel, at the configured address, with this token.
-    supplier = supplier_for(team=team.team, live_mode=True)
+    supplier = supplier_for(team=team, live_mode=True)
     assert isinstance(supplier, DuffelSupplier)
     assert supplier.base_url == "http://127.0.0.1:9/duffel"
     assert supplier.session.headers["Authorization"] == "Bearer duffel_live_first"
 
 
 def test_replaces_the_active_integration(team):
-    first = connect(team.team.id, "duffel", "--access-token", "duffel_live_first").strip()
+    first = connect(team.id, "duffel", "--access-token", "duffel_live_first").strip()
     test_mode = integration_connect(
-        team=team.team, live_mode=False, provider="duffel", access_token="duffel_test_x"
+        team=team, live_mode=False, provider="duffel", access_token="duffel_test_x"
     )
 
-    second = connect(team.team.id, "duffel", "--access-token", "  duffel_live_second\n").strip()
+    second = connect(team.id, "duffel", "--access-token", "  duffel_live_second\n").strip()
 
     assert second != first
     old, new = Integration.objects.get(pk=first), Integration.objects.get(pk=second)
@@ -65,7 +65,7 @@ def test_replaces_the_active_integration(team):
         ("integration.disconnected", first),
         ("integration.connected", second),
     ]
-    supplier = supplier_for(team=team.team, live_mode=True)
+    supplier = supplier_for(team=team, live_mode=True)
     assert supplier.session.headers["Authorization"] == "Bearer duffel_live_second"
 
 
@@ -82,9 +82,9 @@ def test_replaces_the_active_integration(team):
     ],
 )
 def test_errors_change_nothing(team, args, message):
-    connect(team.team.id, "duffel", "--access-token", "duffel_live_first")
+    connect(team.id, "duffel", "--access-token", "duffel_live_first")
     events = Event.objects.count()
-    args = [a.format(team=team.team.id) for a in args]
+    args = [a.format(team=team.id) for a in args]
 
     with pytest.raises(CommandError) as raised:
         connect(*args)
@@ -112,7 +112,7 @@ def test_from_the_command_line_an_error_exits_non_zero_with_its_message(team, ca
 
 
 def test_the_access_token_is_required(team, capsys):
-    utility = ManagementUtility(["manage.py", "connect_supplier", team.team.id, "duffel"])
+    utility = ManagementUtility(["manage.py", "connect_supplier", team.id, "duffel"])
 
     with pytest.raises(SystemExit) as exited:
         utility.execute()

@@ -10,28 +10,24 @@ from django.urls import reverse
 from agencies.models import ApiKey, Client, Integration, hash_secret
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
+from agencies.tests.helpers import browser_for
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def two_teams(team, other_team):
-    for created in (team, other_team):
-        ClientFactory(team=created.team, full_name=f"Client of {created.team.name}")
+def two_teams(team, team_owner, other_team, other_team_owner):
+    """The owners of two teams (`owner.team`), each team with a client and a Duffel account."""
+    for made in (team, other_team):
+        ClientFactory(team=made, full_name=f"Client of {made.name}")
         integration_connect(
-            team=created.team,
+            team=made,
             live_mode=True,
             provider="duffel",
-            access_token=f"duffel_live_{created.team.name}",
+            access_token=f"duffel_live_{made.name}",
         )
-    return team, other_team
-
-
-def browser_for(user):
-    browser = BrowserClient()
-    browser.force_login(user)
-    return browser
+    return team_owner, other_team_owner
 
 
 def changelist(model) -> str:
@@ -45,7 +41,7 @@ def change_url(obj) -> str:
 @pytest.mark.parametrize("model", [ApiKey, Client, Integration, Event])
 def test_agency_user_lists_only_their_team(two_teams, model):
     mine, _ = two_teams
-    page = browser_for(mine.owner).get(changelist(model))
+    page = browser_for(mine).get(changelist(model))
     assert page.status_code == 200
     visible = set(page.context["cl"].queryset.values_list("team", flat=True))
     assert visible == {mine.team.pk}
@@ -53,7 +49,7 @@ def test_agency_user_lists_only_their_team(two_teams, model):
 
 def test_agency_user_team_list_shows_only_their_team(two_teams):
     mine, theirs = two_teams
-    page = browser_for(mine.owner).get(reverse("admin:agencies_team_changelist"))
+    page = browser_for(mine).get(reverse("admin:agencies_team_changelist"))
     assert list(page.context["cl"].queryset) == [mine.team]
     assert theirs.team.name not in page.content.decode()
 
@@ -62,7 +58,7 @@ def test_agency_user_team_list_shows_only_their_team(two_teams):
 def test_agency_user_cannot_open_another_teams_object(two_teams, model):
     mine, theirs = two_teams
     other_object = model.objects.filter(team=theirs.team).first()
-    response = browser_for(mine.owner).get(change_url(other_object))
+    response = browser_for(mine).get(change_url(other_object))
     # The admin answers "doesn't exist" (a redirect to the index) rather than showing it.
     assert response.status_code in (302, 404)
     assert other_object.pk not in response.content.decode()
@@ -70,7 +66,7 @@ def test_agency_user_cannot_open_another_teams_object(two_teams, model):
 
 def test_agency_user_cannot_open_another_team(two_teams):
     mine, theirs = two_teams
-    response = browser_for(mine.owner).get(change_url(theirs.team))
+    response = browser_for(mine).get(change_url(theirs.team))
     assert response.status_code in (302, 404)
 
 
@@ -83,7 +79,7 @@ def test_support_staff_see_every_team(two_teams):
 
 def test_agency_user_creates_a_key_shown_once_for_their_team(two_teams):
     mine, _ = two_teams
-    browser = browser_for(mine.owner)
+    browser = browser_for(mine)
     form = browser.get(reverse("admin:agencies_apikey_add"))
     assert "team" not in form.context["adminform"].form.fields  # cannot pick another team
     response = browser.post(
@@ -104,7 +100,7 @@ def test_agency_user_creates_a_key_shown_once_for_their_team(two_teams):
 def test_agency_user_revokes_their_key_with_the_admin_action(two_teams):
     mine, _ = two_teams
     key = ApiKey.objects.get(team=mine.team, live_mode=True)
-    browser = browser_for(mine.owner)
+    browser = browser_for(mine)
     chosen = {"action": "revoke", "_selected_action": [key.pk]}
     confirmation = browser.post(changelist(ApiKey), chosen)
     assert "Requisições com sk_live_" in confirmation.content.decode()  # Portuguese
@@ -119,7 +115,7 @@ def test_agency_user_revokes_their_key_with_the_admin_action(two_teams):
 def test_agency_user_cannot_revoke_another_teams_key(two_teams):
     mine, theirs = two_teams
     key = ApiKey.objects.get(team=theirs.team, live_mode=True)
-    browser_for(mine.owner).post(
+    browser_for(mine).post(
         changelist(ApiKey), {"action": "revoke", "_selected_action": [key.pk], "post": "yes"}
     )
     key.refresh_from_db()
@@ -128,7 +124,7 @@ def test_agency_user_cannot_revoke_another_teams_key(two_teams):
 
 def test_agency_user_changes_their_pricing(two_teams):
     mine, _ = two_teams
-    browser = browser_for(mine.owner)
+    browser = browser_for(mine)
     posted = {
         "name": mine.team.name,
         "markup_percent": "8,5",  # the panel is in Portuguese by default
@@ -149,10 +145,10 @@ def test_agency_user_changes_their_pricing(two_teams):
     assert str(mine.team.markup_percent) == "8.50" and str(mine.team.fee.amount) == "12.00"
 
 
-def test_login_page_and_a_real_login_as_agency_user(team):
+def test_login_page_and_a_real_login_as_agency_user(team_owner):
     from django.contrib.auth import get_user_model
 
-    owner = get_user_model().objects.get(email=team.owner.email)
+    owner = get_user_model().objects.get(email=team_owner.email)
     owner.set_password("a-long-panel-password")
     owner.save()
     browser = BrowserClient()
@@ -171,8 +167,8 @@ def test_login_page_and_a_real_login_as_agency_user(team):
     assert "Chaves de API" in response.content.decode()  # Portuguese by default
 
 
-def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
-    browser = browser_for(team.owner)
+def test_agency_user_connects_and_disconnects_a_duffel_integration(team, team_owner):
+    browser = browser_for(team_owner)
     url = reverse("admin:agencies_integration_add")
     form = browser.get(url)
     assert "team" not in form.context["adminform"].form.fields
@@ -182,10 +178,10 @@ def test_agency_user_connects_and_disconnects_a_duffel_integration(team):
         follow=True,
     )
     assert response.status_code == 200
-    integration = Integration.objects.get(team=team.team)
+    integration = Integration.objects.get(team=team)
     assert integration.access_token == "duffel_live_secret123" and integration.live_mode
     assert "duffel_live_secret123" not in browser.get(change_url(integration)).content.decode()
-    assert Event.objects.filter(type="integration.connected", team=team.team).count() == 1
+    assert Event.objects.filter(type="integration.connected", team=team).count() == 1
     chosen = {"action": "disconnect", "_selected_action": [integration.pk]}
     confirmation = browser.post(changelist(Integration), chosen)
     assert "O token guardado da Duffel deixa de ser usado" in confirmation.content.decode()
@@ -202,7 +198,7 @@ def test_the_token_is_encrypted_at_rest(team):
     from agencies.services import integration_connect
 
     integration_connect(
-        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_plaintext"
+        team=team, live_mode=True, provider="duffel", access_token="duffel_live_plaintext"
     )
     with connection.cursor() as cursor:
         cursor.execute("SELECT access_token FROM agencies_integration")

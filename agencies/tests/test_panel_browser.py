@@ -8,16 +8,9 @@ from django.urls import reverse
 
 from agencies.models import ApiKey, User
 from agencies.tests.factories import make_team
-from webhooks.tests.test_panel_browser import CHROMEDRIVER, CHROMIUM, browser  # noqa: F401
+from tests.browsers import PASSWORD, needs_chromium
 
-pytestmark = [
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
-        reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-PASSWORD = "correct horse battery staple"
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 SCREENSHOTS = os.environ.get("PANEL_SCREENSHOTS")  # a folder: save what the browser saw
 
 
@@ -29,7 +22,7 @@ def snap(driver, name):
 
 def test_agency_user_revokes_a_key_after_confirming_and_finds_it_in_its_history(
     live_server,
-    browser,  # noqa: F811
+    browser,
 ):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC

@@ -38,13 +38,13 @@ def post_pricing(user, *, markup, fee, language="pt-br"):
     ],
 )
 def test_pricing_is_read_in_the_users_language(
-    team, language, markup, fee, stored_markup, stored_fee
+    team, team_owner, language, markup, fee, stored_markup, stored_fee
 ):
-    response = post_pricing(team.owner, markup=markup, fee=fee, language=language)
+    response = post_pricing(team_owner, markup=markup, fee=fee, language=language)
     assert response.status_code == 302, response.content.decode()[:2000]
-    team.team.refresh_from_db()
-    assert team.team.markup_percent == Decimal(stored_markup)
-    assert team.team.fee.amount == Decimal(stored_fee)
+    team.refresh_from_db()
+    assert team.markup_percent == Decimal(stored_markup)
+    assert team.fee.amount == Decimal(stored_fee)
 
 
 @pytest.mark.parametrize(
@@ -64,25 +64,27 @@ def test_pricing_is_read_in_the_users_language(
     ],
 )
 def test_ambiguous_or_invalid_pricing_is_a_form_error_and_changes_nothing(
-    team, language, markup, fee, field, message
+    team, team_owner, language, markup, fee, field, message
 ):
-    before = (team.team.markup_percent, team.team.fee.amount)
-    response = post_pricing(team.owner, markup=markup, fee=fee, language=language)
+    before = (team.markup_percent, team.fee.amount)
+    response = post_pricing(team_owner, markup=markup, fee=fee, language=language)
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors
     assert list(errors) == [field]
     assert message in response.content.decode()  # the page, as rendered in its language
-    team.team.refresh_from_db()
-    assert (team.team.markup_percent, team.team.fee.amount) == before
+    team.refresh_from_db()
+    assert (team.markup_percent, team.fee.amount) == before
 
 
-def test_the_pricing_inputs_are_text_with_a_decimal_keypad_and_show_the_users_format(team):
-    team.team.fee = Decimal("1234.50")
-    team.team.markup_percent = Decimal("8.50")
-    team.team.save()
+def test_the_pricing_inputs_are_text_with_a_decimal_keypad_and_show_the_users_format(
+    team, team_owner
+):
+    team.fee = Decimal("1234.50")
+    team.markup_percent = Decimal("8.50")
+    team.save()
     browser = BrowserClient(headers={"accept-language": "pt-br"})
-    browser.force_login(team.owner)
-    page = browser.get(reverse("admin:agencies_team_change", args=[team.team.pk]))
+    browser.force_login(team_owner)
+    page = browser.get(reverse("admin:agencies_team_change", args=[team.pk]))
     form = page.context["adminform"].form
     for name, shown in (("fee", "1234,50"), ("markup_percent", "8,50")):
         html = str(form[name])

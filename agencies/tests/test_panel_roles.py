@@ -58,8 +58,8 @@ def test_staff_without_team_and_without_support_role_sees_nothing(team, other_te
     for model in SCOPED_MODELS:
         page = browser.get(changelist(model))
         assert page.status_code == 302, model  # to the login page, no rows
-        assert team.team.name not in page.content.decode()
-    key = ApiKey.objects.filter(team=team.team).first()
+        assert team.name not in page.content.decode()
+    key = ApiKey.objects.filter(team=team).first()
     page = browser.get(reverse("admin:agencies_apikey_change", args=[key.pk]))
     assert page.status_code == 302 and key.display_prefix not in page.content.decode()
 
@@ -85,19 +85,19 @@ def test_a_support_group_member_sees_every_team(team, other_team):
     page = browser_for(support).get(changelist(ApiKey))
     assert page.status_code == 200
     teams = set(page.context["cl"].queryset.values_list("team", flat=True))
-    assert teams == {team.team.pk, other_team.team.pk}
+    assert teams == {team.pk, other_team.pk}
 
 
-def test_a_team_member_in_the_support_group_stays_an_agency_user(team, other_team):
-    owner = team.owner
+def test_a_team_member_in_the_support_group_stays_an_agency_user(team, team_owner, other_team):
+    owner = team_owner
     owner.groups.add(Group.objects.get(name=SUPPORT_GROUP_NAME))
     owner = User.objects.get(pk=owner.pk)
     assert not owner.is_support and owner.panel_role == "agency"
     page = browser_for(owner).get(changelist(ApiKey))
-    assert set(page.context["cl"].queryset.values_list("team", flat=True)) == {team.team.pk}
+    assert set(page.context["cl"].queryset.values_list("team", flat=True)) == {team.pk}
 
 
-def test_support_sees_each_users_role_and_filters_by_it(team):
+def test_support_sees_each_users_role_and_filters_by_it(team_owner):
     support = support_member()
     User.objects.create_superuser("root", "root@example.com", PASSWORD)
     staff_nobody = User.objects.create_user("nobody", "n@example.com", PASSWORD, is_staff=True)
@@ -108,7 +108,7 @@ def test_support_sees_each_users_role_and_filters_by_it(team):
     for label in ("Superuser", "Support", "Agency user", "No access"):
         assert f">{label}<" in html
     for role, expected in [
-        ("agency", {team.owner.pk}),
+        ("agency", {team_owner.pk}),
         ("support", {support.pk}),
         ("none", {staff_nobody.pk}),
     ]:
@@ -116,14 +116,14 @@ def test_support_sees_each_users_role_and_filters_by_it(team):
         assert set(filtered.context["cl"].queryset.values_list("pk", flat=True)) == expected
 
 
-def test_support_cannot_grant_superuser_status(team):
+def test_support_cannot_grant_superuser_status(team_owner):
     support = support_member()
-    page = browser_for(support).get(reverse("admin:agencies_user_change", args=[team.owner.pk]))
+    page = browser_for(support).get(reverse("admin:agencies_user_change", args=[team_owner.pk]))
     assert "is_superuser" not in page.context["adminform"].form.fields
 
 
-def test_agency_users_do_not_see_the_user_list(team):
-    assert browser_for(team.owner).get(changelist(User)).status_code == 403
+def test_agency_users_do_not_see_the_user_list(team_owner):
+    assert browser_for(team_owner).get(changelist(User)).status_code == 403
 
 
 # --- Invitations ------------------------------------------------------------------------------
@@ -143,13 +143,13 @@ def invitation_link() -> str:
     return re.search(r"http://testserver(/admin/invitation/[^\s]+/)", body).group(1)
 
 
-def test_an_invitation_sets_a_password_once_and_then_expires(team, other_team, invite):
-    owner = browser_for(team.owner)
+def test_an_invitation_sets_a_password_once_and_then_expires(team, team_owner, other_team, invite):
+    owner = browser_for(team_owner)
     form = owner.get(reverse("admin:agencies_invitation_add"))
     assert "team" not in form.context["adminform"].form.fields  # their own team only
-    assert invite(owner, team=other_team.team.pk).status_code == 302
+    assert invite(owner, team=other_team.pk).status_code == 302
     invitation = Invitation.objects.get()
-    assert invitation.team == team.team and invitation.invited_by == team.owner
+    assert invitation.team == team and invitation.invited_by == team_owner
     assert mail.outbox[-1].to == ["colleague@alpha.example"]
     link = invitation_link()
 
@@ -163,7 +163,7 @@ def test_an_invitation_sets_a_password_once_and_then_expires(team, other_team, i
     assert done.status_code == 302
 
     colleague = User.objects.get(email="colleague@alpha.example")
-    assert colleague.team == team.team and colleague.panel_role == "agency"
+    assert colleague.team == team and colleague.panel_role == "agency"
     assert colleague.check_password(PASSWORD)
     assert (
         BrowserClient()
@@ -181,8 +181,8 @@ def test_an_invitation_sets_a_password_once_and_then_expires(team, other_team, i
     assert colleague.check_password(PASSWORD)
 
 
-def test_an_invitation_link_expires(team, invite):
-    invite(browser_for(team.owner))
+def test_an_invitation_link_expires(team_owner, invite):
+    invite(browser_for(team_owner))
     link = invitation_link()
     with time_machine.travel(timezone.now() + timedelta(hours=72, seconds=1)):
         page = BrowserClient().get(link)
@@ -192,15 +192,15 @@ def test_an_invitation_link_expires(team, invite):
     assert not User.objects.filter(email="colleague@alpha.example").exists()
 
 
-def test_a_forged_invitation_link_is_refused(team, invite):
-    invite(browser_for(team.owner))
+def test_a_forged_invitation_link_is_refused(team_owner, invite):
+    invite(browser_for(team_owner))
     link = invitation_link()
     forged = link.replace(link.rstrip("/").rsplit(":", 1)[-1], "forged")
     assert BrowserClient().get(forged).status_code == 410
 
 
-def test_inviting_an_existing_user_is_a_form_error(team, other_team, invite):
-    response = invite(browser_for(team.owner), email=other_team.owner.email)
+def test_inviting_an_existing_user_is_a_form_error(team_owner, other_team_owner, invite):
+    response = invite(browser_for(team_owner), email=other_team_owner.email)
     assert response.status_code == 200
     assert "already exists" in str(response.context["adminform"].form.errors)
     assert not Invitation.objects.exists() and not mail.outbox
@@ -209,8 +209,8 @@ def test_inviting_an_existing_user_is_a_form_error(team, other_team, invite):
 # --- Password reset ---------------------------------------------------------------------------
 
 
-def test_a_forgotten_password_is_reset_from_the_login_page(team):
-    owner = User.objects.get(pk=team.owner.pk)
+def test_a_forgotten_password_is_reset_from_the_login_page(team_owner):
+    owner = User.objects.get(pk=team_owner.pk)
     assert not owner.has_usable_password()  # create_team makes owners without one
     login = BrowserClient().get(reverse("admin:login")).content.decode()
     assert reverse("admin_password_reset") in login
@@ -242,8 +242,8 @@ def login(browser, username, password):
     return browser.post(reverse("admin:login"), {"username": username, "password": password})
 
 
-def test_repeated_wrong_passwords_lock_the_user_out(team, settings):
-    owner = team.owner
+def test_repeated_wrong_passwords_lock_the_user_out(team_owner, settings):
+    owner = team_owner
     owner.set_password(PASSWORD)
     owner.save()
     browser = BrowserClient()
@@ -258,19 +258,19 @@ def test_repeated_wrong_passwords_lock_the_user_out(team, settings):
     assert login(elsewhere, owner.username, PASSWORD).status_code == 429
 
 
-def test_an_address_trying_many_users_is_locked_out(team, other_team, settings):
+def test_an_address_trying_many_users_is_locked_out(team, other_team_owner, settings):
     browser = BrowserClient(REMOTE_ADDR="198.51.100.7")
     for n in range(settings.AXES_FAILURE_LIMIT):
         login(browser, f"guess{n}@example.com", "wrong")
-    other_team.owner.set_password(PASSWORD)
-    other_team.owner.save()
-    assert login(browser, other_team.owner.username, PASSWORD).status_code == 429
+    other_team_owner.set_password(PASSWORD)
+    other_team_owner.save()
+    assert login(browser, other_team_owner.username, PASSWORD).status_code == 429
 
 
-def test_support_unlocks_a_locked_out_user(team, settings):
+def test_support_unlocks_a_locked_out_user(team_owner, settings):
     from axes.models import AccessAttempt
 
-    owner = team.owner
+    owner = team_owner
     owner.set_password(PASSWORD)
     owner.save()
     browser = BrowserClient()
@@ -293,8 +293,8 @@ def test_support_unlocks_a_locked_out_user(team, settings):
     assert login(browser, owner.username, PASSWORD).status_code == 302
 
 
-def test_the_lockout_is_over_after_the_cool_off(team, settings):
-    owner = team.owner
+def test_the_lockout_is_over_after_the_cool_off(team_owner, settings):
+    owner = team_owner
     owner.set_password(PASSWORD)
     owner.save()
     for _ in range(settings.AXES_FAILURE_LIMIT):
@@ -307,8 +307,8 @@ def test_the_lockout_is_over_after_the_cool_off(team, settings):
 # --- A new key's secret: shown once, stored nowhere ---------------------------------------------
 
 
-def test_a_new_keys_secret_is_in_the_creating_response_only(team, caplog):
-    browser = browser_for(team.owner)
+def test_a_new_keys_secret_is_in_the_creating_response_only(team_owner, caplog):
+    browser = browser_for(team_owner)
     response = browser.post(
         reverse("admin:agencies_apikey_add"), {"name": "Checkout", "live_mode": "on"}
     )
@@ -331,31 +331,31 @@ def test_a_new_keys_secret_is_in_the_creating_response_only(team, caplog):
 # --- A client whose e-mail exists: a form error, not a 500 ----------------------------------------
 
 
-def test_adding_a_client_whose_email_exists_is_a_form_error(team):
-    ClientFactory(team=team.team, live_mode=True, email="ana@example.com")
-    response = browser_for(team.owner).post(
+def test_adding_a_client_whose_email_exists_is_a_form_error(team, team_owner):
+    ClientFactory(team=team, live_mode=True, email="ana@example.com")
+    response = browser_for(team_owner).post(
         reverse("admin:agencies_client_add"),
         {"live_mode": "on", "full_name": "Ana Again", "email": "ana@example.com"},
     )
     assert response.status_code == 200
     assert "email" in response.context["adminform"].form.errors
     assert "A client with this e-mail already exists." in response.content.decode()
-    assert Client.objects.filter(team=team.team, email="ana@example.com").count() == 1
+    assert Client.objects.filter(team=team, email="ana@example.com").count() == 1
 
 
-def test_the_same_email_in_the_other_mode_or_team_is_fine(team, other_team):
-    ClientFactory(team=other_team.team, live_mode=True, email="ana@example.com")
-    ClientFactory(team=team.team, live_mode=False, email="ana@example.com")
-    response = browser_for(team.owner).post(
+def test_the_same_email_in_the_other_mode_or_team_is_fine(team, team_owner, other_team):
+    ClientFactory(team=other_team, live_mode=True, email="ana@example.com")
+    ClientFactory(team=team, live_mode=False, email="ana@example.com")
+    response = browser_for(team_owner).post(
         reverse("admin:agencies_client_add"),
         {"live_mode": "on", "full_name": "Ana", "email": "ana@example.com"},
     )
     assert response.status_code == 302
-    assert Client.objects.get(team=team.team, live_mode=True).email == "ana@example.com"
+    assert Client.objects.get(team=team, live_mode=True).email == "ana@example.com"
 
 
 @pytest.mark.django_db(transaction=True)
-def test_one_link_submitted_twice_at_once_makes_one_user(team):
+def test_one_link_submitted_twice_at_once_makes_one_user(team, team_owner):
     import threading
 
     from django.db import connection
@@ -365,9 +365,9 @@ def test_one_link_submitted_twice_at_once_makes_one_user(team):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     invitation = Invitation.objects.create(
-        team=team.team,
+        team=team,
         email="twice@alpha.example",
-        invited_by=team.owner,
+        invited_by=team_owner,
         expires_at=timezone.now() + timedelta(hours=1),
     )
     start, outcomes = threading.Barrier(2), []
@@ -391,8 +391,8 @@ def test_one_link_submitted_twice_at_once_makes_one_user(team):
     assert User.objects.filter(email="twice@alpha.example").count() == 1
 
 
-def test_withdrawing_a_pending_invitation_kills_its_link(team, invite):
-    owner = browser_for(team.owner)
+def test_withdrawing_a_pending_invitation_kills_its_link(team_owner, invite):
+    owner = browser_for(team_owner)
     invite(owner)
     link = invitation_link()
     invitation = Invitation.objects.get()

@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from agencies.tests.test_panel import browser_for
+from agencies.tests.helpers import browser_for
 from webhooks.emails import deactivation_alert_send
 from webhooks.tests.factories import make_endpoint
 
@@ -13,17 +13,17 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_new_team_writes_its_emails_in_portuguese(team):
-    assert team.team.language == "pt-br"
+    assert team.language == "pt-br"
 
 
-def test_an_agency_user_switches_its_emails_to_english_in_the_team_settings(team):
-    browser = browser_for(team.owner)
-    url = reverse("admin:agencies_team_change", args=[team.team.pk])
+def test_an_agency_user_switches_its_emails_to_english_in_the_team_settings(team, team_owner):
+    browser = browser_for(team_owner)
+    url = reverse("admin:agencies_team_change", args=[team.pk])
     page = browser.get(url).content.decode()
     assert 'name="language"' in page and "Idioma dos e-mails" in page  # the panel's Portuguese
     assert '<option value="en">English</option>' in page
     posted = {
-        "name": team.team.name,
+        "name": team.name,
         "markup_percent": "0",
         "fee": "0,00",
         "notification_email": "ops@alpha.example",
@@ -31,21 +31,21 @@ def test_an_agency_user_switches_its_emails_to_english_in_the_team_settings(team
     }
     response = browser.post(url, posted)
     assert response.status_code == 302, response.content
-    team.team.refresh_from_db()
-    assert team.team.language == "en"
+    team.refresh_from_db()
+    assert team.language == "en"
 
-    endpoint = make_endpoint(team.team, "https://hooks.alpha.example/x", active=False)
+    endpoint = make_endpoint(team, "https://hooks.alpha.example/x", active=False)
     deactivation_alert_send(endpoint_id=endpoint.pk)
     [alert] = mail.outbox
     assert alert.subject == "Webhook deactivated after failed deliveries"
     assert alert.reply_to == ["ops@alpha.example"]
 
 
-def test_a_language_outside_the_choices_is_refused(team):
-    browser = browser_for(team.owner)
-    url = reverse("admin:agencies_team_change", args=[team.team.pk])
-    posted = {"name": team.team.name, "markup_percent": "0", "fee": "0,00", "language": "fr"}
+def test_a_language_outside_the_choices_is_refused(team, team_owner):
+    browser = browser_for(team_owner)
+    url = reverse("admin:agencies_team_change", args=[team.pk])
+    posted = {"name": team.name, "markup_percent": "0", "fee": "0,00", "language": "fr"}
     response = browser.post(url, posted)
     assert response.status_code == 200 and "language" in response.context["adminform"].form.errors
-    team.team.refresh_from_db()
-    assert team.team.language == "pt-br"
+    team.refresh_from_db()
+    assert team.language == "pt-br"

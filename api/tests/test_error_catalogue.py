@@ -336,10 +336,10 @@ def test_body_parser_errors_are_about_the_body(test_client, schema, settings):
         ),
     ],
 )
-def test_plumbing_statuses(team, schema, method, path, status, code, kwargs):
+def test_plumbing_statuses(team_keys, schema, method, path, status, code, kwargs):
     client = APIClient()
     if kwargs.pop("auth", False):
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.test_key}")
     error = call(client, schema, method, path, status, code, **kwargs)
     assert error["details"] is None or status == 413
 
@@ -391,9 +391,9 @@ def test_a_supplier_refusal_is_a_catalogued_502(test_client, schema):
         "/api/v1/_plumbing/plain-boom",  # a plain Django view that crashes (handler500)
     ],
 )
-def test_resolver_404_and_500s_carry_the_request_id(team, path):
+def test_resolver_404_and_500s_carry_the_request_id(team_keys, path):
     client = DjangoClient(
-        raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {team.test_key}"
+        raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {team_keys.test_key}"
     )
     response = client.get(path)
     expected = (404, "not_found") if path.endswith("nowhere") else (500, "internal_error")

@@ -44,17 +44,17 @@ def test_missing_malformed_or_unknown_key_is_401(anon_client, team, header):
     assert "_meta" not in body
 
 
-def test_revoked_key_is_401(anon_client, team):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
+def test_revoked_key_is_401(anon_client, team, team_keys):
+    key = ApiKey.objects.get(team=team, live_mode=True)
     api_key_revoke(api_key=key)
-    anon_client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    anon_client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     assert_error(anon_client.get(CLIENTS), 401, "unauthorized", "Unauthorized")
 
 
 def test_valid_keys_authenticate_and_record_last_use(test_client, live_client, team):
     assert test_client.get(CLIENTS).status_code == 200
     assert live_client.get(CLIENTS).status_code == 200
-    assert all(k.last_used_at is not None for k in ApiKey.objects.filter(team=team.team))
+    assert all(k.last_used_at is not None for k in ApiKey.objects.filter(team=team))
 
 
 def test_test_key_responses_carry_meta(test_client):
@@ -114,9 +114,9 @@ def test_non_json_body_is_415(live_client):
     assert_error(response, 415, "unsupported_media_type", "Content-Type must be application/json")
 
 
-def test_server_error_is_500_in_error_shape_revealing_nothing(team):
+def test_server_error_is_500_in_error_shape_revealing_nothing(team_keys):
     client = DjangoClient(
-        raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {team.test_key}"
+        raise_request_exception=False, HTTP_AUTHORIZATION=f"Bearer {team_keys.test_key}"
     )
     response = client.get("/api/v1/_plumbing/boom")
     body = assert_error(response, 500, "internal_error", "Internal server error")

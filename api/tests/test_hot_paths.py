@@ -80,7 +80,7 @@ def offer_prices(response) -> set[tuple[str, str]]:
 
 
 def test_balance_is_one_query_once_the_key_is_known(live_client, team):
-    fund(team.team, "100.00")
+    fund(team, "100.00")
     assert live_client.get(BALANCE).status_code == 200  # the key is read, last use written
     queries = sql_of(lambda: live_client.get(BALANCE))
     assert len(queries) == 1, queries
@@ -108,7 +108,7 @@ def test_search_only_stores_its_offers_once_the_key_is_known(test_client):
 
 
 def test_last_use_is_written_once_a_minute_and_not_over_a_fresher_one(live_client, team):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    key = ApiKey.objects.get(team=team, live_mode=True)
     assert live_client.get(BALANCE).status_code == 200
     first = ApiKey.objects.get(pk=key.pk).last_used_at
     assert first is not None
@@ -137,8 +137,8 @@ def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
     from webhooks.services import delivery_attempt
     from webhooks.tests.factories import make_endpoint, record
 
-    make_endpoint(team.team, https_receiver.url)
-    record(team.team)  # not dispatched: on_commit callbacks do not run in this test
+    make_endpoint(team, https_receiver.url)
+    record(team)  # not dispatched: on_commit callbacks do not run in this test
     delivery_id = Delivery.objects.values_list("pk", flat=True).get()
     with CaptureQueriesContext(connection) as captured:
         attempt = delivery_attempt(delivery_id)
@@ -154,7 +154,7 @@ def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
 
 @pytest.mark.django_db(transaction=True)  # real commits: the generation moves on commit
 def test_revocation_is_seen_by_the_next_request_of_every_process(live_client, team):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    key = ApiKey.objects.get(team=team, live_mode=True)
     assert live_client.get(BALANCE).status_code == 200  # this process caches the key
     with other_process():
         assert live_client.get(BALANCE).status_code == 200  # and so does another
@@ -166,12 +166,12 @@ def test_revocation_is_seen_by_the_next_request_of_every_process(live_client, te
 
 
 def test_revocation_in_the_panel_is_immediate(
-    live_client, team, django_capture_on_commit_callbacks
+    live_client, team, team_owner, django_capture_on_commit_callbacks
 ):
     assert live_client.get(BALANCE).status_code == 200
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    key = ApiKey.objects.get(team=team, live_mode=True)
     browser = BrowserClient()
-    browser.force_login(team.owner)
+    browser.force_login(team_owner)
     changelist = reverse("admin:agencies_apikey_changelist")
     with other_process(), django_capture_on_commit_callbacks(execute=True):  # as committed
         response = browser.post(
@@ -184,7 +184,7 @@ def test_revocation_in_the_panel_is_immediate(
 def test_revocation_rolled_back_changes_nothing(
     live_client, team, django_capture_on_commit_callbacks
 ):
-    key = ApiKey.objects.get(team=team.team, live_mode=True)
+    key = ApiKey.objects.get(team=team, live_mode=True)
     assert live_client.get(BALANCE).status_code == 200
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
@@ -202,22 +202,22 @@ def test_a_lost_generation_means_the_database_is_read_again(live_client, team):
 
     assert live_client.get(BALANCE).status_code == 200
     cache.delete(key_cache.GENERATION_KEY)  # a flushed or restarted cache
-    ApiKey.objects.filter(team=team.team).update(revoked_at=timezone.now())  # no signal
+    ApiKey.objects.filter(team=team).update(revoked_at=timezone.now())  # no signal
     assert live_client.get(BALANCE).status_code == 401
 
 
 def test_pricing_changed_in_the_panel_prices_the_next_search(
-    test_client, team, django_capture_on_commit_callbacks
+    test_client, team, team_owner, django_capture_on_commit_callbacks
 ):
     assert offer_prices(search(test_client)) == {("0", "0.00")}
     browser = BrowserClient(headers={"accept-language": "en"})
-    browser.force_login(team.owner)
+    browser.force_login(team_owner)
     # The panel runs in another process; its transaction commits.
     with other_process(), django_capture_on_commit_callbacks(execute=True):
         response = browser.post(
-            reverse("admin:agencies_team_change", args=[team.team.pk]),
+            reverse("admin:agencies_team_change", args=[team.pk]),
             {
-                "name": team.team.name,
+                "name": team.name,
                 "tax_id": "",
                 "markup_percent": "8.5",
                 "fee": "12.00",
@@ -234,24 +234,24 @@ def test_team_saved_by_a_service_is_seen_by_every_process(test_client, team):
     assert offer_prices(search(test_client)) == {("0", "0.00")}
     with other_process():
         assert offer_prices(search(test_client)) == {("0", "0.00")}
-        team.team.markup_percent = Decimal("10.00")
-        team.team.save(update_fields=["markup_percent"])
+        team.markup_percent = Decimal("10.00")
+        team.save(update_fields=["markup_percent"])
         assert offer_prices(search(test_client)) == {("10", "0.00")}
     assert offer_prices(search(test_client)) == {("10", "0.00")}
 
 
-def test_each_request_gets_its_own_key_and_team(live_client, team):
+def test_each_request_gets_its_own_key_and_team(live_client, team, team_keys):
     """Nothing a request does to `request.user`'s objects reaches the next request."""
     from api.authentication import _key_for_secret
 
-    first = _key_for_secret(team.live_key)
-    second = _key_for_secret(team.live_key)
+    first = _key_for_secret(team_keys.live_key)
+    second = _key_for_secret(team_keys.live_key)
     assert first is not None and second is not None
     assert first is not second and first.team is not second.team
     first.team.markup_percent = Decimal("99")
-    assert _key_for_secret(team.live_key).team.markup_percent == Decimal("0.00")
+    assert _key_for_secret(team_keys.live_key).team.markup_percent == Decimal("0.00")
     assert second.team.fee.amount == Decimal("0.00") and second.team.fee.currency.code == "BRL"
-    assert second.pk == first.pk and second.team.pk == team.team.pk
+    assert second.pk == first.pk and second.team.pk == team.pk
 
 
 # --- For real: two gunicorn workers (processes) on PostgreSQL and Redis ---
@@ -260,15 +260,15 @@ def test_each_request_gets_its_own_key_and_team(live_client, team):
 @needs_real_stack
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(180)
-def test_revocation_and_pricing_reach_every_gunicorn_worker_at_once(team):
+def test_revocation_and_pricing_reach_every_gunicorn_worker_at_once(team, team_keys):
     """Both workers have the key cached (many requests, spread by the kernel over both);
     a revocation and a new markup committed by this process are seen by every next request."""
     stack = Stack()
     try:
         stack.start_web(workers=2)
         api = f"{stack.base_url}/api/v1"
-        live = {"Authorization": f"Bearer {team.live_key}"}
-        test = {"Authorization": f"Bearer {team.test_key}", "Content-Type": "application/json"}
+        live = {"Authorization": f"Bearer {team_keys.live_key}"}
+        test = {"Authorization": f"Bearer {team_keys.test_key}", "Content-Type": "application/json"}
         with requests.Session() as http:
 
             def markups(rounds: int = 12) -> set:
@@ -285,10 +285,10 @@ def test_revocation_and_pricing_reach_every_gunicorn_worker_at_once(team):
                 http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
             } == {200}
             assert markups() == {"0"}
-            team.team.markup_percent = Decimal("7.25")
-            team.team.save(update_fields=["markup_percent"])
+            team.markup_percent = Decimal("7.25")
+            team.save(update_fields=["markup_percent"])
             assert markups() == {"7.25"}
-            api_key_revoke(api_key=ApiKey.objects.get(team=team.team, live_mode=True))
+            api_key_revoke(api_key=ApiKey.objects.get(team=team, live_mode=True))
             statuses = {
                 http.get(f"{api}/wallet/balance", headers=live).status_code for _ in range(20)
             }

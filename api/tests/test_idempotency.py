@@ -63,7 +63,7 @@ def test_same_key_on_another_path_is_409(live_client):
 @pytest.mark.django_db
 def test_request_still_in_flight_is_409(live_client, team):
     IdempotencyKey.objects.create(
-        team=team.team,
+        team=team,
         live_mode=True,
         key="key-1",
         request_fingerprint=_fingerprint_of_first(live_client, team),
@@ -89,7 +89,7 @@ def _fingerprint_of_first(live_client, team):
 def test_claim_of_a_request_that_died_is_taken_over(live_client, team, settings):
     fingerprint = _fingerprint_of_first(live_client, team)
     IdempotencyKey.objects.create(
-        team=team.team,
+        team=team,
         live_mode=True,
         key="key-1",
         request_fingerprint=fingerprint,
@@ -111,10 +111,10 @@ def test_errors_are_replayed_too(live_client):
 
 
 @pytest.mark.django_db
-def test_server_error_releases_the_key_for_a_retry(team):
+def test_server_error_releases_the_key_for_a_retry(team_keys):
     client = DjangoClient(
         raise_request_exception=False,
-        HTTP_AUTHORIZATION=f"Bearer {team.live_key}",
+        HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}",
         HTTP_IDEMPOTENCY_KEY="k",
     )
     assert (
@@ -147,11 +147,11 @@ def test_purge_task_deletes_expired_keys(live_client, settings):
 
 
 @pytest.mark.django_db
-def test_keys_are_scoped_to_team_and_mode(live_client, test_client, other_team):
+def test_keys_are_scoped_to_team_and_mode(live_client, test_client, other_team_keys):
     from rest_framework.test import APIClient
 
     other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team.live_key}")
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team_keys.live_key}")
     assert post(live_client).status_code == 201
     assert post(test_client).status_code == 201
     assert post(other).status_code == 201
@@ -173,14 +173,14 @@ def test_overlong_key_is_400(live_client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_requests_with_one_key_create_one_row(team):
+def test_concurrent_requests_with_one_key_create_one_row(team_keys):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite serialises writers, so there is no race to test")
     barrier = threading.Barrier(8)
     statuses = []
 
     def worker():
-        client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
         barrier.wait()
         statuses.append(
             client.post(

@@ -25,11 +25,11 @@ API_CALLS = [
 
 
 @pytest.mark.parametrize(("method", "path", "body", "with_key"), API_CALLS)
-def test_the_api_is_never_localized(team, method, path, body, with_key):
+def test_the_api_is_never_localized(team_keys, method, path, body, with_key):
     def call(**headers):
         client = BrowserClient(**headers)
         if with_key:
-            headers["HTTP_AUTHORIZATION"] = f"Bearer {team.live_key}"
+            headers["HTTP_AUTHORIZATION"] = f"Bearer {team_keys.live_key}"
         kwargs = {"data": body, "content_type": "application/json"} if body else {}
         return getattr(client, method)(path, **kwargs, **headers)
 
@@ -37,7 +37,7 @@ def test_the_api_is_never_localized(team, method, path, body, with_key):
     portuguese = call(**PORTUGUESE)
     chosen = BrowserClient()
     chosen.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt-br"  # chose Portuguese in the panel
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {team.live_key}"} if with_key else {}
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {team_keys.live_key}"} if with_key else {}
     kwargs = {"data": body, "content_type": "application/json"} if body else {}
     cookie = getattr(chosen, method)(path, **kwargs, **headers)
     assert english.status_code >= 400
@@ -48,9 +48,9 @@ def test_the_api_is_never_localized(team, method, path, body, with_key):
         assert "Accept-Language" not in answer.get("Vary", "")
 
 
-def test_api_timestamps_stay_utc_with_z(team):
-    fund(team.team, "100.00")
-    client = BrowserClient(HTTP_AUTHORIZATION=f"Bearer {team.live_key}", **PORTUGUESE)
+def test_api_timestamps_stay_utc_with_z(team, team_keys):
+    fund(team, "100.00")
+    client = BrowserClient(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}", **PORTUGUESE)
     body = client.get("/api/v1/wallet/transactions").json()
     created = body["data"]["transactions"][0]["created_at"]
     assert created.endswith("Z") and "-03:00" not in created

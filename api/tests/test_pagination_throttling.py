@@ -10,7 +10,7 @@ CLIENTS = "/api/v1/_plumbing/clients"
 
 @pytest.fixture
 def clients_of_team(team):
-    return ClientFactory.create_batch(105, team=team.team, live_mode=True)
+    return ClientFactory.create_batch(105, team=team, live_mode=True)
 
 
 def test_default_page_is_20_with_the_spec_pagination_object(live_client, clients_of_team):

@@ -34,13 +34,13 @@ def assert_rate_limited(response, *, window: int = 60):
 
 
 def another_key(team, *, live_mode: bool) -> str:
-    _, secret = api_key_create(team=team.team, live_mode=live_mode, name="Second")
+    _, secret = api_key_create(team=team, live_mode=live_mode, name="Second")
     return secret
 
 
 @override_settings(API_RATE_LIMIT="4/minute")
-def test_two_keys_of_one_team_share_the_window(team):
-    first, second = client_with(team.live_key), client_with(another_key(team, live_mode=True))
+def test_two_keys_of_one_team_share_the_window(team, team_keys):
+    first, second = client_with(team_keys.live_key), client_with(another_key(team, live_mode=True))
     assert [first.get(CLIENTS).status_code for _ in range(2)] == [200, 200]
     assert [second.get(CLIENTS).status_code for _ in range(2)] == [200, 200]
 
@@ -51,39 +51,39 @@ def test_two_keys_of_one_team_share_the_window(team):
 
 
 @override_settings(API_RATE_LIMIT="3/minute")
-def test_test_and_live_mode_count_apart_and_other_teams_are_untouched(team, other_team):
-    live = client_with(team.live_key)
+def test_test_and_live_mode_count_apart_and_other_teams_are_untouched(team_keys, other_team_keys):
+    live = client_with(team_keys.live_key)
     assert [live.get(CLIENTS).status_code for _ in range(3)] == [200, 200, 200]
     assert_rate_limited(live.get(CLIENTS))
 
-    assert client_with(team.test_key).get(CLIENTS).status_code == 200
-    assert client_with(other_team.live_key).get(CLIENTS).status_code == 200
+    assert client_with(team_keys.test_key).get(CLIENTS).status_code == 200
+    assert client_with(other_team_keys.live_key).get(CLIENTS).status_code == 200
 
 
 @override_settings(API_RATE_LIMIT="100/minute", API_SEARCH_RATE_LIMIT="2/minute")
-def test_searches_have_their_own_lower_limit(team):
-    client = client_with(team.test_key)
+def test_searches_have_their_own_lower_limit(team_keys):
+    client = client_with(team_keys.test_key)
     # Invalid bodies are enough: a search is counted before it is read.
     assert [client.post(SEARCH, {}, format="json").status_code for _ in range(2)] == [400, 400]
 
     assert_rate_limited(client.post(SEARCH, {}, format="json"))
     # The rest of the API is still open to the team, and its live mode may still search.
     assert client.get(CLIENTS).status_code == 200
-    assert client_with(team.live_key).post(SEARCH, {}, format="json").status_code == 400
+    assert client_with(team_keys.live_key).post(SEARCH, {}, format="json").status_code == 400
 
 
 @override_settings(API_RATE_LIMIT="3/minute", API_SEARCH_RATE_LIMIT="100/minute")
-def test_searches_count_against_the_general_limit_too(team):
-    client = client_with(team.test_key)
+def test_searches_count_against_the_general_limit_too(team_keys):
+    client = client_with(team_keys.test_key)
     assert [client.get(CLIENTS).status_code for _ in range(3)] == [200, 200, 200]
 
     assert_rate_limited(client.post(SEARCH, {}, format="json"))
 
 
 @override_settings(API_ANONYMOUS_RATE_LIMIT="3/minute")
-def test_requests_without_a_usable_key_are_limited_per_address(team):
+def test_requests_without_a_usable_key_are_limited_per_address(team, team_keys):
     revoked_key = another_key(team, live_mode=True)
-    api_key_revoke(api_key=team.team.api_keys.get(name="Second"))
+    api_key_revoke(api_key=team.api_keys.get(name="Second"))
     guesses = [client_with(), client_with(UNKNOWN_KEY), client_with(revoked_key)]
     assert [c.get(CLIENTS).status_code for c in guesses] == [401, 401, 401]
 
@@ -92,7 +92,7 @@ def test_requests_without_a_usable_key_are_limited_per_address(team):
 
     # Another address is not limited; a valid key from the limited address is not either.
     assert client_with(UNKNOWN_KEY, address="198.51.100.7").get(CLIENTS).status_code == 401
-    assert client_with(team.live_key).get(CLIENTS).status_code == 200
+    assert client_with(team_keys.live_key).get(CLIENTS).status_code == 200
 
 
 @override_settings(API_ANONYMOUS_RATE_LIMIT="2/minute", BEHIND_TLS_PROXY=False)
@@ -123,8 +123,8 @@ def test_behind_our_proxy_the_address_it_appended_counts():
 
 
 @override_settings(API_RATE_LIMIT="3/minute")
-def test_every_authenticated_answer_says_where_the_quota_stands(team):
-    client = client_with(team.live_key)
+def test_every_authenticated_answer_says_where_the_quota_stands(team_keys):
+    client = client_with(team_keys.live_key)
     seen = []
     for _ in range(3):
         response = client.get("/api/v1/wallet/balance")
@@ -139,16 +139,16 @@ def test_every_authenticated_answer_says_where_the_quota_stands(team):
 
 
 @override_settings(API_RATE_LIMIT="100/minute")
-def test_errors_carry_the_headers_and_anonymous_answers_do_not(team):
-    missing = client_with(team.live_key).get("/api/v1/bookings/ord_unknown")
+def test_errors_carry_the_headers_and_anonymous_answers_do_not(team_keys):
+    missing = client_with(team_keys.live_key).get("/api/v1/bookings/ord_unknown")
     assert missing.status_code == 404 and missing["RateLimit-Remaining"] == "99"
     anonymous = client_with().get("/api/v1/wallet/balance")
     assert anonymous.status_code == 401 and "RateLimit-Limit" not in anonymous
 
 
 @override_settings(API_RATE_LIMIT="100/minute", API_SEARCH_RATE_LIMIT="2/minute")
-def test_a_search_shows_the_search_quota(team):
-    client = client_with(team.test_key)
+def test_a_search_shows_the_search_quota(team_keys):
+    client = client_with(team_keys.test_key)
     body = {
         "type": "one_way",
         "passengers": [{"type": "adult", "count": 1}],

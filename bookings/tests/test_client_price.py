@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from bookings.models import Booking
-from bookings.tests.test_create import book, holdable
+from bookings.tests.helpers import book, holdable
 from flights.models import OfferRequest
 
 pytestmark = pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
@@ -19,8 +19,8 @@ CLIENT_PRICE = ("bookings", "0008_booking_client_price")
 def test_a_booking_keeps_the_price_the_search_showed(live_client, team):
     offer = holdable(live_client)
     # The agency changes its price after the search.
-    team.team.markup_percent, team.team.fee = Decimal("50"), Decimal("99.00")
-    team.team.save()
+    team.markup_percent, team.fee = Decimal("50"), Decimal("99.00")
+    team.save()
     assert book(live_client, offer).status_code == 201
     booking = Booking.objects.get()
     assert str(booking.client_amount) == offer["client_amount"]
@@ -35,8 +35,8 @@ def test_an_offer_packed_before_the_price_was_kept_is_priced_from_the_team(live_
     search = OfferRequest.objects.get()
     search.offers = [packed[:16] for packed in search.offers]  # the former, shorter form
     search.save()
-    team.team.markup_percent, team.team.fee = Decimal("10"), Decimal("5.00")
-    team.team.save()
+    team.markup_percent, team.fee = Decimal("10"), Decimal("5.00")
+    team.save()
     assert book(live_client, offer).status_code == 201
     booking = Booking.objects.get()
     assert booking.markup_amount == (booking.base_cost_brl / 10).quantize(Decimal("0.01"))
@@ -46,8 +46,8 @@ def test_an_offer_packed_before_the_price_was_kept_is_priced_from_the_team(live_
 
 @pytest.mark.django_db(transaction=True)
 def test_bookings_made_before_get_their_team_price(live_client, team):
-    team.team.markup_percent, team.team.fee = Decimal("8.5"), Decimal("25.50")
-    team.team.save()
+    team.markup_percent, team.fee = Decimal("8.5"), Decimal("25.50")
+    team.save()
     assert book(live_client, holdable(live_client)).status_code == 201
     executor = MigrationExecutor(connection)
     before = ("bookings", "0007_personal_data_erased_at_label")

@@ -16,7 +16,7 @@ from django.core import mail
 from bookings.emails import booking_email_message, customer_refund
 from bookings.models import Booking, BookingDocument, BookingEmail
 from bookings.tasks import send_booking_email
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from core.money import money_display
 from webhooks.emails import deactivation_alert_send
 from webhooks.tests.factories import make_endpoint
@@ -72,7 +72,7 @@ def written(moment: datetime, language: str) -> str:
 def booking(live_client, team):
     """A live hold to Lisbon through Madrid (local times on two continents) whose customer pays
     R$ 1.234,56, booked by an agency with an accented name."""
-    agency = team.team
+    agency = team
     agency.name, agency.notification_email = AGENCY, AGENCY_EMAIL
     agency.save()
     offer = holdable(live_client, origin="GRU", destination="LIS")
@@ -236,7 +236,7 @@ def test_a_cancellation_through_the_api_emails_in_english_for_an_english_team(
     ],
 )
 def test_the_webhook_alert_in_the_teams_language(team, language, subject, sentence):
-    agency = team.team
+    agency = team
     agency.name, agency.notification_email, agency.language = AGENCY, AGENCY_EMAIL, language
     agency.save()
     deactivated = datetime(2027, 1, 15, 2, 30, tzinfo=UTC)  # 23:30 the day before in São Paulo

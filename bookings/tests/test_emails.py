@@ -8,7 +8,7 @@ from django.core import mail
 from agencies.services import agency_user_create
 from bookings.models import Booking, BookingEmail
 from bookings.tasks import send_booking_email, send_payment_reminders
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from wallet.tests.factories import fund
 
 MONTHS_PT = [
@@ -39,7 +39,7 @@ def frozen_time():
 def test_instant_booking_sends_confirmation_and_tickets_once(
     live_client, team, django_capture_on_commit_callbacks
 ):
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     with django_capture_on_commit_callbacks(execute=True):
         booking = book(live_client, holdable(live_client), type="instant").json()
     subjects = sorted(m.subject for m in mail.outbox)
@@ -48,7 +48,7 @@ def test_instant_booking_sends_confirmation_and_tickets_once(
         f"Seus bilhetes eletrônicos da reserva {booking['booking_reference']}",
     ]
     tickets = next(m for m in mail.outbox if "bilhetes" in m.subject)
-    assert set(tickets.to) == {"ana@example.com", team.team.notification_email}
+    assert set(tickets.to) == {"ana@example.com", team.notification_email}
     number = booking["documents"][0]["unique_identifier"]
     assert number in tickets.body and number in tickets.alternatives[0][0]
     email = BookingEmail.objects.get(kind="ticket_issued")
@@ -98,17 +98,17 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
 
 
 @pytest.fixture
-def team_addresses(team, other_team):
+def team_addresses(team, team_owner, other_team):
     """The team's notification address (its owner's), a second active panel user, and people
     who must never receive its test e-mails: an inactive user and another team's user."""
-    agency = team.team
+    agency = team
     agency_user_create(team=agency, email="Bia@Alpha.example")
     gone = agency_user_create(team=agency, email="gone@alpha.example")
     gone.is_active = False
     gone.save()
     agency.notification_email = "reservas@alpha.example"
     agency.save()
-    return ["reservas@alpha.example", team.owner.email, "bia@alpha.example"]
+    return ["reservas@alpha.example", team_owner.email, "bia@alpha.example"]
 
 
 def test_test_mode_emails_go_only_to_the_teams_own_addresses(

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from bookings.models import Booking
 from bookings.services import bookings_outcomes_reconcile
-from bookings.tests.test_create import BOOKINGS, frozen_time, holdable, offers, person  # noqa: F401
+from bookings.tests.helpers import BOOKINGS, NOW, holdable, offers, person
 from flights.suppliers.sandbox import SandboxSupplier
 from wallet.models import Transaction
 from wallet.tests.factories import fund
@@ -21,11 +21,17 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 KEY = "retry-me-1"
 
 
+@pytest.fixture(autouse=True)
+def frozen_time():
+    with time_machine.travel(NOW, tick=False):
+        yield
+
+
 @pytest.fixture
-def client(team):
-    fund(team.team, "10000.00")
+def client(team, team_keys):
+    fund(team, "10000.00")
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     return client
 
 

@@ -8,7 +8,7 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from bookings.models import BookingPassenger
-from bookings.tests.test_create import book, holdable, person
+from bookings.tests.helpers import book, holdable, person
 from core.json_fields import is_encrypted
 
 ENCRYPTING = ("bookings", "0006_passenger_data_at_rest")
@@ -30,9 +30,9 @@ def stored_documents() -> list:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
-def test_existing_identity_documents_are_encrypted_and_decrypted_back(team):
+def test_existing_identity_documents_are_encrypted_and_decrypted_back(team_keys):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     offer = holdable(client, destination="LIS")
     documents = [{**PASSPORT, "expires_on": "2030-01-01"}]
     people = [person(offer["passengers"][0]["id"], identity_documents=documents)]

@@ -16,10 +16,9 @@ from bookings.services import (
     booking_outcome_check,
     bookings_outcomes_reconcile,
 )
-from bookings.tests.test_create import BOOKINGS, NOW, book, holdable, offers, person
+from bookings.tests.helpers import BOOKINGS, NOW, book, holdable, instant, money, person
 from flights.suppliers import sandbox
 from wallet.ledger_check import ledger_problems
-from wallet.models import Transaction
 from wallet.tests.factories import fund
 from webhooks.models import Event
 
@@ -37,18 +36,8 @@ def clock(settings):
 
 @pytest.fixture
 def client(live_client, team, clock):
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     return live_client
-
-
-def instant(client, family_name):
-    offer = next(o for o in offers(client) if o["payment_requirements"]["requires_instant_payment"])
-    return book(
-        client,
-        offer,
-        type="instant",
-        people=[person(offer["passengers"][0]["id"], family=family_name)],
-    )
 
 
 def hold(client, family_name):
@@ -69,15 +58,6 @@ def event_types(booking_id):
     """The booking's lifecycle events in the order they happened (several share an instant)."""
     events = Event.objects.filter(data_object__id=booking_id, type__in=LIFECYCLE)
     return [e.type for e in sorted(events, key=lambda e: (e.created_at, LIFECYCLE.index(e.type)))]
-
-
-def money(booking_id):
-    """The booking's ledger rows: (debits, refunds)."""
-    rows = Transaction.objects.filter(reference_id=booking_id)
-    return (
-        [t.amount for t in rows if t.type == "debit"],
-        [t.amount for t in rows if t.reference_type == "refund"],
-    )
 
 
 def reconcile(clock, seconds=0):
@@ -270,7 +250,7 @@ def test_support_checks_now_a_booking_left_by_a_request_that_died(client, clock,
 
 
 def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
-    client, team, clock, settings
+    client, team_owner, clock, settings
 ):
     from django.test import Client as Browser
     from django.urls import reverse
@@ -291,7 +271,7 @@ def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
 
     # Agency users cannot run the check (it talks to the supplier for support).
     agency = Browser()
-    agency.force_login(team.owner)
+    agency.force_login(team_owner)
     agency_page = agency.get(changelist).content.decode()
     assert "check_with_supplier" not in agency_page and waiting.pk in agency_page
     assert "attention=yes" not in agency_page  # the worklist filter is support's

@@ -10,8 +10,7 @@ from django.db import connection, connections
 
 from bookings.models import Booking
 from bookings.services import booking_check_with_supplier, booking_outcome_check
-from bookings.tests.test_create import NOW
-from bookings.tests.test_outcomes import instant, money
+from bookings.tests.helpers import NOW, instant, money
 from wallet.ledger_check import ledger_problems
 from wallet.tests.factories import fund
 from webhooks.models import Event
@@ -29,7 +28,7 @@ THREADS = 6
 @pytest.fixture
 def client(live_client, team, settings):
     settings.FLIGHTS_LIVE_SANDBOX = True
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     with time_machine.travel(NOW, tick=False):
         yield live_client
 

@@ -16,7 +16,11 @@ from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.page import booking_page, duration_for_people, itinerary
 from bookings.retention import booking_personal_data_erase
-from bookings.tests.test_create import book, person
+from bookings.tests.helpers import (
+    BOOKING_EVENTS,
+    book_two,
+    round_trip_with_a_codeshare_connection,
+)
 from core.money import money_display
 from wallet.tests.factories import fund
 from webhooks.tests.factories import make_endpoint
@@ -24,13 +28,6 @@ from webhooks.tests.factories import make_endpoint
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)  # 12:00 in São Paulo
-BOOKING_EVENTS = [
-    "booking.created",
-    "booking.confirmed",
-    "booking.ticketed",
-    "booking.cancelled",
-    "booking.updated",
-]
 
 
 @pytest.fixture(autouse=True)
@@ -39,65 +36,11 @@ def portuguese():
         yield
 
 
-def round_trip_with_a_codeshare_connection(client):
-    """A GRU–LIS round trip whose return connects in Brazil on a codeshare (the sandbox's
-    flights are the same every day)."""
-    body = {
-        "type": "round_trip",
-        "passengers": [{"type": "adult", "count": 2}],
-        "slices": [
-            {"origin": "GRU", "destination": "LIS", "departureDate": "2027-01-15"},
-            {"origin": "LIS", "destination": "GRU", "departureDate": "2027-01-29"},
-        ],
-    }
-    offers = client.post("/api/v1/flights/search", body, format="json").json()["offers"]
-    return next(
-        o
-        for o in offers
-        if not o["payment_requirements"]["requires_instant_payment"]
-        and o["total_currency"] != "BRL"
-        and len(o["slices"][0]["segments"]) == 1
-        and len(o["slices"][1]["segments"]) == 2
-        and any(
-            s["operating_carrier"]["iata_code"] != s["marketing_carrier"]["iata_code"]
-            for s in o["slices"][1]["segments"]
-        )
-    )
-
-
-def passport(number):
-    return [
-        {
-            "type": "passport",
-            "unique_identifier": number,
-            "issuing_country_code": "BR",
-            "expires_on": "2031-01-01",
-        }
-    ]
-
-
-def book_two(client, offer):
-    first, second = (p["id"] for p in offer["passengers"])
-    people = [
-        person(first, identity_documents=passport("FX123456")),
-        person(
-            second,
-            given="Bruno",
-            family="Carvalho",
-            born="1988-02-03",
-            identity_documents=passport("FX654321"),
-        ),
-    ]
-    response = book(client, offer, people=people)
-    assert response.status_code == 201, response.json()
-    return Booking.objects.get(pk=response.json()["id"])
-
-
 @pytest.fixture
 def priced(team):
-    team.team.markup_percent, team.team.fee = Decimal("10"), Decimal("12.00")
-    team.team.save()
-    fund(team.team, "100000.00")
+    team.markup_percent, team.fee = Decimal("10"), Decimal("12.00")
+    team.save()
+    fund(team, "100000.00")
     return team
 
 
@@ -279,7 +222,7 @@ def test_the_money_figures_payment_and_refund(
 def test_the_timeline_is_in_order_with_deliveries_and_emails(
     live_client, priced, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(priced.team, https_receiver.url, events=BOOKING_EVENTS)
+    make_endpoint(priced, https_receiver.url, events=BOOKING_EVENTS)
     with (
         time_machine.travel(NOW, tick=False),
         django_capture_on_commit_callbacks(execute=True),
@@ -351,7 +294,7 @@ def test_a_booking_whose_personal_data_was_erased(live_client, priced):
 
 
 def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
-    live_client, priced, other_team
+    live_client, priced, team_owner, other_team_owner
 ):
     with time_machine.travel(NOW, tick=False):
         offer = round_trip_with_a_codeshare_connection(live_client)
@@ -359,7 +302,7 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     url = reverse("admin:bookings_booking_change", args=[booking.pk])
 
     owner = BrowserClient()
-    owner.force_login(priced.owner)
+    owner.force_login(team_owner)
     page = owner.get(url)
     assert page.status_code == 200
     html = page.content.decode()
@@ -381,7 +324,7 @@ def test_the_page_in_the_panel_is_the_teams_with_the_actions_it_may_take(
     assert booking.booking_reference in confirm.content.decode()
 
     outsider = BrowserClient()
-    outsider.force_login(other_team.owner)
+    outsider.force_login(other_team_owner)
     elsewhere = outsider.get(url, follow=True)
     assert 'id="booking-page"' not in elsewhere.content.decode()
     assert "Ana Souza" not in elsewhere.content.decode()

@@ -16,23 +16,17 @@ from rest_framework.test import APIClient
 from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.retention import booking_personal_data_erase
-from bookings.tests.test_page import (
+from bookings.tests.helpers import (
     BOOKING_EVENTS,
     book_two,
     round_trip_with_a_codeshare_connection,
 )
 from core.money import money_display
-from tests.test_panel_browser_pt_br import (  # noqa: F401
-    DESKTOP,
-    PASSWORD,
-    PHONE,
-    browser,
-    log_in,
-    open_page,
-    pytestmark,
-)
+from tests.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, open_page
 from wallet.tests.factories import fund
 from webhooks.tests.factories import make_endpoint
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
 def screenshot(driver, name, size):
@@ -52,7 +46,7 @@ def screenshot(driver, name, size):
 @pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
 def test_an_agency_user_reads_a_booking_page_in_portuguese(
     live_server,
-    browser,  # noqa: F811
+    browser_pt_br,
     https_receiver,
 ):
     from selenium.common.exceptions import StaleElementReferenceException
@@ -83,10 +77,10 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     booking = Booking.objects.get(pk=booking.pk)
     assert booking.status == Booking.Status.TICKETED
 
-    wait = WebDriverWait(browser, 20, ignored_exceptions=[StaleElementReferenceException])
-    log_in(live_server, browser, wait)
+    wait = WebDriverWait(browser_pt_br, 20, ignored_exceptions=[StaleElementReferenceException])
+    log_in(live_server, browser_pt_br, wait)
     url = reverse("admin:bookings_booking_change", args=[booking.pk])
-    page = open_page(live_server, browser, wait, url)
+    page = open_page(live_server, browser_pt_br, wait, url)
     wait.until(EC.visibility_of_element_located((By.ID, "bp-timeline")))
 
     assert "Localizador" in page and booking.booking_reference in page
@@ -94,32 +88,32 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     # The outbound leaves at Guarulhos' local time and lands at Lisbon's, the next day.
     outbound = offer["slices"][0]["segments"][0]
     departs, arrives = outbound["departing_at"][11:16], outbound["arriving_at"][11:16]
-    first = browser.find_element(By.CSS_SELECTOR, "#bp-itinerary .bp-segment").text
+    first = browser_pt_br.find_element(By.CSS_SELECTOR, "#bp-itinerary .bp-segment").text
     assert departs in first and "15 de janeiro de 2027" in first
     assert arrives in first and "16 de janeiro de 2027" in first and "+1" in first
     assert "Conexão em" in page and "Operado por" in page
-    for passenger in browser.find_elements(By.CSS_SELECTOR, "#bp-passengers .bp-passenger"):
+    for passenger in browser_pt_br.find_elements(By.CSS_SELECTOR, "#bp-passengers .bp-passenger"):
         assert len(passenger.find_element(By.CSS_SELECTOR, ".bp-tickets code").text) == 13
-    money = browser.find_element(By.ID, "bp-money").text.replace("\N{NO-BREAK SPACE}", " ")
+    money = browser_pt_br.find_element(By.ID, "bp-money").text.replace("\N{NO-BREAK SPACE}", " ")
     assert money_display(booking.client_amount).replace("\N{NO-BREAK SPACE}", " ") in money
     assert "Ganho da agência" in money and "R$ 12,00" in money
     assert "Pago com o saldo da carteira em" in money and "(horário de Brasília)" in money
-    entries = browser.find_elements(By.CSS_SELECTOR, "#bp-timeline .bp-entry")
+    entries = browser_pt_br.find_elements(By.CSS_SELECTOR, "#bp-timeline .bp-entry")
     codes = [e.get_attribute("data-code") or e.get_attribute("data-kind") for e in entries]
     assert codes[0] == "booking.created" and "booking.ticketed" in codes
     assert codes.index("payment") < codes.index("booking.confirmed")
     assert "Entregue" in entries[0].text
     # Agency users view bookings here and cancel them through the API: no cancel button.
-    assert not browser.find_elements(By.CSS_SELECTOR, ".page-action")
+    assert not browser_pt_br.find_elements(By.CSS_SELECTOR, ".page-action")
     # The fields as before, one click away.
-    assert not browser.find_element(By.ID, "bp-all-fields").get_attribute("open")
-    screenshot(browser, "booking-page-1440", DESKTOP)
-    screenshot(browser, "booking-page-390", PHONE)
+    assert not browser_pt_br.find_element(By.ID, "bp-all-fields").get_attribute("open")
+    screenshot(browser_pt_br, "booking-page-1440", DESKTOP)
+    screenshot(browser_pt_br, "booking-page-390", PHONE)
 
     # Years later the passengers' personal data is erased: the page says so and shows the rest.
     with time_machine.travel(booking.departing_at + timedelta(days=800)):
         assert booking_personal_data_erase(booking=booking)
-    page = open_page(live_server, browser, wait, url)
+    page = open_page(live_server, browser_pt_br, wait, url)
     wait.until(EC.visibility_of_element_located((By.ID, "bp-erased")))
     assert "Dados pessoais apagados em" in page and "[apagado]" in page
     assert "Ana Souza" not in page and "ana@example.com" not in page

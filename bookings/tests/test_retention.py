@@ -13,7 +13,7 @@ from django.db import connection
 from bookings.models import Booking, BookingPassenger
 from bookings.retention import ERASED, travel_end_date
 from bookings.tasks import erase_expired_passenger_data
-from bookings.tests.test_create import NOW, book, holdable, person
+from bookings.tests.helpers import NOW, book, holdable, person
 from core.json_fields import is_encrypted
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
@@ -99,14 +99,14 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
     live_client, team, settings
 ):
     settings.PASSENGER_DATA_RETENTION_DAYS = 180
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     booking = book_international(live_client, type="instant")
     assert booking["status"] == "ticketed"
     other_offer = holdable(live_client)
     other = book(live_client, other_offer).json()  # a domestic hold, same travel dates
     stored = Booking.objects.get(pk=booking["id"])
     ended = travel_end_date(stored)
-    ledger_before, balance = ledger_rows(), Wallet.objects.get(team=team.team).balance
+    ledger_before, balance = ledger_rows(), Wallet.objects.get(team=team).balance
     before = live_client.get(f"/api/v1/bookings/{booking['id']}").json()
 
     noon = datetime.combine(ended, time(12), tzinfo=UTC)  # the same day in São Paulo
@@ -149,7 +149,7 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
 
     # The ledger is untouched and still consistent.
     assert ledger_rows() == ledger_before
-    assert Wallet.objects.get(team=team.team).balance == balance
+    assert Wallet.objects.get(team=team).balance == balance
     out = StringIO()
     call_command("check_ledger", stdout=out)
     assert "consistent" in out.getvalue()

@@ -12,21 +12,23 @@ from rest_framework.test import APIClient
 from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.retention import booking_personal_data_erase
-from bookings.tests.test_create import book, holdable
-from webhooks.tests.test_panel_browser import PASSWORD, browser, pytestmark  # noqa: F401
+from bookings.tests.helpers import book, holdable
+from tests.browsers import PASSWORD, needs_chromium
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOT = os.environ.get("PANEL_SCREENSHOT_DIR")
 
 
 @pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
-def test_an_erased_booking_in_the_panel(live_server, browser):  # noqa: F811
+def test_an_erased_booking_in_the_panel(live_server, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
-    team = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
     booking = Booking.objects.get(pk=book(client, holdable(client)).json()["id"])
     with time_machine.travel(booking.departing_at + timedelta(days=400)):
         assert booking_personal_data_erase(booking=booking)

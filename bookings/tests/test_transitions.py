@@ -18,7 +18,8 @@ from agencies.models import Client, Team
 from bookings.models import Booking, BookingEmail
 from bookings.services import BookingNotCancellable, booking_cancel
 from bookings.tasks import expire_holds, issue_tickets
-from bookings.tests.test_create import NOW, person
+from bookings.tests.helpers import NOW, person
+from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 from webhooks.models import Event
@@ -63,16 +64,19 @@ def frozen_time():
 
 
 @pytest.fixture(params=["test", "live"])
-def agency(request, team) -> Agency:
+def agency(request, team, team_keys) -> Agency:
     """(API client, team, mode); the live wallet is funded with 5000.00."""
     live = request.param == "live"
     if live:
-        fund(team.team, f"{BALANCE}")
-    return Agency(api_client(team.live_key if live else team.test_key), team.team, request.param)
+        fund(team, f"{BALANCE}")
+    return Agency(
+        api_client(team_keys.live_key if live else team_keys.test_key), team, request.param
+    )
 
 
-def other_mode_client(agency: Agency, team) -> APIClient:
-    return api_client(team.test_key if agency.live else team.live_key)
+def other_mode_client(agency: Agency, keys) -> APIClient:
+    """A client of the same team in the other mode (`keys`: the `team_keys` fixture)."""
+    return api_client(keys.test_key if agency.live else keys.live_key)
 
 
 # --- Offers and requests ---------------------------------------------------------------------
@@ -154,8 +158,15 @@ def payment_of(offer: dict, **change) -> dict:
     }
 
 
-def create(client: APIClient, offer: dict, type: str = "hold", *, people=None, payments=...):
-    body = {"offerId": offer["id"], "type": type, "passengers": people or travellers(offer)}
+def create(
+    client: APIClient, offer: dict, type: str = "hold", *, people=None, payments=..., **fields
+):
+    body = {
+        "offerId": offer["id"],
+        "type": type,
+        "passengers": people or travellers(offer),
+        **fields,
+    }
     if payments is ...:
         payments = [payment_of(offer)] if type == "instant" else None
     if payments is not None:
@@ -298,11 +309,19 @@ def rounded(value: Decimal) -> Decimal:
 
 def test_hold_is_pending_without_a_debit_and_counts_in_pending_amount(agency):
     offer = pick(search(agency.client), hold=True)
-    booking = created(agency.client, offer)
+    booking = created(agency.client, offer, metadata={"ref": "ABC-1"})
+    assert "success" not in booking  # unwrapped, as the spec says
     assert booking["status"] == "pending" and booking["type"] == "hold"
+    assert booking["id"].startswith("ord_") and len(booking["booking_reference"]) == 6
     assert booking["live_mode"] is agency.live
+    assert booking["metadata"] == {"ref": "ABC-1"}
     assert booking["payment_status"]["awaiting_payment"] is True
+    deadline = datetime.fromisoformat(booking["payment_status"]["payment_required_by"])
+    assert timedelta(hours=24) <= deadline - NOW <= timedelta(hours=72)
+    assert booking["total_amount"] == offer["total_amount"]
     assert booking["documents"] == []
+    segment_passenger = booking["slices"][0]["segments"][0]["passengers"][0]
+    assert set(segment_passenger) == {"passenger_id", "cabin_class", "seat", "baggages"}
     assert read(agency, booking["id"]) == booking
     assert ledger(agency, booking["id"]) == []
     assert_wallet(agency, spent=ZERO, pending=Decimal(offer["base_cost_brl"]))
@@ -364,9 +383,12 @@ def test_instant_whose_issuance_fails_is_failed_and_refunded_in_full(agency):
 def test_confirm_debits_then_tickets_are_issued(agency, django_capture_on_commit_callbacks):
     offer = pick(search(agency.client, children=1), hold=True)
     booking = created(agency.client, offer)
-    with django_capture_on_commit_callbacks(execute=True):  # runs the ticketing task
+    with django_capture_on_commit_callbacks(execute=True) as queued:  # runs the ticketing task
         response = confirm(agency.client, booking["id"], payment_of(offer))
     assert response.status_code == 200
+    assert ("_meta" in response.json()) is not agency.live
+    # After commit: the ticketing task of this booking, which then queues the ticket e-mail.
+    assert len(queued) == 2 and queued[0].args[0] == booking["id"]
     assert response.json()["data"] == {  # the status when the confirm committed
         "id": booking["id"],
         "booking_reference": booking["booking_reference"],
@@ -378,6 +400,9 @@ def test_confirm_debits_then_tickets_are_issued(agency, django_capture_on_commit
     assert {d["passenger_id"] for d in ticketed["documents"]} == {
         p["id"] for p in offer["passengers"]
     }
+    for document in ticketed["documents"]:
+        assert document["type"] == "electronic_ticket"
+        assert len(document["unique_identifier"]) == 13
     cost = Decimal(offer["base_cost_brl"])
     assert ledger(agency, booking["id"]) == [("debit", "booking", cost, after(agency, cost))]
     assert_wallet(agency, spent=cost)  # no longer pending
@@ -525,12 +550,15 @@ def test_confirmed_hold_whose_issuance_fails_is_failed_and_refunded(
     error = refused(agency, cancelled, 409, "This booking can no longer be cancelled")
     assert (error["code"], error["details"]) == ("booking_not_cancellable", {"status": ["failed"]})
     assert footprint() == before
+    assert ledger_problems() == []
 
 
-def test_unknown_other_teams_and_other_modes_bookings_are_404(agency, team, other_team):
-    other_team_client = api_client(other_team.live_key if agency.live else other_team.test_key)
+def test_unknown_other_teams_and_other_modes_bookings_are_404(agency, team_keys, other_team_keys):
+    other_team_client = api_client(
+        other_team_keys.live_key if agency.live else other_team_keys.test_key
+    )
     theirs = created(other_team_client, pick(search(other_team_client), hold=True))
-    other_mode = other_mode_client(agency, team)
+    other_mode = other_mode_client(agency, team_keys)
     mine_in_the_other_mode = created(other_mode, pick(search(other_mode), hold=True))
     offer = pick(search(agency.client), hold=True)
     before = footprint()
@@ -552,6 +580,7 @@ def test_cancel_pending_costs_nothing_and_cancelling_again_is_409(agency):
     booking = created(agency.client, offer)
     response = cancel(agency.client, booking["id"])
     assert response.status_code == 200
+    assert ("_meta" in response.json()) is not agency.live
     assert response.json()["data"] == {
         "id": booking["id"],
         "status": "cancelled",
@@ -640,6 +669,7 @@ def test_cancel_ticketed_refunds_per_conditions_at_the_locked_rate(agency):
         TICKETED,
         ("booking.cancelled", "cancelled", "ticketed"),
     ]
+    assert ledger_problems() == []
 
 
 def test_cancel_ticketed_non_refundable_refunds_nothing(agency):
@@ -757,6 +787,8 @@ def test_pending_holds_expire_after_their_deadline_and_no_longer_count(agency):
         CREATED,
         ("booking.expired", "expired", "pending"),
     ]
+    expiry = Event.objects.get(type="booking.expired", data_object__id=booking["id"])
+    assert expiry.previous_attributes == {"status": "pending"}
     before = footprint()
     error = refused(
         agency, cancel(agency.client, booking["id"]), 409, "This booking can no longer be cancelled"
@@ -768,10 +800,12 @@ def test_pending_holds_expire_after_their_deadline_and_no_longer_count(agency):
 # --- Create errors: each leaves no booking, no ledger row, no event, no client -----------------
 
 
-def test_an_unknown_other_teams_or_other_modes_offer_is_404(agency, team, other_team):
-    other_team_client = api_client(other_team.live_key if agency.live else other_team.test_key)
+def test_an_unknown_other_teams_or_other_modes_offer_is_404(agency, team_keys, other_team_keys):
+    other_team_client = api_client(
+        other_team_keys.live_key if agency.live else other_team_keys.test_key
+    )
     theirs = pick(search(other_team_client), hold=True)
-    other_mode = pick(search(other_mode_client(agency, team)), hold=True)
+    other_mode = pick(search(other_mode_client(agency, team_keys)), hold=True)
     mine = pick(search(agency.client), hold=True)
     before = footprint()
     for offer in ({**mine, "id": "off_01unknown"}, theirs, other_mode):
@@ -831,6 +865,11 @@ def test_an_international_booking_without_a_passport_is_400(agency):
         response = create(agency.client, offer, type, people=[adult, without])
         error = refused(agency, response, 400, "Passport required")
         assert list(error["details"]) == ["passengers[1].identity_documents"]
+    # A passport that expires before the flight is no passport.
+    expired = {**PASSPORT, "expires_on": "2027-01-10"}  # the flight is on 2027-01-15
+    with_expired = {**child, "identity_documents": [expired]}
+    response = create(agency.client, offer, people=[adult, with_expired])
+    refused(agency, response, 400, "Passport required")
     assert footprint() == before
     assert created(agency.client, offer, people=[adult, child])["status"] == "pending"
 
@@ -841,6 +880,7 @@ def test_an_international_booking_without_a_passport_is_400(agency):
         ("amount", "Payment amount mismatch"),
         ("currency", "Payment amount mismatch"),
         ("missing", "Invalid request parameters"),
+        ("empty", "Invalid request parameters"),
     ],
 )
 def test_an_instant_payment_must_match_the_offer(agency, payments, message):
@@ -849,6 +889,7 @@ def test_an_instant_payment_must_match_the_offer(agency, payments, message):
         "amount": [payment_of(offer, amount=f"{Decimal(offer['total_amount']) - CENT}")],
         "currency": [payment_of(offer, currency="USD")],
         "missing": None,
+        "empty": [],
     }[payments]
     before = footprint()
     error = refused(agency, create(agency.client, offer, "instant", payments=body), 400, message)

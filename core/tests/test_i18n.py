@@ -56,7 +56,7 @@ def test_django_uses_our_catalog_and_its_own_for_the_rest():
         assert translation.gettext("Live data") == "Live data"
 
 
-def test_the_panel_is_portuguese_by_default_and_english_on_request(team):
+def test_the_panel_is_portuguese_by_default_and_english_on_request(team_owner):
     anonymous = BrowserClient()
     page = anonymous.get(reverse("admin:login")).content.decode()
     assert '<html lang="pt-br"' in page and "Painel da agência" in page
@@ -64,7 +64,7 @@ def test_the_panel_is_portuguese_by_default_and_english_on_request(team):
     assert '<html lang="en"' in english.get(reverse("admin:login")).content.decode()
     # The user's own choice (the language switch) beats the browser.
     chooser = BrowserClient(**PORTUGUESE)
-    chooser.force_login(team.owner)
+    chooser.force_login(team_owner)
     switched = chooser.post(reverse("set_language"), {"language": "en", "next": "/admin/"})
     assert switched.status_code == 302
     page = chooser.get(reverse("admin:index")).content.decode()

@@ -32,9 +32,7 @@ def duffel(settings, team):
     with FakeDuffel(token=TOKEN) as fake:
         settings.DUFFEL_BASE_URL = fake.base_url
         out = StringIO()
-        call_command(
-            "connect_supplier", team.team.id, "duffel", "--access-token", TOKEN, stdout=out
-        )
+        call_command("connect_supplier", team.id, "duffel", "--access-token", TOKEN, stdout=out)
         assert out.getvalue().strip().startswith("itg_")
         yield fake
 
@@ -93,7 +91,7 @@ def brl(amount: Decimal) -> Decimal:
 def test_search_hold_confirm_instant_and_cancel_on_duffel(
     duffel, live_client, test_client, team, django_capture_on_commit_callbacks
 ):
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
 
     # --- Search: Duffel's offers, in their own currencies, priced in BRL -----------------------
     result = search(live_client, [{"type": "adult", "count": 1}, {"type": "child", "count": 1}])
@@ -246,7 +244,7 @@ def test_search_hold_confirm_instant_and_cancel_on_duffel(
 
     # --- The money, in the end --------------------------------------------------------------
     expected = Decimal("50000.00") - hold_debit.amount - instant_debit.amount + refund.amount
-    assert Wallet.objects.get(team=team.team).balance == expected
+    assert Wallet.objects.get(team=team).balance == expected
     assert set(Booking.objects.values_list("status", flat=True)) == {"cancelled"}
     out = StringIO()
     call_command("check_ledger", stdout=out)
@@ -390,7 +388,7 @@ def test_uncertain_duffel_answers_are_settled_by_the_check_exactly_once(
 ):
     from bookings.services import booking_outcome_check
 
-    fund(team.team, "50000.00")
+    fund(team, "50000.00")
     offers = search(live_client, [{"type": "adult", "count": 1}])["offers"]
     euros = next(o for o in offers if o["total_currency"] == "EUR")  # instant only
     lost = book_as(live_client, euros, "Lostanswer", "instant")

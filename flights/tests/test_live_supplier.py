@@ -89,7 +89,7 @@ def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
     live_client, team, settings
 ):
     # An offer searched while the operator allowed the sandbox in live mode...
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     settings.FLIGHTS_LIVE_SANDBOX = True
     offers = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"]
     offer = offers[0]
@@ -105,17 +105,17 @@ def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
 
     assert not Booking.objects.exists()
     assert not Transaction.objects.filter(type="debit").exists()
-    assert Wallet.objects.get(team=team.team).balance == Decimal("10000.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("10000.00")
     assert Event.objects.count() == events
 
 
 def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, team, settings):
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
     settings.FLIGHTS_LIVE_SANDBOX = True
     offer = live_client.post("/api/v1/flights/search", SEARCH, format="json").json()["offers"][0]
     settings.FLIGHTS_LIVE_SANDBOX = False
     integration = integration_connect(
-        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_x"
+        team=team, live_mode=True, provider="duffel", access_token="duffel_live_x"
     )
     integration_disconnect(integration=integration)
 
@@ -129,7 +129,7 @@ def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, te
 
 def test_the_operator_can_allow_the_sandbox_in_live_mode(live_client, team, settings):
     settings.FLIGHTS_LIVE_SANDBOX = True
-    fund(team.team, "10000.00")
+    fund(team, "10000.00")
 
     result = live_client.post("/api/v1/flights/search", SEARCH, format="json")
     assert result.status_code == 200
@@ -151,16 +151,16 @@ def test_test_keys_always_use_the_sandbox(test_client, settings):
 
 def test_supplier_for(team, settings):
     settings.FLIGHTS_LIVE_SANDBOX = False
-    assert isinstance(supplier_for(team=team.team, live_mode=False), SandboxSupplier)
+    assert isinstance(supplier_for(team=team, live_mode=False), SandboxSupplier)
     with pytest.raises(SupplierNotConnected):
-        supplier_for(team=team.team, live_mode=True)
+        supplier_for(team=team, live_mode=True)
     # A test-mode integration does not serve live mode.
-    integration_connect(team=team.team, live_mode=False, provider="duffel", access_token="t")
+    integration_connect(team=team, live_mode=False, provider="duffel", access_token="t")
     with pytest.raises(SupplierNotConnected):
-        supplier_for(team=team.team, live_mode=True)
+        supplier_for(team=team, live_mode=True)
 
-    integration_connect(team=team.team, live_mode=True, provider="duffel", access_token="t")
-    assert isinstance(supplier_for(team=team.team, live_mode=True), DuffelSupplier)
+    integration_connect(team=team, live_mode=True, provider="duffel", access_token="t")
+    assert isinstance(supplier_for(team=team, live_mode=True), DuffelSupplier)
 
     settings.FLIGHTS_LIVE_SANDBOX = True  # a connected supplier still wins
-    assert isinstance(supplier_for(team=team.team, live_mode=True), DuffelSupplier)
+    assert isinstance(supplier_for(team=team, live_mode=True), DuffelSupplier)

@@ -231,9 +231,9 @@ SEGMENT_FIELDS = {
 
 
 def test_round_trip_result_has_every_field_and_priced_offers(live_client, team):
-    team.team.markup_percent = Decimal("10.00")
-    team.team.fee = Decimal("25.00")
-    team.team.save()
+    team.markup_percent = Decimal("10.00")
+    team.fee = Decimal("25.00")
+    team.save()
     body = {
         "type": "round_trip",
         "passengers": [{"type": "adult", "count": 1}],
@@ -295,10 +295,10 @@ def test_round_trip_result_has_every_field_and_priced_offers(live_client, team):
 def test_offers_are_stored_for_booking_scoped_to_team_and_mode(live_client, team, other_team):
     result = search(live_client, round_trip_body()).json()
     stored = OfferRequest.objects.get(pk=result["id"])
-    assert stored.team == team.team and stored.live_mode is True and stored.supplier == "sandbox"
+    assert stored.team == team and stored.live_mode is True and stored.supplier == "sandbox"
     assert len(stored.offers) == len(result["offers"])
     for shown in result["offers"]:
-        offer = bookable_offer(team=team.team, live_mode=True, offer_id=shown["id"])
+        offer = bookable_offer(team=team, live_mode=True, offer_id=shown["id"])
         # What a booking keeps of the offer is exactly what the search showed.
         for part in ("owner", "slices", "conditions", "passengers", "payment_requirements"):
             assert offer.data[part] == shown[part], part
@@ -311,11 +311,11 @@ def test_offers_are_stored_for_booking_scoped_to_team_and_mode(live_client, team
         assert offer.expires_at > NOW
         assert offer.supplier_passenger_ids == ("sbx_pas_1",)
     first = result["offers"][0]["id"]
-    assert bookable_offer(team=team.team, live_mode=False, offer_id=first) is None
-    assert bookable_offer(team=other_team.team, live_mode=True, offer_id=first) is None
+    assert bookable_offer(team=team, live_mode=False, offer_id=first) is None
+    assert bookable_offer(team=other_team, live_mode=True, offer_id=first) is None
     another = first[:-1] + ("1" if first.endswith("0") else "0")  # same search, no such offer
-    assert bookable_offer(team=team.team, live_mode=True, offer_id=another) is None
-    assert bookable_offer(team=team.team, live_mode=True, offer_id="off_x\x00") is None
+    assert bookable_offer(team=team, live_mode=True, offer_id=another) is None
+    assert bookable_offer(team=team, live_mode=True, offer_id="off_x\x00") is None
 
 
 def test_a_search_stores_a_fraction_of_what_it_returns(live_client):
@@ -460,7 +460,7 @@ def test_a_live_team_with_a_duffel_integration_searches_duffel(
         (Path(__file__).parent / "duffel_responses" / "offer_request.json").read_text()
     )
     integration_connect(
-        team=team.team, live_mode=True, provider="duffel", access_token="duffel_live_token"
+        team=team, live_mode=True, provider="duffel", access_token="duffel_live_token"
     )
     body = {
         "type": "round_trip",

@@ -1,6 +1,13 @@
+from datetime import timedelta
 from decimal import Decimal
 
-from wallet.services import wallet_credit
+import factory
+from django.utils import timezone
+from factory.django import DjangoModelFactory
+
+from agencies.tests.factories import TeamFactory
+from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
+from wallet.services import wallet_create, wallet_credit
 
 
 def fund(team, amount: str, *, reference_id: str = "rch_seed", live_mode: bool = True):
@@ -14,3 +21,69 @@ def fund(team, amount: str, *, reference_id: str = "rch_seed", live_mode: bool =
         description="Seed recharge",
         payment_method="pix",
     )
+
+
+class WalletFactory(DjangoModelFactory):
+    """A team's live wallet, empty (money arrives through `fund` or `TransactionFactory`)."""
+
+    class Meta:
+        model = Wallet
+
+    team = factory.SubFactory(TeamFactory)
+
+    @classmethod
+    def _create(cls, model_class, *, team, **fields):
+        assert not fields, "a wallet's balance moves only through the ledger"
+        return wallet_create(team=team)
+
+
+class TransactionFactory(DjangoModelFactory):
+    """A credit recorded through the ledger (wallet_credit), as a completed recharge does: the
+    ledger is append-only, so rows are never written around it."""
+
+    class Meta:
+        model = Transaction
+
+    team = factory.LazyFunction(lambda: WalletFactory().team)
+    live_mode = True
+    amount = Decimal("100.00")
+    reference_type = Transaction.ReferenceType.RECHARGE
+    reference_id = factory.Sequence(lambda n: f"rch_factory{n:05d}")
+    description = "Recharge"
+    payment_method = "pix"
+
+    @classmethod
+    def _create(cls, model_class, **fields):
+        return wallet_credit(**fields)
+
+
+class RechargeFactory(DjangoModelFactory):
+    """A PIX recharge waiting for its payment (the sandbox provider's charge)."""
+
+    class Meta:
+        model = Recharge
+
+    team = factory.SubFactory(TeamFactory)
+    live_mode = False
+    amount = Decimal("250.00")
+    payment_method = "pix"
+    provider = "sandbox"
+    provider_charge_id = factory.Sequence(lambda n: f"sbx_{n:05d}")
+    pix_copy_paste = "00020126580014br.gov.bcb.pix"
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(hours=24))
+
+
+class ProviderNotificationFactory(DjangoModelFactory):
+    """A payment provider's notification that was read back and needed nothing."""
+
+    class Meta:
+        model = ProviderNotification
+
+    provider = "asaas"
+    event_id = factory.Sequence(lambda n: f"evt_factory{n:05d}")
+    event_type = "PAYMENT_CREATED"
+    payment_id = factory.Sequence(lambda n: f"pay_factory{n:05d}")
+    payload = factory.LazyAttribute(
+        lambda n: {"id": n.event_id, "event": n.event_type, "payment": {"id": n.payment_id}}
+    )
+    state = ProviderNotification.State.IGNORED

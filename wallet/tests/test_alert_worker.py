@@ -16,9 +16,8 @@ import pytest
 from django.conf import settings as django_settings
 
 from wallet.models import ProviderNotification
-from wallet.tests.test_notifications import (  # noqa: F401 (fixture)
+from wallet.tests.asaas import (
     add_read_back,
-    asaas,
     event_body,
     notify,
     pending_recharge,
@@ -33,6 +32,7 @@ pytestmark = [
     ),
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(90),
+    pytest.mark.usefixtures("support_alerts"),
 ]
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = "support@agency.example"
@@ -99,21 +99,21 @@ def alert_stamped() -> bool:
     return row.alert_sent_at is not None and row.alert_sent_to == SUPPORT
 
 
-def reject_one(asaas, team, client):  # noqa: F811
-    recharge = pending_recharge(asaas, team.team, amount="100.00")
+def reject_one(asaas, team, client):
+    recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=Decimal("1e6"))
     response = notify(client, event_body(recharge, value=Decimal("1e6")))
     assert response.json()["result"] == "rejected"
 
 
-def test_the_alert_is_sent_by_a_worker(asaas, team, client, broker, worker):  # noqa: F811
+def test_the_alert_is_sent_by_a_worker(asaas, team, client, broker, worker):
     reject_one(asaas, team, client)
 
     assert wait_until(alert_stamped)
 
 
 def test_a_lost_alert_message_is_sent_by_the_sweep(
-    asaas,  # noqa: F811
+    asaas,
     team,
     client,
     broker,

@@ -4,16 +4,12 @@ Only Asaas's HTTP API is faked (`responses`); everything of ours runs for real: 
 services, the API views, the ledger and the outbox. Bodies follow Asaas's documented shapes:
 https://docs.asaas.com/reference (customers, payments, pixQrCode, identificationField)."""
 
-import base64
 import json
 from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 import requests
-import responses
 import time_machine
 from responses import matchers
 
@@ -21,29 +17,37 @@ from api.exceptions import error_details
 from wallet import boleto, pix
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_complete, recharge_create
+from wallet.tests.asaas import (
+    API_KEY,
+    BASE_URL,
+    BB_BOLETO,
+    BOLETO_VECTORS,
+    CUSTOMER_ID,
+    PAYMENT_ID,
+    PIX_PAYLOAD,
+    SAO_PAULO,
+    add_existing_customer,
+    add_payment_created,
+    add_pix_charge,
+    add_pix_qr,
+    asaas_json,
+    calls_to,
+    customer_body,
+    customer_list,
+    error_body,
+)
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
 
 # Known-good vectors, copied from the project's shared testdata so a clone stands alone.
-TESTDATA = Path(__file__).resolve().parent / "vectors"
-BOLETO_VECTORS = json.loads((TESTDATA / "boleto_vectors.json").read_text())["vectors"]
-PIX_VECTORS = json.loads((TESTDATA / "pix_brcode_vectors.json").read_text())["vectors"]
 
 # Banco do Brasil (Asaas issues its boletos through a partner bank): R$ 2.952,95.
-BB_BOLETO = BOLETO_VECTORS[0]
 # A dynamic BR Code (field 26/25 = location URL, single use), the kind Asaas returns.
-PIX_PAYLOAD = PIX_VECTORS[1]["payload"]
 _BB_LINE = BB_BOLETO["linha_digitavel"].replace(" ", "").replace(".", "")
 # The same line with field 1's mod-10 check digit (its 10th digit) off by one.
 WRONG_FIELD_DV_LINE = _BB_LINE[:9] + str((int(_BB_LINE[9]) + 1) % 10) + _BB_LINE[10:]
 
-BASE_URL = "https://api-sandbox.asaas.com/v3"
-API_KEY = "$aact_hmlg_000MzkwODA2MWY2OGM3MWRlMDU2NWM3MzJlNzZmNGZhZGY6OjAwMDAwMDAwMDAwNTIxOTYxMw=="
-WEBHOOK_TOKEN = "whk-asaas-3b8f0c1e9d2a47e6b5c4"
-CUSTOMER_ID = "cus_000005219613"
-PAYMENT_ID = "pay_080225913252"
-SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 RECHARGE = "/api/v1/wallet/recharge"
 PROVIDER_ERROR_MESSAGE = "The payment provider is unavailable; try again later"
 
@@ -51,146 +55,9 @@ PROVIDER_ERROR_MESSAGE = "The payment provider is unavailable; try again later"
 # --- Asaas's side: its JSON and its recorded bodies ---------------------------------------------
 
 
-def asaas_json(body) -> str:
-    """JSON as Asaas writes it: amounts are numbers. Decimals are written as bare numbers
-    (never through float) by swapping in their text after encoding."""
-    numbers = {}
-
-    def walk(value):
-        if isinstance(value, Decimal):
-            mark = f"__number_{len(numbers)}__"
-            numbers[mark] = str(value)
-            return mark
-        if isinstance(value, dict):
-            return {k: walk(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        return value
-
-    text = json.dumps(walk(body))
-    for mark, number in numbers.items():
-        text = text.replace(f'"{mark}"', number)
-    return text
-
-
 def sent_json(call) -> dict:
     """The JSON body we sent, with numbers read exactly (Decimal)."""
     return json.loads(call.request.body, parse_float=Decimal, parse_int=Decimal)
-
-
-def customer_body(team, customer_id: str = CUSTOMER_ID) -> dict:
-    return {
-        "object": "customer",
-        "id": customer_id,
-        "dateCreated": "2025-01-15",
-        "name": team.name,
-        "email": team.notification_email,
-        "company": None,
-        "phone": None,
-        "mobilePhone": None,
-        "address": None,
-        "addressNumber": None,
-        "complement": None,
-        "province": None,
-        "postalCode": None,
-        "cpfCnpj": "11222333000181",
-        "personType": "JURIDICA",
-        "deleted": False,
-        "additionalEmails": None,
-        "externalReference": team.id,
-        "notificationDisabled": True,
-        "observations": None,
-        "municipality": None,
-        "state": None,
-        "country": "Brasil",
-        "city": None,
-        "cityName": None,
-        "foreignCustomer": False,
-    }
-
-
-def customer_list(*customers) -> dict:
-    return {
-        "object": "list",
-        "hasMore": False,
-        "totalCount": len(customers),
-        "limit": 10,
-        "offset": 0,
-        "data": list(customers),
-    }
-
-
-def payment_body(
-    *,
-    payment_id: str,
-    customer: str,
-    value: Decimal,
-    billing_type: str,
-    due_date: str,
-    external_reference: str,
-    status: str = "PENDING",
-) -> dict:
-    """A payment object as Asaas returns it (POST /payments, GET /payments/{id}, webhooks)."""
-    number = payment_id.removeprefix("pay_")
-    paid = status in ("RECEIVED", "CONFIRMED")
-    today = datetime.now(SAO_PAULO).date().isoformat()
-    return {
-        "object": "payment",
-        "id": payment_id,
-        "dateCreated": today,
-        "customer": customer,
-        "subscription": None,
-        "installment": None,
-        "paymentLink": None,
-        "value": value,
-        "netValue": value - Decimal("1.99"),
-        "originalValue": None,
-        "interestValue": None,
-        "description": f"Wallet recharge {external_reference}",
-        "billingType": billing_type,
-        "pixTransaction": None,
-        "status": status,
-        "dueDate": due_date,
-        "originalDueDate": due_date,
-        "paymentDate": today if paid else None,
-        "clientPaymentDate": today if paid else None,
-        "confirmedDate": today if paid else None,
-        "installmentNumber": None,
-        "invoiceUrl": f"https://sandbox.asaas.com/i/{number}",
-        "invoiceNumber": "07582947",
-        "externalReference": external_reference,
-        "deleted": False,
-        "anticipated": False,
-        "anticipable": False,
-        "creditDate": None,
-        "estimatedCreditDate": None,
-        "transactionReceiptUrl": None,
-        "nossoNumero": "1852716" if billing_type == "BOLETO" else None,
-        "bankSlipUrl": (
-            f"https://sandbox.asaas.com/b/pdf/{number}" if billing_type == "BOLETO" else None
-        ),
-        "lastInvoiceViewedDate": None,
-        "lastBankSlipViewedDate": None,
-        "discount": {
-            "value": Decimal("0"),
-            "limitDate": None,
-            "dueDateLimitDays": 0,
-            "type": "FIXED",
-        },
-        "fine": {"value": Decimal("0"), "type": "FIXED"},
-        "interest": {"value": Decimal("0"), "type": "PERCENTAGE"},
-        "postalService": False,
-        "custody": None,
-        "refunds": None,
-    }
-
-
-def pix_qr_body(payload: str = PIX_PAYLOAD) -> dict:
-    return {
-        "encodedImage": base64.b64encode(pix.qr_png(payload)).decode(),
-        "payload": payload,
-        "expirationDate": "2026-11-24 23:59:59",
-    }
 
 
 def identification_field_body(vector=BB_BOLETO) -> dict:
@@ -201,72 +68,7 @@ def identification_field_body(vector=BB_BOLETO) -> dict:
     }
 
 
-def error_body(code: str, description: str) -> dict:
-    return {"errors": [{"code": code, "description": description}]}
-
-
 # --- Fixtures and registration helpers ---------------------------------------------------------
-
-
-@pytest.fixture
-def asaas(settings):
-    """Live mode uses Asaas; every HTTP call goes to this mock (an unregistered one fails)."""
-    settings.PAYMENT_PROVIDER = "asaas"
-    settings.ASAAS_API_KEY = API_KEY
-    settings.ASAAS_WEBHOOK_TOKEN = WEBHOOK_TOKEN
-    settings.ASAAS_BASE_URL = BASE_URL
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as rsps:
-        yield rsps
-
-
-def add_existing_customer(rsps, team):
-    rsps.get(
-        f"{BASE_URL}/customers",
-        match=[matchers.query_param_matcher({"externalReference": team.id})],
-        body=asaas_json(customer_list(customer_body(team))),
-        content_type="application/json",
-    )
-
-
-def add_payment_created(rsps, payment_id: str = PAYMENT_ID):
-    """POST /payments answers like Asaas: the payment, echoing what we sent."""
-
-    def reply(request):
-        sent = json.loads(request.body, parse_float=Decimal, parse_int=Decimal)
-        body = payment_body(
-            payment_id=payment_id,
-            customer=sent["customer"],
-            value=sent["value"],
-            billing_type=sent["billingType"],
-            due_date=sent["dueDate"],
-            external_reference=sent["externalReference"],
-        )
-        return 200, {}, asaas_json(body)
-
-    rsps.add_callback(
-        responses.POST, f"{BASE_URL}/payments", callback=reply, content_type="application/json"
-    )
-
-
-def add_pix_qr(rsps, payment_id: str = PAYMENT_ID, payload: str = PIX_PAYLOAD):
-    rsps.get(
-        f"{BASE_URL}/payments/{payment_id}/pixQrCode",
-        body=asaas_json(pix_qr_body(payload)),
-        content_type="application/json",
-    )
-
-
-def add_pix_charge(rsps, team, payment_id: str = PAYMENT_ID):
-    add_existing_customer(rsps, team)
-    add_payment_created(rsps, payment_id)
-    add_pix_qr(rsps, payment_id)
-
-
-def calls_to(rsps, method: str, path: str) -> list:
-    url = f"{BASE_URL}{path}"
-    return [
-        c for c in rsps.calls if c.request.method == method and c.request.url.split("?")[0] == url
-    ]
 
 
 def create_api(client, amount="250.00", method="pix"):
@@ -281,10 +83,10 @@ def create_api(client, amount="250.00", method="pix"):
 
 
 def test_pix_charge_created_through_asaas(asaas, team):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     recharge = recharge_create(
-        team=team.team, live_mode=True, amount=Decimal("250.00"), payment_method="pix"
+        team=team, live_mode=True, amount=Decimal("250.00"), payment_method="pix"
     )
 
     recharge.refresh_from_db()
@@ -309,7 +111,7 @@ def test_pix_charge_created_through_asaas(asaas, team):
     for call in asaas.calls:
         assert call.request.headers["access_token"] == API_KEY
 
-    [pending] = Event.objects.filter(team=team.team, type="wallet.recharge.pending")
+    [pending] = Event.objects.filter(team=team, type="wallet.recharge.pending")
     assert pending.live_mode is True
     assert pending.data_object["id"] == recharge.id
     assert pending.data_object["payment"]["pix_copy_paste"] == PIX_PAYLOAD
@@ -317,7 +119,7 @@ def test_pix_charge_created_through_asaas(asaas, team):
 
 
 def test_pix_api_answers_with_the_asaas_payload(asaas, team, live_client):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     response = create_api(live_client, "1234.56", "pix")
 
@@ -331,11 +133,11 @@ def test_pix_api_answers_with_the_asaas_payload(asaas, team, live_client):
 
 def test_pix_due_date_is_the_sao_paulo_day_late_in_the_evening(asaas, team):
     """21:30 in Sao Paulo is already tomorrow in UTC; Asaas reads dueDate as a Brazilian date."""
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
 
     with time_machine.travel(datetime(2026, 11, 24, 0, 30, tzinfo=UTC), tick=False):
         recharge = recharge_create(
-            team=team.team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
+            team=team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
         )
 
     assert recharge.expires_at == datetime(2026, 11, 24, 1, 0, tzinfo=UTC)  # 22:00 in SP
@@ -344,7 +146,7 @@ def test_pix_due_date_is_the_sao_paulo_day_late_in_the_evening(asaas, team):
 
 @pytest.mark.parametrize("known", ["none", "deleted"])
 def test_customer_created_when_asaas_does_not_know_the_team(asaas, team, known):
-    agency = team.team
+    agency = team
     agency.tax_id = "11.222.333/0001-81"
     agency.save()
     found = [] if known == "none" else [customer_body(agency) | {"deleted": True}]
@@ -383,7 +185,7 @@ def test_customer_created_when_asaas_does_not_know_the_team(asaas, team, known):
 
 
 def test_boleto_charge_stores_barcode_and_linha(asaas, team):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -392,7 +194,7 @@ def test_boleto_charge_stores_barcode_and_linha(asaas, team):
     )
 
     recharge = recharge_create(
-        team=team.team,
+        team=team,
         live_mode=True,
         amount=Decimal(BB_BOLETO["amount"]),
         payment_method="boleto",
@@ -413,7 +215,7 @@ def test_boleto_charge_stores_barcode_and_linha(asaas, team):
 
 
 def test_boleto_barcode_derived_from_the_line_when_asaas_omits_it(asaas, team):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     body = identification_field_body()
     body["barCode"] = None
@@ -424,7 +226,7 @@ def test_boleto_barcode_derived_from_the_line_when_asaas_omits_it(asaas, team):
     )
 
     recharge = recharge_create(
-        team=team.team,
+        team=team,
         live_mode=True,
         amount=Decimal(BB_BOLETO["amount"]),
         payment_method="boleto",
@@ -445,7 +247,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
     asaas, team, live_client, corrupt
 ):
     """A line nobody can pay must not reach the agency; the charge is deleted at Asaas."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -461,7 +263,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    recharge = Recharge.objects.get(team=team.team)
+    recharge = Recharge.objects.get(team=team)
     assert recharge.status == Recharge.Status.FAILED
     assert recharge.boleto_barcode == ""
     assert len(calls_to(asaas, "DELETE", f"/payments/{PAYMENT_ID}")) == 1
@@ -469,7 +271,7 @@ def test_inconsistent_boleto_numbers_fail_the_recharge_and_withdraw_the_charge(
 
 def test_boleto_for_another_amount_is_refused(asaas, team, live_client):
     """The barcode carries the amount: one for a different amount than ours is not ours."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/identificationField",
@@ -481,7 +283,7 @@ def test_boleto_for_another_amount_is_refused(asaas, team, live_client):
     response = create_api(live_client, "500.00", "boleto")
 
     assert response.status_code == 502
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
 
 
 # --- Provider errors ----------------------------------------------------------------------------
@@ -567,7 +369,7 @@ def _payment_not_json(rsps, team):
 def test_provider_error_answers_502_and_fails_the_recharge(
     asaas, team, live_client, register, expected_details
 ):
-    register(asaas, team.team)
+    register(asaas, team)
 
     response = create_api(live_client, "250.00", "pix")
 
@@ -581,19 +383,19 @@ def test_provider_error_answers_502_and_fails_the_recharge(
     expected = error_details({"provider": "asaas", **(expected_details or {})})
     assert expected.items() <= body["error"]["details"].items()
 
-    recharge = Recharge.objects.get(team=team.team)
+    recharge = Recharge.objects.get(team=team)
     assert recharge.status == Recharge.Status.FAILED
     assert recharge.provider == "asaas"
     assert recharge.provider_charge_id == ""
     assert recharge.pix_copy_paste == ""
-    assert not Transaction.objects.filter(team=team.team).exists()
-    assert not Event.objects.filter(team=team.team, type="wallet.recharge.pending").exists()
+    assert not Transaction.objects.filter(team=team).exists()
+    assert not Event.objects.filter(team=team, type="wallet.recharge.pending").exists()
 
 
 def test_qr_code_failure_withdraws_the_created_payment(asaas, team, live_client):
     """The payment exists at Asaas once POST /payments answers: if we cannot read its QR code,
     it is deleted so that no charge we do not track stays payable."""
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}/pixQrCode",
@@ -605,14 +407,14 @@ def test_qr_code_failure_withdraws_the_created_payment(asaas, team, live_client)
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
     [delete] = calls_to(asaas, "DELETE", f"/payments/{PAYMENT_ID}")
     assert delete.request.headers["access_token"] == API_KEY
-    assert not Event.objects.filter(team=team.team, type="wallet.recharge.pending").exists()
+    assert not Event.objects.filter(team=team, type="wallet.recharge.pending").exists()
 
 
 def test_invalid_pix_payload_from_asaas_is_refused(asaas, team, live_client):
-    add_existing_customer(asaas, team.team)
+    add_existing_customer(asaas, team)
     add_payment_created(asaas)
     add_pix_qr(asaas, payload=PIX_PAYLOAD[:-4] + "0000")  # wrong CRC
     asaas.delete(f"{BASE_URL}/payments/{PAYMENT_ID}", json={"deleted": True, "id": PAYMENT_ID})
@@ -620,7 +422,7 @@ def test_invalid_pix_payload_from_asaas_is_refused(asaas, team, live_client):
     response = create_api(live_client, "250.00", "pix")
 
     assert response.status_code == 502
-    assert Recharge.objects.get(team=team.team).status == Recharge.Status.FAILED
+    assert Recharge.objects.get(team=team).status == Recharge.Status.FAILED
 
 
 def test_unconfigured_asaas_answers_502_and_records_nothing(asaas, settings, team, live_client):
@@ -630,7 +432,7 @@ def test_unconfigured_asaas_answers_502_and_records_nothing(asaas, settings, tea
 
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "payment_provider_error"
-    assert not Recharge.objects.filter(team=team.team).exists()
+    assert not Recharge.objects.filter(team=team).exists()
     assert len(asaas.calls) == 0
 
 
@@ -644,7 +446,7 @@ def _pending_pix(asaas, live_client) -> str:
 
 
 def test_cancel_deletes_the_asaas_payment(asaas, team, live_client):
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
     recharge_id = _pending_pix(asaas, live_client)
     asaas.delete(
         f"{BASE_URL}/payments/{PAYMENT_ID}",
@@ -665,7 +467,7 @@ def test_cancel_refused_by_asaas_still_cancels_and_a_payment_is_still_credited(
 ):
     """Asaas refuses to delete a payment already received: the recharge is cancelled on our
     side, and the payment notification that follows still credits the wallet."""
-    add_pix_charge(asaas, team.team)
+    add_pix_charge(asaas, team)
     recharge_id = _pending_pix(asaas, live_client)
     asaas.delete(
         f"{BASE_URL}/payments/{PAYMENT_ID}",
@@ -707,7 +509,7 @@ def test_test_keys_never_call_asaas(asaas, team, test_client, method):
 
 def test_test_mode_service_call_uses_the_sandbox(asaas, team):
     recharge = recharge_create(
-        team=team.team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
+        team=team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
     )
 
     assert recharge.provider == "sandbox"

@@ -128,7 +128,7 @@ def written(team) -> dict:
 
 
 def test_both_paths_write_the_same_ledger_events_and_deliveries(team, other_team):
-    plain, fast = team.team, other_team.team
+    plain, fast = team, other_team
     stranger = make_team("Gamma Viagens").team  # subscribed to everything, must get nothing
     for each in (plain, fast, stranger):
         add_endpoints(each)

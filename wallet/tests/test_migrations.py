@@ -33,7 +33,7 @@ def test_old_notifications_get_their_state_and_payment_id(team):
         Recharge = old.get_model("wallet", "Recharge")
         Notification = old.get_model("wallet", "ProviderNotification")
         recharge = Recharge.objects.create(
-            team_id=team.team.pk,
+            team_id=team.pk,
             live_mode=True,
             amount=Decimal("250.00"),
             payment_method="pix",

@@ -16,7 +16,6 @@ from unittest.mock import ANY
 
 import pytest
 import requests
-import responses
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -25,26 +24,27 @@ from agencies.models import User
 from wallet.emails import notification_alert_send, notification_alerts_requeue
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import recharge_create, recharge_expire
-from wallet.tests.test_asaas import (
+from wallet.tests.asaas import (
     API_KEY,
     BASE_URL,
-    CUSTOMER_ID,
+    EVENT_ID,
+    NOTIFICATIONS_URL,
     PAYMENT_ID,
-    SAO_PAULO,
+    SUPPORT,
     WEBHOOK_TOKEN,
-    add_pix_charge,
+    add_read_back,
     asaas_json,
+    asaas_payment,
     calls_to,
     error_body,
-    payment_body,
+    event_body,
+    notify,
+    pending_recharge,
 )
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("support_alerts")]
 
-URL = "/api/v1/payments/asaas/notifications"
-EVENT_ID = "evt_05b708f961d739ea7eba7e4db318f621&368604920"
-SUPPORT = "support@agency.example"
 UNAUTHORIZED = {
     "success": False,
     "error": {
@@ -66,17 +66,6 @@ RETRY_LATER = {
 
 
 @pytest.fixture
-def asaas(settings):
-    settings.PAYMENT_PROVIDER = "asaas"
-    settings.ASAAS_API_KEY = API_KEY
-    settings.ASAAS_WEBHOOK_TOKEN = WEBHOOK_TOKEN
-    settings.ASAAS_BASE_URL = BASE_URL
-    settings.SUPPORT_ALERT_EMAILS = [SUPPORT]
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as rsps:
-        yield rsps
-
-
-@pytest.fixture
 def deliver(client, django_capture_on_commit_callbacks):
     """POST a notification as Asaas does, then run what the request queued after its commit
     (the support alert task, eager in tests), as a real worker would."""
@@ -86,50 +75,6 @@ def deliver(client, django_capture_on_commit_callbacks):
             return notify(client, body, token=token)
 
     return deliver
-
-
-def pending_recharge(rsps, team, amount: str = "250.00", payment_id: str = PAYMENT_ID):
-    """A live PIX recharge whose charge Asaas created (its HTTP API answered by `rsps`)."""
-    add_pix_charge(rsps, team, payment_id)
-    recharge = recharge_create(
-        team=team, live_mode=True, amount=Decimal(amount), payment_method="pix"
-    )
-    assert recharge.status == Recharge.Status.PENDING
-    assert recharge.provider_charge_id == payment_id
-    return recharge
-
-
-def asaas_payment(
-    recharge,
-    *,
-    status: str = "RECEIVED",
-    payment_id: str | None = None,
-    value=None,
-    external_reference: str | None = None,
-    deleted: bool = False,
-) -> dict:
-    """The payment object Asaas holds for `recharge` (by default: received, its amount)."""
-    payment = payment_body(
-        payment_id=payment_id or recharge.provider_charge_id,
-        customer=CUSTOMER_ID,
-        value=recharge.amount if value is None else value,
-        billing_type="PIX",
-        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
-        external_reference=recharge.id if external_reference is None else external_reference,
-        status=status,
-    )
-    payment["deleted"] = deleted
-    return payment
-
-
-def add_read_back(rsps, recharge, *, payment_id: str | None = None, **fields):
-    """GET /payments/{id} answers with the payment as Asaas holds it."""
-    payment_id = payment_id or recharge.provider_charge_id
-    rsps.get(
-        f"{BASE_URL}/payments/{payment_id}",
-        body=asaas_json(asaas_payment(recharge, payment_id=payment_id, **fields)),
-        content_type="application/json",
-    )
 
 
 def add_not_found(rsps, payment_id: str):
@@ -143,34 +88,6 @@ def add_not_found(rsps, payment_id: str):
 
 def read_backs(rsps, payment_id: str = PAYMENT_ID) -> list:
     return calls_to(rsps, "GET", f"/payments/{payment_id}")
-
-
-def event_body(
-    recharge,
-    *,
-    event: str = "PAYMENT_RECEIVED",
-    event_id: str = EVENT_ID,
-    status: str = "RECEIVED",
-    payment_id: str | None = None,
-    value=None,
-) -> str:
-    payment = payment_body(
-        payment_id=payment_id or recharge.provider_charge_id,
-        customer=CUSTOMER_ID,
-        value=recharge.amount if value is None else value,
-        billing_type="PIX",
-        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
-        external_reference=recharge.id,
-        status=status,
-    )
-    return asaas_json(
-        {"id": event_id, "event": event, "dateCreated": "2026-11-23 15:12:44", "payment": payment}
-    )
-
-
-def notify(client, body, *, token: str | None = WEBHOOK_TOKEN):
-    headers = {} if token is None else {"asaas-access-token": token}
-    return client.post(URL, data=body, content_type="application/json", headers=headers)
 
 
 def balance_of(team) -> Decimal:
@@ -251,7 +168,7 @@ def assert_rejected(
     ],
 )
 def test_bad_token_is_rejected_and_changes_nothing(asaas, team, client, token):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
 
     response = notify(client, event_body(recharge), token=token)
 
@@ -284,7 +201,7 @@ def test_bad_token_is_rejected_and_changes_nothing(asaas, team, client, token):
     ],
 )
 def test_malformed_body_is_an_error_not_a_crash(asaas, team, client, body):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
 
     response = notify(client, body)
 
@@ -317,7 +234,7 @@ def test_unknown_provider_is_404(asaas, team, client):
 
 
 def test_get_is_405_in_the_error_shape(asaas, client):
-    response = client.get(URL, headers={"asaas-access-token": WEBHOOK_TOKEN})
+    response = client.get(NOTIFICATIONS_URL, headers={"asaas-access-token": WEBHOOK_TOKEN})
 
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"
@@ -325,7 +242,7 @@ def test_get_is_405_in_the_error_shape(asaas, client):
 
 def test_unconfigured_asaas_asks_for_a_retry(asaas, settings, team, client):
     """Without the token we cannot authenticate anything; Asaas keeps the event and retries."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     settings.ASAAS_WEBHOOK_TOKEN = ""
 
     response = notify(client, event_body(recharge), token="")
@@ -339,9 +256,9 @@ def test_unconfigured_asaas_asks_for_a_retry(asaas, settings, team, client):
 
 
 def test_payment_received_is_read_back_and_credits_the_recharge(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, value=Decimal("250.0"))
-    assert balance_of(team.team) == Decimal("0.00")
+    assert balance_of(team) == Decimal("0.00")
 
     response = deliver(event_body(recharge, value=Decimal("250.0")))
 
@@ -384,7 +301,7 @@ def test_the_notification_value_is_never_what_is_credited(asaas, team, deliver, 
     """The bug this fixes: a 100.00 recharge was credited 1,000,000.00 because the notification
     said `"value": "1e6"`. Whatever the notification says, what Asaas says is checked and the
     recharge amount is what is credited."""
-    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=Decimal("100.00"))
     body = event_body(recharge).replace('"value": 100.00,', f'"value": {value},', 1)
     assert f'"value": {value},' in body
@@ -398,7 +315,7 @@ def test_the_notification_value_is_never_what_is_credited(asaas, team, deliver, 
 
 
 def test_the_same_event_again_changes_nothing(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
     body = event_body(recharge)
     assert deliver(body).status_code == 200
@@ -414,7 +331,7 @@ def test_the_same_event_again_changes_nothing(asaas, team, deliver, mailoutbox):
 
 
 def test_confirmed_after_received_credits_once(asaas, team, deliver):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="RECEIVED")
     add_read_back(asaas, recharge, status="CONFIRMED")
     assert deliver(event_body(recharge)).status_code == 200
@@ -436,7 +353,7 @@ def test_confirmed_after_received_credits_once(asaas, team, deliver):
 
 def test_payment_after_expiry_is_still_credited(asaas, team, deliver):
     """Real money is never dropped: a PIX paid after our 30 minutes is credited."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     assert recharge_expire(recharge=recharge, now=recharge.expires_at + timedelta(minutes=1))
     recharge.refresh_from_db()
     assert recharge.status == Recharge.Status.EXPIRED
@@ -464,7 +381,7 @@ def test_payment_after_expiry_is_still_credited(asaas, team, deliver):
 def test_a_payment_of_another_value_at_asaas_is_rejected(
     asaas, team, deliver, mailoutbox, asaas_value, expected
 ):
-    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=asaas_value)
 
     response = deliver(event_body(recharge, value=asaas_value))
@@ -477,7 +394,7 @@ def test_a_payment_of_another_value_at_asaas_is_rejected(
 
 
 def test_a_payment_asaas_does_not_know_is_rejected(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_not_found(asaas, PAYMENT_ID)
 
     response = deliver(event_body(recharge))
@@ -495,7 +412,7 @@ def test_a_payment_asaas_does_not_know_is_rejected(asaas, team, deliver, mailout
 )
 def test_a_payment_for_another_reference_is_rejected(asaas, team, deliver, mailoutbox, reference):
     """Asaas says the payment is real and received, but not for this recharge."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, external_reference=reference)
 
     response = deliver(event_body(recharge))
@@ -503,7 +420,7 @@ def test_a_payment_for_another_reference_is_rejected(asaas, team, deliver, mailo
     row = assert_rejected(response, "foreign_reference", mailoutbox)
     assert_nothing_credited(recharge)
     assert row.provider_reference == reference
-    assert recharge.id in mailoutbox[0].body and team.team.name in mailoutbox[0].body
+    assert recharge.id in mailoutbox[0].body and team.name in mailoutbox[0].body
 
 
 @pytest.mark.parametrize(
@@ -520,7 +437,7 @@ def test_a_payment_for_another_reference_is_rejected(asaas, team, deliver, mailo
 def test_a_payment_asaas_does_not_say_is_received_is_rejected(
     asaas, team, deliver, mailoutbox, status, deleted
 ):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status=status, deleted=deleted)
 
     response = deliver(event_body(recharge))  # claims PAYMENT_RECEIVED
@@ -534,7 +451,7 @@ def test_a_payment_asaas_does_not_say_is_received_is_rejected(
 def test_a_payment_no_recharge_has_is_rejected(asaas, team, deliver, mailoutbox):
     """A real payment in our Asaas account that no recharge of ours holds (a charge created by
     hand in Asaas, or one whose creation crashed before we stored its id): support decides."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     stranger = "pay_999999999999"
     add_read_back(asaas, recharge, payment_id=stranger)
 
@@ -547,7 +464,7 @@ def test_a_payment_no_recharge_has_is_rejected(asaas, team, deliver, mailoutbox)
 
 
 def test_asaas_answering_for_another_payment_is_rejected(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     asaas.get(
         f"{BASE_URL}/payments/{PAYMENT_ID}",
         body=asaas_json(asaas_payment(recharge, payment_id="pay_000000000001")),
@@ -563,7 +480,7 @@ def test_asaas_answering_for_another_payment_is_rejected(asaas, team, deliver, m
 def test_a_sandbox_charge_cannot_be_paid_by_an_asaas_notification(asaas, team, deliver, mailoutbox):
     """Test-mode recharges never touch Asaas; knowing their charge id must not credit them."""
     sandbox = recharge_create(
-        team=team.team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
+        team=team, live_mode=False, amount=Decimal("250.00"), payment_method="pix"
     )
     assert sandbox.provider == "sandbox"
     add_not_found(asaas, sandbox.provider_charge_id)
@@ -578,7 +495,7 @@ def test_a_sandbox_charge_cannot_be_paid_by_an_asaas_notification(asaas, team, d
 
 
 def test_a_rejected_event_sent_again_is_stored_and_alerted_once(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
     body = event_body(recharge)
     assert_rejected(deliver(body), "not_received", mailoutbox)
@@ -674,7 +591,7 @@ def _value_nan(rsps):
 def test_asaas_unreachable_answers_503_then_the_retry_credits_once(
     asaas, team, deliver, mailoutbox, caplog, failure
 ):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     (_value_not_a_number(recharge) if failure == "value-not-a-number" else failure)(asaas)
     add_read_back(asaas, recharge)  # the next read back works (responses answers in order)
     body = event_body(recharge)
@@ -712,7 +629,7 @@ def test_asaas_unreachable_answers_503_then_the_retry_credits_once(
 def test_a_confirmed_failure_fails_a_pending_recharge(
     asaas, team, deliver, mailoutbox, event, status, deleted
 ):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status=status, deleted=deleted)
 
     response = deliver(event_body(recharge, event=event, status=status))
@@ -726,7 +643,7 @@ def test_a_confirmed_failure_fails_a_pending_recharge(
 
 
 def test_a_deletion_asaas_does_not_confirm_is_rejected(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
 
     response = deliver(event_body(recharge, event="PAYMENT_DELETED", status="PENDING"))
@@ -737,7 +654,7 @@ def test_a_deletion_asaas_does_not_confirm_is_rejected(asaas, team, deliver, mai
 
 
 def test_payment_deleted_does_not_undo_a_completed_recharge(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)  # received, then still received when the deletion comes
     add_read_back(asaas, recharge)
     assert deliver(event_body(recharge)).status_code == 200
@@ -758,7 +675,7 @@ def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
     """The money went back to the payer after the wallet was credited: the recharge stays
     completed (never failed), the credit stays (corrections are new transactions, made by
     people), and support is told."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
     add_read_back(asaas, recharge, status="REFUNDED")
     assert deliver(event_body(recharge)).status_code == 200
@@ -780,7 +697,7 @@ def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
 
 
 def test_other_events_are_read_back_recorded_and_ignored(asaas, team, deliver, mailoutbox):
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
 
     response = deliver(event_body(recharge, event="PAYMENT_CREATED", status="PENDING"))
@@ -799,7 +716,7 @@ def test_other_events_are_read_back_recorded_and_ignored(asaas, team, deliver, m
 def test_a_lost_alert_is_sent_by_the_sweep_once(asaas, team, client, mailoutbox):
     """The alert is a row before it is a message: if the message is lost (here: the request's
     after-commit callbacks never run, as when the broker is down), the sweep sends it."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
     response = notify(client, event_body(recharge))
     assert response.json()["result"] == "rejected"
@@ -826,8 +743,8 @@ def test_without_the_setting_the_support_staff_are_alerted(
     User.objects.create_user("desk", "desk@agency.example", "x", is_staff=True)
     User.objects.create_user("gone", "gone@agency.example", "x", is_staff=True, is_active=False)
     # An agency user (staff of a team) is not support: they never hear of other payments.
-    User.objects.create_user("ana", "ana@alpha.example", "x", is_staff=True, team=team.team)
-    recharge = pending_recharge(asaas, team.team)
+    User.objects.create_user("ana", "ana@alpha.example", "x", is_staff=True, team=team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
 
     deliver(event_body(recharge))
@@ -882,7 +799,7 @@ def _needs_postgresql():
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicates_credit_once(asaas, team, mailoutbox):
     _needs_postgresql()
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
 
     results = _send_concurrently([event_body(recharge)] * THREADS)
@@ -897,7 +814,7 @@ def test_concurrent_duplicates_credit_once(asaas, team, mailoutbox):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
     _needs_postgresql()
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
     bodies = [
         event_body(
@@ -920,7 +837,7 @@ def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicates_of_a_rejected_event_alert_once(asaas, team, mailoutbox):
     _needs_postgresql()
-    recharge = pending_recharge(asaas, team.team, amount="100.00")
+    recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=Decimal("1e6"))
 
     results = _send_concurrently([event_body(recharge, value=Decimal("1e6"))] * THREADS)
@@ -935,7 +852,7 @@ def test_concurrent_duplicates_of_a_rejected_event_alert_once(asaas, team, mailo
 
 def test_a_payment_id_cannot_steer_the_read_back_elsewhere(asaas, team, deliver, mailoutbox):
     """The id comes from the notification: it is one path segment, escaped, never a path."""
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     crafted = "pay_1/../../customers?x=1"
     asaas.get(
         f"{BASE_URL}/payments/pay_1%2F..%2F..%2Fcustomers%3Fx%3D1",
@@ -960,7 +877,7 @@ def test_concurrent_verify_again_and_a_new_event_credit_once(asaas, team):
     _needs_postgresql()
     from wallet.services import NotificationNotRejected, notification_verify_again
 
-    recharge = pending_recharge(asaas, team.team)
+    recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge, status="PENDING")
     assert notify(Client(), event_body(recharge)).json()["result"] == "rejected"
     rejected = ProviderNotification.objects.get()

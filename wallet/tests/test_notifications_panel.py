@@ -14,31 +14,30 @@ from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
 from wallet.models import ProviderNotification, Transaction
-from wallet.tests.test_asaas import BASE_URL
-from wallet.tests.test_notifications import (  # noqa: F401 (fixtures)
+from wallet.tests.asaas import (
+    BASE_URL,
     add_read_back,
-    asaas,
     event_body,
     notify,
     pending_recharge,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("support_alerts")]
 
 NOTIFICATIONS = reverse("admin:wallet_providernotification_changelist")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture
-def three_notifications(asaas, team, client):  # noqa: F811
+def three_notifications(asaas, team, client):
     """Received for real: one credited, one for another amount, one not yet received."""
-    paid = pending_recharge(asaas, team.team, payment_id="pay_000000000101")
+    paid = pending_recharge(asaas, team, payment_id="pay_000000000101")
     add_read_back(asaas, paid)
     notify(client, event_body(paid, event_id="evt_paid&1"))
-    inflated = pending_recharge(asaas, team.team, amount="100.00", payment_id="pay_000000000102")
+    inflated = pending_recharge(asaas, team, amount="100.00", payment_id="pay_000000000102")
     add_read_back(asaas, inflated, value=Decimal("1e6"))
     notify(client, event_body(inflated, event_id="evt_inflated&2", value=Decimal("1e6")))
-    early = pending_recharge(asaas, team.team, payment_id="pay_000000000103")
+    early = pending_recharge(asaas, team, payment_id="pay_000000000103")
     add_read_back(asaas, early, status="PENDING")
     notify(client, event_body(early, event_id="evt_early&3"))
     rows = {row.event_id: row for row in ProviderNotification.objects.all()}
@@ -111,10 +110,10 @@ def test_nobody_adds_changes_or_deletes_a_notification(three_notifications):
     assert (inflated.state, inflated.reason) == ("rejected", "amount_mismatch")
 
 
-def test_agency_users_do_not_see_payment_notifications(team, three_notifications):
+def test_agency_users_do_not_see_payment_notifications(team_owner, three_notifications):
     _, inflated, _ = three_notifications
     browser = BrowserClient()
-    browser.force_login(team.owner)
+    browser.force_login(team_owner)
 
     assert browser.get(NOTIFICATIONS).status_code == 403
     change = reverse("admin:wallet_providernotification_change", args=[inflated.pk])
@@ -138,7 +137,7 @@ def verify_again(browser, *notifications, confirm: bool = True):
     return browser.post(NOTIFICATIONS, data, follow=confirm)
 
 
-def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  # noqa: F811
+def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):
     _, inflated, early = three_notifications
     browser = support_browser()
     calls = len(asaas.calls)
@@ -155,7 +154,7 @@ def test_verify_again_asks_for_confirmation_first(asaas, three_notifications):  
 
 
 def test_a_payment_asaas_now_shows_received_is_credited_once(
-    asaas,  # noqa: F811
+    asaas,
     three_notifications,
 ):
     _, _, early = three_notifications  # rejected: Asaas said PENDING
@@ -182,7 +181,7 @@ def test_a_payment_asaas_now_shows_received_is_credited_once(
 
 
 def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
-    asaas,  # noqa: F811
+    asaas,
     three_notifications,
     mailoutbox,
 ):
@@ -204,7 +203,7 @@ def test_a_payment_still_wrong_stays_rejected_with_what_asaas_says_now(
     assert mailoutbox == []  # support asked: no second alert
 
 
-def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa: F811
+def test_asaas_unreachable_changes_nothing(asaas, three_notifications):
     _, _, early = three_notifications
     asaas.get(
         f"{BASE_URL}/payments/{early.payment_id}", body=requests.ReadTimeout("Read timed out.")
@@ -223,10 +222,10 @@ def test_asaas_unreachable_changes_nothing(asaas, three_notifications):  # noqa:
     assert not LogEntry.objects.exists()
 
 
-def test_agency_users_cannot_verify_again(team, three_notifications):
+def test_agency_users_cannot_verify_again(team_owner, three_notifications):
     _, _, early = three_notifications
     browser = BrowserClient()
-    browser.force_login(team.owner)
+    browser.force_login(team_owner)
 
     assert verify_again(browser, early).status_code == 403
     early.refresh_from_db()
@@ -246,7 +245,7 @@ PASSWORD = "correct horse battery staple"
 )
 @pytest.mark.django_db(transaction=True)
 def test_support_finds_a_rejected_notification_in_the_browser(
-    asaas,  # noqa: F811
+    asaas,
     team,
     client,
     live_server,
@@ -259,7 +258,7 @@ def test_support_finds_a_rejected_notification_in_the_browser(
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     settings.SUPPORT_ALERT_EMAILS = ["support@agency.example"]
-    inflated = pending_recharge(asaas, team.team, amount="100.00")
+    inflated = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, inflated, value=Decimal("1e6"))
     assert notify(client, event_body(inflated, value=Decimal("1e6"))).status_code == 200
     SupportUserFactory(username="desk", password=PASSWORD)

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def new_recharge(team, method="pix") -> Recharge:
     return recharge_create(
-        team=team.team, live_mode=True, amount=Decimal("250.00"), payment_method=method
+        team=team, live_mode=True, amount=Decimal("250.00"), payment_method=method
     )
 
 

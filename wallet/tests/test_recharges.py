@@ -157,7 +157,7 @@ def test_daily_limit_is_per_mode(live_client, test_client):
 # --- Reading, cancelling, paying ----------------------------------------------------------------
 
 
-def test_get_recharge_of_own_team_and_mode_only(live_client, test_client, team, other_team):
+def test_get_recharge_of_own_team_and_mode_only(live_client, test_client, team, other_team_keys):
     from rest_framework.test import APIClient
 
     rch = create(live_client).json()["data"]["id"]
@@ -165,7 +165,7 @@ def test_get_recharge_of_own_team_and_mode_only(live_client, test_client, team, 
     assert body["data"]["id"] == rch and body["data"]["status"] == "pending"
     assert body["data"]["paid_at"] is None and body["data"]["transaction_id"] is None
     other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team.live_key}")
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team_keys.live_key}")
     for client in (other, test_client):
         assert error_of(client.get(f"{RECHARGE}/{rch}")) == (404, "Recharge not found")
     assert error_of(live_client.get(f"{RECHARGE}/rch_unknown")) == (404, "Recharge not found")
@@ -194,7 +194,7 @@ def test_simulated_payment_credits_once_in_test_mode(test_client, team):
         False,
     )
     assert txn.balance_after == Decimal("5000.00")
-    assert Wallet.objects.get(team=team.team).balance == 0  # the live wallet is untouched
+    assert Wallet.objects.get(team=team).balance == 0  # the live wallet is untouched
     types = list(Event.objects.filter(live_mode=False).values_list("type", flat=True))
     assert types.count("wallet.credit") == 1 and types.count("wallet.recharge.completed") == 1
     assert test_client.get(f"{RECHARGE}/{rch}").json()["data"]["status"] == "completed"
@@ -213,7 +213,7 @@ def test_simulate_payment_command_credits_the_live_wallet_once(live_client, team
     call_command("simulate_payment", rch, stdout=out)
     call_command("simulate_payment", rch, stdout=out)
     assert "already completed" in out.getvalue()
-    assert Wallet.objects.get(team=team.team).balance == Decimal("700.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("700.00")
     assert Transaction.objects.filter(reference_id=rch).count() == 1
     with pytest.raises(CommandError, match="not found"):
         call_command("simulate_payment", "rch_nope")
@@ -227,7 +227,7 @@ def test_cancelled_recharge_cannot_then_be_cancelled_but_a_late_payment_still_cr
     call_command("simulate_payment", rch, stdout=StringIO())
     recharge = Recharge.objects.get(pk=rch)
     assert recharge.status == "completed" and recharge.transaction is not None
-    assert Wallet.objects.get(team=team.team).balance == Decimal("400.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("400.00")
 
 
 # --- Expiry -------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_beat_task_expires_pix_after_30_minutes_and_a_late_payment_still_credits
     assert event.data_object["id"] == pix_id
     assert event.previous_attributes == {"status": "pending"}
     call_command("simulate_payment", pix_id, stdout=StringIO())  # real money arrives late
-    assert Wallet.objects.get(team=team.team).balance == Decimal("200.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("200.00")
     completed = Event.objects.get(type="wallet.recharge.completed")
     assert completed.previous_attributes["status"] == "expired"
 
@@ -279,7 +279,7 @@ def test_qr_png_decodes_to_the_copy_paste_payload(anon_client, live_client):
     assert svg["Content-Type"] == "image/svg+xml" and b"<svg" in svg.content
 
 
-def test_payment_pages_need_the_token_or_the_owners_key(anon_client, live_client, other_team):
+def test_payment_pages_need_the_token_or_the_owners_key(anon_client, live_client, other_team_keys):
     from rest_framework.test import APIClient
 
     first = create(live_client).json()["data"]
@@ -291,7 +291,7 @@ def test_payment_pages_need_the_token_or_the_owners_key(anon_client, live_client
     assert anon_client.get(f"{qr_path}?token={second_token}").status_code == 404
     assert live_client.get(qr_path).status_code == 200  # the owner's key
     other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team.live_key}")
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team_keys.live_key}")
     response = other.get(qr_path)
     assert response.status_code == 404
     assert response.json()["error"]["message"] == "Recharge not found"
@@ -338,7 +338,7 @@ def test_support_marks_a_sandbox_recharge_paid_and_cancels_another(live_client, 
     browser.post(url, {"action": "cancel", "_selected_action": [cancelled], "post": "yes"})
     assert Recharge.objects.get(pk=paid).status == "completed"
     assert Recharge.objects.get(pk=cancelled).status == "cancelled"
-    assert Wallet.objects.get(team=team.team).balance == Decimal("500.00")
+    assert Wallet.objects.get(team=team).balance == Decimal("500.00")
     filtered = browser.get(url, {"status__exact": "completed", "payment_method__exact": "pix"})
     assert [r.id for r in filtered.context["cl"].queryset] == [paid]
     detail = browser.get(reverse("admin:wallet_recharge_change", args=[paid])).content.decode()
@@ -348,7 +348,7 @@ def test_support_marks_a_sandbox_recharge_paid_and_cancels_another(live_client, 
 def test_nobody_adds_changes_or_deletes_ledger_rows_in_the_panel(team):
     from wallet.tests.factories import fund
 
-    txn = fund(team.team, "100.00")
+    txn = fund(team, "100.00")
     browser = BrowserClient()
     browser.force_login(SupportUserFactory())  # a superuser
     assert browser.get(reverse("admin:wallet_transaction_add")).status_code == 403
@@ -361,7 +361,7 @@ def test_nobody_adds_changes_or_deletes_ledger_rows_in_the_panel(team):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team):
+def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team_keys):
     import threading
 
     from django.db import connection
@@ -373,7 +373,7 @@ def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team):
     statuses = []
 
     def worker():
-        client = HttpClient(HTTP_AUTHORIZATION=f"Bearer {team.live_key}")
+        client = HttpClient(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
         barrier.wait()
         response = client.post(
             RECHARGE,

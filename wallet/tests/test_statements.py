@@ -74,7 +74,7 @@ def debit(team, amount, moment, reference, *, live_mode=True, description=None):
 @pytest.fixture
 def november(team):
     """Movements on both sides of São Paulo midnight at the start and the end of November."""
-    agency = team.team
+    agency = team
     before = credit(agency, "1000.00", datetime(2026, 10, 31, 23, 59, 59, 999999, SP), "rch_oct")
     first = credit(agency, "250.50", datetime(2026, 11, 1, 0, 0, tzinfo=SP), "rch_nov1")
     middle = debit(agency, "300.25", datetime(2026, 11, 15, 12, 0, tzinfo=SP), "ord_nov15")
@@ -84,7 +84,7 @@ def november(team):
 
 
 def test_statement_totals_agree_with_the_ledger_on_sao_paulo_midnights(team, november):
-    statement = statement_get(team=team.team, live_mode=True, period=NOVEMBER)
+    statement = statement_get(team=team, live_mode=True, period=NOVEMBER)
 
     assert statement.opening_balance == Decimal("1000.00")  # the 23:59:59.999999 credit
     assert statement.total_credits == Decimal("250.50")  # 00:00 on the 1st is in
@@ -100,14 +100,14 @@ def test_statement_totals_agree_with_the_ledger_on_sao_paulo_midnights(team, nov
     assert statement.closing_balance == november["last"].balance_after
     assert statement.opening_balance == november["before"].balance_after
     december = statement_get(
-        team=team.team,
+        team=team,
         live_mode=True,
         period=StatementPeriod(start=date(2026, 12, 1), end=date(2026, 12, 31)),
     )
     assert december.opening_balance == statement.closing_balance
-    assert december.closing_balance == Wallet.objects.get(team=team.team).balance
+    assert december.closing_balance == Wallet.objects.get(team=team).balance
     assert balance_at(
-        team=team.team, live_mode=True, moment=datetime(2026, 12, 1, tzinfo=SP)
+        team=team, live_mode=True, moment=datetime(2026, 12, 1, tzinfo=SP)
     ) == Decimal("850.25")
 
     lines = list(statement.lines())
@@ -133,7 +133,7 @@ def test_a_single_day_is_its_sao_paulo_day_not_utc(team, november):
     """The 1st of November in São Paulo starts at 03:00 UTC: the 31 October credit at
     23:59:59.999999 (02:59:59 UTC on the 1st) is not in it."""
     day = statement_get(
-        team=team.team,
+        team=team,
         live_mode=True,
         period=StatementPeriod(start=date(2026, 11, 1), end=date(2026, 11, 1)),
     )
@@ -143,7 +143,7 @@ def test_a_single_day_is_its_sao_paulo_day_not_utc(team, november):
 
 
 def test_test_and_live_movements_never_mix(team, november):
-    agency = team.team
+    agency = team
     credit(agency, "77.00", datetime(2026, 11, 10, 9, 0, tzinfo=SP), "rch_t1", live_mode=False)
     debit(agency, "20.00", datetime(2026, 11, 11, 9, 0, tzinfo=SP), "ord_t1", live_mode=False)
     credit(agency, "5.00", datetime(2026, 10, 2, 9, 0, tzinfo=SP), "rch_t0", live_mode=False)
@@ -163,18 +163,18 @@ def test_test_and_live_movements_never_mix(team, november):
 
 
 def test_another_teams_movements_are_never_in_a_statement(team, other_team, november):
-    credit(other_team.team, "999.00", datetime(2026, 11, 5, tzinfo=SP), "rch_beta")
-    mine = statement_get(team=team.team, live_mode=True, period=NOVEMBER)
-    assert all(line.transaction.team_id == team.team.pk for line in mine.lines())
+    credit(other_team, "999.00", datetime(2026, 11, 5, tzinfo=SP), "rch_beta")
+    mine = statement_get(team=team, live_mode=True, period=NOVEMBER)
+    assert all(line.transaction.team_id == team.pk for line in mine.lines())
     assert mine.total_credits == Decimal("250.50")
-    theirs = statement_get(team=other_team.team, live_mode=True, period=NOVEMBER)
+    theirs = statement_get(team=other_team, live_mode=True, period=NOVEMBER)
     assert theirs.opening_balance == Decimal("0.00")
     assert theirs.total_credits == Decimal("999.00") and theirs.total_debits == Decimal("0.00")
 
 
 def test_an_empty_period_opens_and_closes_on_the_balance_then(team, november):
     quiet = statement_get(
-        team=team.team,
+        team=team,
         live_mode=True,
         period=StatementPeriod(start=date(2026, 11, 16), end=date(2026, 11, 29)),
     )
@@ -206,14 +206,14 @@ def test_the_longest_period_is_five_years_less_a_day():
 # --- The panel page ------------------------------------------------------------------------------
 
 
-def agency_browser(made) -> BrowserClient:
+def agency_browser(user) -> BrowserClient:
     browser = BrowserClient()
-    browser.force_login(made.owner)
+    browser.force_login(user)
     return browser
 
 
-def test_the_page_shows_totals_and_every_movement_in_portuguese(team, november):
-    response = agency_browser(team).get(PAGE, NOVEMBER_QUERY)
+def test_the_page_shows_totals_and_every_movement_in_portuguese(team, team_owner, november):
+    response = agency_browser(team_owner).get(PAGE, NOVEMBER_QUERY)
     assert response.status_code == 200
     page = response.content.decode().replace("\N{NO-BREAK SPACE}", " ")
     assert 'lang="pt-br"' in page
@@ -229,13 +229,13 @@ def test_the_page_shows_totals_and_every_movement_in_portuguese(team, november):
     assert statement.closing_balance == Decimal("850.25")
 
 
-def test_the_page_defaults_to_this_month_in_sao_paulo(team):
-    agency = team.team
+def test_the_page_defaults_to_this_month_in_sao_paulo(team, team_owner):
+    agency = team
     # 02:30 UTC on 1 December is still 30 November in São Paulo.
     now = datetime(2026, 12, 1, 2, 30, tzinfo=ZoneInfo("UTC"))
     credit(agency, "10.00", datetime(2026, 11, 2, tzinfo=SP), "rch_a")
     with time_machine.travel(now, tick=False):
-        response = agency_browser(team).get(PAGE)
+        response = agency_browser(team_owner).get(PAGE)
     assert response.status_code == 200
     period = response.context["statement"].period
     assert (period.start, period.end) == (date(2026, 11, 1), date(2026, 11, 30))
@@ -252,8 +252,8 @@ def test_the_page_defaults_to_this_month_in_sao_paulo(team):
         ({"start": "01/01/1990", "end": "01/01/1991"}, "a partir de 01/01/2000"),
     ],
 )
-def test_bad_dates_say_what_is_wrong(team, query, message):
-    browser = agency_browser(team)
+def test_bad_dates_say_what_is_wrong(team, team_owner, query, message):
+    browser = agency_browser(team_owner)
     for url in (PAGE, CSV, PDF):
         response = browser.get(url, query)
         assert response.status_code == 400, url
@@ -262,18 +262,18 @@ def test_bad_dates_say_what_is_wrong(team, query, message):
         assert response.context["statement"] is None
 
 
-def test_an_agency_user_only_ever_sees_their_own_team(team, other_team, november):
-    credit(other_team.team, "999.00", datetime(2026, 11, 5, tzinfo=SP), "rch_beta_secret")
-    browser = agency_browser(team)
+def test_an_agency_user_only_ever_sees_their_own_team(team, team_owner, other_team, november):
+    credit(other_team, "999.00", datetime(2026, 11, 5, tzinfo=SP), "rch_beta_secret")
+    browser = agency_browser(team_owner)
     for url in (PAGE, CSV):
-        response = browser.get(url, {**NOVEMBER_QUERY, "team": other_team.team.pk})
+        response = browser.get(url, {**NOVEMBER_QUERY, "team": other_team.pk})
         assert response.status_code == 200
         body = b"".join(response.streaming_content) if response.streaming else response.content
         text = body.decode("utf-8-sig")
         assert "Alpha Travel" in text and "rch_nov1" in text
         assert "Beta Tours" not in text and "rch_beta_secret" not in text
         assert "999,00" not in text and "999.00" not in text
-    pdf = browser.get(PDF, {**NOVEMBER_QUERY, "team": other_team.team.pk})
+    pdf = browser.get(PDF, {**NOVEMBER_QUERY, "team": other_team.pk})
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     text = pdf_text(pdf.content)
     assert "Alpha Travel" in text and "Beta Tours" not in text and "rch_beta_secret" not in text
@@ -286,18 +286,18 @@ def test_support_chooses_the_team(team, other_team, november):
     assert chooser.status_code == 200 and chooser.context["statement"] is None
     page = chooser.content.decode()
     assert "Escolha uma equipe" in page and "Alpha Travel" in page and "Beta Tours" in page
-    response = browser.get(PAGE, {**NOVEMBER_QUERY, "team": team.team.pk})
-    assert response.context["statement"].team == team.team
+    response = browser.get(PAGE, {**NOVEMBER_QUERY, "team": team.pk})
+    assert response.context["statement"].team == team
     assert response.context["statement"].closing_balance == Decimal("850.25")
-    assert f"team={team.team.pk}" in response.context["csv_url"]
+    assert f"team={team.pk}" in response.context["csv_url"]
     unknown = browser.get(PAGE, {**NOVEMBER_QUERY, "team": "team_nobody"})
     assert unknown.status_code == 400
     assert "Nenhuma equipe tem este identificador" in unknown.content.decode()
 
 
-def test_the_mode_switch_shows_test_movements_only_in_test(team, november):
-    credit(team.team, "77.00", datetime(2026, 11, 10, 9, tzinfo=SP), "rch_test_1", live_mode=False)
-    browser = agency_browser(team)
+def test_the_mode_switch_shows_test_movements_only_in_test(team, team_owner, november):
+    credit(team, "77.00", datetime(2026, 11, 10, 9, tzinfo=SP), "rch_test_1", live_mode=False)
+    browser = agency_browser(team_owner)
     live = browser.get(PAGE, NOVEMBER_QUERY).content.decode()
     test = browser.get(PAGE, {**NOVEMBER_QUERY, "mode": "test"}).content.decode()
     test = test.replace("\N{NO-BREAK SPACE}", " ")
@@ -317,9 +317,9 @@ def test_the_statement_needs_a_panel_role(team, november):
     assert browser.get(CSV, NOVEMBER_QUERY).status_code == 302
 
 
-def test_the_wallet_pages_link_to_the_statement(team):
-    browser = agency_browser(team)
-    wallet = Wallet.objects.get(team=team.team)
+def test_the_wallet_pages_link_to_the_statement(team, team_owner):
+    browser = agency_browser(team_owner)
+    wallet = Wallet.objects.get(team=team)
     for url in (
         reverse("admin:wallet_transaction_changelist"),
         reverse("admin:wallet_wallet_changelist"),
@@ -331,19 +331,19 @@ def test_the_wallet_pages_link_to_the_statement(team):
         assert "Extrato" in response.content.decode()
 
 
-def test_the_page_in_english(team, november):
-    response = agency_browser(team).get(PAGE, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
+def test_the_page_in_english(team, team_owner, november):
+    response = agency_browser(team_owner).get(PAGE, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode().replace("\N{NO-BREAK SPACE}", " ")
     assert "Wallet statement" in page and "From 2026-11-01 to 2026-11-30" in page
     assert "R$ 1,000.00" in page and "-R$ 400.25" in page and "2026-11-30 23:59:59" in page
 
 
-def test_a_long_period_is_paginated_with_running_balances(team, settings):
-    agency = team.team
+def test_a_long_period_is_paginated_with_running_balances(team, team_owner, settings):
+    agency = team
     start = datetime(2026, 11, 1, 8, tzinfo=SP)
     for n in range(105):
         credit(agency, "1.00", start + timedelta(minutes=n), f"rch_{n:03d}")
-    browser = agency_browser(team)
+    browser = agency_browser(team_owner)
     second = browser.get(PAGE, {**NOVEMBER_QUERY, "page": "2"})
     assert second.context["page"] == 2 and second.context["pages"] == 2
     assert [line.balance for line in second.context["lines"]] == [
@@ -360,8 +360,8 @@ def read_csv(response, delimiter):
     return list(csv.reader(io.StringIO(body.decode("utf-8-sig")), delimiter=delimiter))
 
 
-def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, november):
-    response = agency_browser(team).get(CSV, NOVEMBER_QUERY)
+def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, team_owner, november):
+    response = agency_browser(team_owner).get(CSV, NOVEMBER_QUERY)
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert (
@@ -394,8 +394,8 @@ def test_the_csv_in_portuguese_uses_semicolons_and_decimal_commas(team, november
     assert movements[1][6] == november["middle"].id
 
 
-def test_the_csv_in_english_uses_commas_and_decimal_points(team, november):
-    browser = agency_browser(team)
+def test_the_csv_in_english_uses_commas_and_decimal_points(team, team_owner, november):
+    browser = agency_browser(team_owner)
     response = browser.get(CSV, NOVEMBER_QUERY, HTTP_ACCEPT_LANGUAGE="en")
     rows = read_csv(response, ",")
     summary = dict(row for row in rows if len(row) == 2)
@@ -407,9 +407,9 @@ def test_the_csv_in_english_uses_commas_and_decimal_points(team, november):
     assert [m[4] for m in movements] == ["250.50", "-300.25", "-100.00"]
 
 
-def test_the_csv_writes_text_that_looks_like_a_formula_as_text(team):
-    credit(team.team, "5.00", datetime(2026, 11, 3, tzinfo=SP), "rch_f", description="=1+1")
-    rows = read_csv(agency_browser(team).get(CSV, NOVEMBER_QUERY), ";")
+def test_the_csv_writes_text_that_looks_like_a_formula_as_text(team, team_owner):
+    credit(team, "5.00", datetime(2026, 11, 3, tzinfo=SP), "rch_f", description="=1+1")
+    rows = read_csv(agency_browser(team_owner).get(CSV, NOVEMBER_QUERY), ";")
     assert rows[-1][1] == "'=1+1"
 
 
@@ -421,11 +421,11 @@ def pdf_text(document: bytes) -> str:
 
 
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils' pdftotext")
-def test_the_pdf_has_the_agency_period_totals_and_movements(team, november):
+def test_the_pdf_has_the_agency_period_totals_and_movements(team, team_owner, november):
     from agencies.models import Team
 
-    Team.objects.filter(pk=team.team.pk).update(tax_id="12.345.678/0001-95")
-    response = agency_browser(team).get(PDF, NOVEMBER_QUERY)
+    Team.objects.filter(pk=team.pk).update(tax_id="12.345.678/0001-95")
+    response = agency_browser(team_owner).get(PDF, NOVEMBER_QUERY)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content)
@@ -442,12 +442,12 @@ def test_the_pdf_has_the_agency_period_totals_and_movements(team, november):
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)
 
 
-def test_a_pdf_of_too_many_movements_points_to_the_csv(team, settings):
+def test_a_pdf_of_too_many_movements_points_to_the_csv(team, team_owner, settings):
     settings.WALLET_STATEMENT_PDF_MAX_MOVEMENTS = 2
-    agency = team.team
+    agency = team
     for n in range(3):
         credit(agency, "1.00", datetime(2026, 11, 2, 8, n, tzinfo=SP), f"rch_many{n}")
-    response = agency_browser(team).get(PDF, NOVEMBER_QUERY)
+    response = agency_browser(team_owner).get(PDF, NOVEMBER_QUERY)
     assert response.status_code == 400
     assert "baixe o CSV" in response.content.decode()
 
@@ -455,7 +455,7 @@ def test_a_pdf_of_too_many_movements_points_to_the_csv(team, settings):
 def test_a_movement_written_while_the_statement_is_read_is_in_no_part_of_it(team, november):
     """The totals are read first and the rows later (page by page, or while the CSV streams):
     a live movement landing in between must not show in the rows and not in the totals."""
-    agency = team.team
+    agency = team
     statement = statement_get(team=agency, live_mode=True, period=NOVEMBER)
     debit(agency, "55.00", datetime(2026, 11, 20, 9, 0, tzinfo=SP), "ord_during")
     lines = list(statement.lines())

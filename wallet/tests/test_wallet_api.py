@@ -21,7 +21,7 @@ def fund_at(moment: datetime, team, amount: str, reference_id: str) -> Transacti
 
 
 def test_live_balance_has_every_field_of_the_spec(live_client, team):
-    txn = fund(team.team, "1234.50")
+    txn = fund(team, "1234.50")
     body = live_client.get(BALANCE).json()
     assert body["success"] is True and "_meta" not in body
     assert body["data"] == {
@@ -41,9 +41,9 @@ def test_new_wallet_has_no_last_transaction(live_client):
 
 
 def test_test_balance_is_always_5000(test_client, team):
-    fund(team.team, "100.00")  # live money is invisible to a test key
+    fund(team, "100.00")  # live money is invisible to a test key
     wallet_debit(
-        team=team.team,
+        team=team,
         live_mode=False,
         amount=Decimal("1200.00"),
         reference_type="booking",
@@ -58,10 +58,10 @@ def test_test_balance_is_always_5000(test_client, team):
 
 
 def test_transactions_newest_first_with_pagination_and_summary(live_client, team):
-    fund(team.team, "1000.00")
+    fund(team, "1000.00")
     for n in range(5):
         wallet_debit(
-            team=team.team,
+            team=team,
             live_mode=True,
             amount=Decimal("10.00"),
             reference_type="booking",
@@ -95,8 +95,8 @@ def test_transactions_newest_first_with_pagination_and_summary(live_client, team
 
 def test_date_filters_are_sao_paulo_calendar_days(live_client, team):
     # 02:30 UTC on 10 March is still 9 March in São Paulo (UTC-3).
-    late_on_9th = fund_at(datetime(2026, 3, 10, 2, 30, tzinfo=UTC), team.team, "100.00", "rch_a")
-    on_10th = fund_at(datetime(2026, 3, 10, 12, 0, tzinfo=UTC), team.team, "200.00", "rch_b")
+    late_on_9th = fund_at(datetime(2026, 3, 10, 2, 30, tzinfo=UTC), team, "100.00", "rch_a")
+    on_10th = fund_at(datetime(2026, 3, 10, 12, 0, tzinfo=UTC), team, "200.00", "rch_b")
     only_9th = live_client.get(
         TRANSACTIONS, {"start_date": "2026-03-09", "end_date": "2026-03-09"}
     ).json()["data"]
@@ -140,15 +140,15 @@ def test_invalid_transaction_filters_are_400(live_client, params):
 
 
 def test_transactions_are_scoped_to_team_and_mode(live_client, test_client, team, other_team):
-    fund(other_team.team, "999.00")
-    fund(team.team, "100.00", reference_id="rch_test", live_mode=False)
+    fund(other_team, "999.00")
+    fund(team, "100.00", reference_id="rch_test", live_mode=False)
     assert live_client.get(TRANSACTIONS).json()["data"]["transactions"] == []
     test_rows = test_client.get(TRANSACTIONS).json()["data"]["transactions"]
     assert [t["balance_after"] for t in test_rows] == ["5000.00"]
 
 
 def test_transactions_ignore_movements_of_a_later_page_date(live_client, team):
-    fund(team.team, "100.00")
+    fund(team, "100.00")
     tomorrow = (timezone.localdate() + timedelta(days=2)).isoformat()
     data = live_client.get(TRANSACTIONS, {"start_date": tomorrow}).json()["data"]
     assert data["transactions"] == [] and data["summary"]["period_start"] == tomorrow

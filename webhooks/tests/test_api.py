@@ -71,7 +71,7 @@ def test_events_must_be_known_types(test_client, https_receiver, events):
 
 
 def test_the_same_url_twice_in_one_mode_conflicts_but_not_across_modes_or_teams(
-    test_client, live_client, https_receiver, other_team
+    test_client, live_client, https_receiver, other_team_keys
 ):
     assert create(test_client, https_receiver.url).status_code == 201
 
@@ -83,7 +83,7 @@ def test_the_same_url_twice_in_one_mode_conflicts_but_not_across_modes_or_teams(
     from rest_framework.test import APIClient
 
     other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team.test_key}")
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team_keys.test_key}")
     assert create(other, https_receiver.url).status_code == 201
 
 
@@ -135,12 +135,14 @@ def test_list_shows_delivery_statistics(test_client, https_receiver):
     assert item["created_at"].endswith("Z")
 
 
-def test_webhooks_are_scoped_to_team_and_mode(test_client, live_client, https_receiver, other_team):
+def test_webhooks_are_scoped_to_team_and_mode(
+    test_client, live_client, https_receiver, other_team_keys
+):
     webhook_id = create(test_client, https_receiver.url).json()["data"]["id"]
     from rest_framework.test import APIClient
 
     other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team.test_key}")
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other_team_keys.test_key}")
 
     assert live_client.get("/api/v1/webhooks").json()["data"] == []
     assert other.get("/api/v1/webhooks").json()["data"] == []

@@ -30,8 +30,8 @@ def in_flight() -> int:
 @pytest.mark.django_db
 def test_a_delivery_over_the_cap_waits_due_without_an_attempt(team, https_receiver, settings):
     assert settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT == 2  # the default
-    make_endpoint(team.team, https_receiver.url)
-    first, second, third = backlog(team.team, 3)
+    make_endpoint(team, https_receiver.url)
+    first, second, third = backlog(team, 3)
     assert delivery_claim(first) is not None  # two workers are sending to this endpoint
     assert delivery_claim(second) is not None
 
@@ -47,12 +47,12 @@ def test_a_delivery_over_the_cap_waits_due_without_an_attempt(team, https_receiv
 
 @pytest.mark.django_db
 def test_another_endpoint_is_not_held_back_by_a_full_one(team, other_team, https_receiver):
-    make_endpoint(team.team, https_receiver.url_for("/slow"))
-    make_endpoint(other_team.team, https_receiver.url_for("/fast"))
-    first, second, _ = backlog(team.team, 3)
+    make_endpoint(team, https_receiver.url_for("/slow"))
+    make_endpoint(other_team, https_receiver.url_for("/fast"))
+    first, second, _ = backlog(team, 3)
     delivery_claim(first), delivery_claim(second)
-    record(other_team.team)
-    theirs = Delivery.objects.get(endpoint__team=other_team.team)
+    record(other_team)
+    theirs = Delivery.objects.get(endpoint__team=other_team)
 
     assert delivery_attempt(theirs.pk) is not None
     theirs.refresh_from_db()
@@ -63,8 +63,8 @@ def test_another_endpoint_is_not_held_back_by_a_full_one(team, other_team, https
 def test_the_sweep_dispatches_no_more_than_the_free_slots(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
-    ids = backlog(team.team, 5)
+    make_endpoint(team, https_receiver.url)
+    ids = backlog(team, 5)
     delivery_claim(ids[0])  # one in flight: one slot left
 
     with django_capture_on_commit_callbacks(execute=False) as queued:
@@ -78,8 +78,8 @@ def test_the_sweep_dispatches_no_more_than_the_free_slots(
 def test_a_swept_delivery_turned_away_gives_its_lease_back(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
-    ids = backlog(team.team, 4)
+    make_endpoint(team, https_receiver.url)
+    ids = backlog(team, 4)
     with django_capture_on_commit_callbacks(execute=False):
         deliveries_sweep()  # leases ids[0] and ids[1] to their queued messages
     swept = Delivery.objects.get(pk=ids[0])
@@ -98,8 +98,8 @@ def test_a_finished_attempt_hands_its_slot_to_the_oldest_waiting_delivery(
     team, https_receiver, django_capture_on_commit_callbacks, settings
 ):
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 1
-    make_endpoint(team.team, https_receiver.url)
-    ids = backlog(team.team, 3)
+    make_endpoint(team, https_receiver.url)
+    ids = backlog(team, 3)
     events = list(Delivery.objects.order_by("pk").values_list("event_id", flat=True))
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -113,8 +113,8 @@ def test_a_finished_attempt_hands_its_slot_to_the_oldest_waiting_delivery(
 
 @pytest.mark.django_db
 def test_a_dead_workers_slot_frees_itself_when_its_lease_runs_out(team, https_receiver, settings):
-    make_endpoint(team.team, https_receiver.url)
-    first, second, third = backlog(team.team, 3)
+    make_endpoint(team, https_receiver.url)
+    first, second, third = backlog(team, 3)
     delivery_claim(first), delivery_claim(second)  # both workers die mid-send
     assert delivery_claim(third) is None
 
@@ -125,8 +125,8 @@ def test_a_dead_workers_slot_frees_itself_when_its_lease_runs_out(team, https_re
 
 @pytest.mark.django_db
 def test_an_inactive_endpoint_is_not_sent_to(team, https_receiver):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    (delivery_id,) = backlog(team.team, 1)
+    endpoint = make_endpoint(team, https_receiver.url)
+    (delivery_id,) = backlog(team, 1)
     endpoint.active = False
     endpoint.save()
 
@@ -141,9 +141,9 @@ def test_an_inactive_endpoint_is_not_sent_to(team, https_receiver):
 def test_concurrent_claims_on_postgresql_respect_the_cap(team, https_receiver, settings):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
-    make_endpoint(team.team, https_receiver.url)
+    make_endpoint(team, https_receiver.url)
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 0  # commits queue (eagerly) in vain
-    ids = backlog(team.team, 24)
+    ids = backlog(team, 24)
     assert https_receiver.requests == []
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 2
     rounds, per_round = 3, 8

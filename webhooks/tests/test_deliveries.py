@@ -41,10 +41,10 @@ PAYLOAD_FIELDS = {
 def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    endpoint = make_endpoint(team.team, https_receiver.url, events=["wallet.credit"])
+    endpoint = make_endpoint(team, https_receiver.url, events=["wallet.credit"])
 
     with django_capture_on_commit_callbacks(execute=True):
-        txn = fund(team.team, "1000.00", reference_id="rch_one")
+        txn = fund(team, "1000.00", reference_id="rch_one")
 
     (request,) = https_receiver.requests
     assert verify_signature(SECRET, request.headers, request.body)
@@ -56,7 +56,7 @@ def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
     assert request.headers["X-Service-Event-Id"] == event.id == payload["id"]
     assert payload["type"] == "wallet.credit"
     assert payload["api_version"] == "2026-11-22"
-    assert payload["team_id"] == team.team.id and payload["webhook_id"] == endpoint.id
+    assert payload["team_id"] == team.id and payload["webhook_id"] == endpoint.id
     assert payload["data"]["object"]["id"] == txn.id
     assert payload["data"]["object"]["balance_after"] == "1000.00"
     delivery = Delivery.objects.get()
@@ -72,9 +72,9 @@ def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
 def test_signature_fails_with_another_secret_or_a_changed_body(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
+    make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
 
     (request,) = https_receiver.requests
     assert verify_signature(SECRET, request.headers, request.body)
@@ -85,13 +85,13 @@ def test_signature_fails_with_another_secret_or_a_changed_body(
 def test_a_low_balance_crossing_is_delivered_with_the_previous_balance(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url, events=["wallet.low_balance", "wallet.debit"])
-    fund(team.team, "600.00")
+    make_endpoint(team, https_receiver.url, events=["wallet.low_balance", "wallet.debit"])
+    fund(team, "600.00")
     from wallet.services import wallet_debit
 
     with django_capture_on_commit_callbacks(execute=True):
         wallet_debit(
-            team=team.team,
+            team=team,
             live_mode=True,
             amount=Decimal("200.00"),
             reference_type="booking",
@@ -111,22 +111,22 @@ def test_a_low_balance_crossing_is_delivered_with_the_previous_balance(
 def test_only_active_subscribed_endpoints_of_the_team_and_mode_get_a_delivery(
     team, other_team, https_receiver
 ):
-    subscribed = make_endpoint(team.team, https_receiver.url_for("/yes"), events=["wallet.credit"])
-    make_endpoint(team.team, https_receiver.url_for("/other-type"), events=["booking.created"])
-    make_endpoint(team.team, https_receiver.url_for("/test-mode"), live_mode=False)
-    make_endpoint(team.team, https_receiver.url_for("/inactive"), active=False)
-    make_endpoint(other_team.team, https_receiver.url_for("/other-team"))
+    subscribed = make_endpoint(team, https_receiver.url_for("/yes"), events=["wallet.credit"])
+    make_endpoint(team, https_receiver.url_for("/other-type"), events=["booking.created"])
+    make_endpoint(team, https_receiver.url_for("/test-mode"), live_mode=False)
+    make_endpoint(team, https_receiver.url_for("/inactive"), active=False)
+    make_endpoint(other_team, https_receiver.url_for("/other-team"))
 
-    fund(team.team, "100.00")
+    fund(team, "100.00")
 
     assert list(Delivery.objects.values_list("endpoint_id", flat=True)) == [subscribed.id]
 
 
 def test_a_rolled_back_change_leaves_no_event_and_no_delivery(team, https_receiver):
-    make_endpoint(team.team, https_receiver.url)
+    make_endpoint(team, https_receiver.url)
 
     with pytest.raises(RuntimeError), transaction.atomic():
-        event_record(team=team.team, live_mode=True, type="wallet.credit", data_object={})
+        event_record(team=team, live_mode=True, type="wallet.credit", data_object={})
         raise RuntimeError("the change fails after its event was written")
 
     assert not Event.objects.filter(type="wallet.credit").exists()
@@ -137,14 +137,14 @@ def test_a_rolled_back_change_leaves_no_event_and_no_delivery(team, https_receiv
 @pytest.mark.django_db(transaction=True)  # the test itself is not wrapped in a transaction
 def test_event_record_refuses_to_run_outside_a_transaction(team):
     with pytest.raises(RuntimeError):
-        event_record(team=team.team, live_mode=True, type="wallet.credit", data_object={})
+        event_record(team=team, live_mode=True, type="wallet.credit", data_object={})
 
 
 def test_a_lost_queue_message_is_sent_by_the_sweep(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
-    record(team.team)  # commit callbacks not run: as if the broker lost the message
+    make_endpoint(team, https_receiver.url)
+    record(team)  # commit callbacks not run: as if the broker lost the message
     delivery = Delivery.objects.get()
     assert delivery.status == "pending" and https_receiver.requests == []
 
@@ -161,8 +161,8 @@ def test_a_lost_queue_message_is_sent_by_the_sweep(
 def test_a_delivery_in_a_dead_workers_hands_waits_for_its_lease_then_is_sent(
     team, https_receiver, django_capture_on_commit_callbacks, settings
 ):
-    make_endpoint(team.team, https_receiver.url)
-    record(team.team)
+    make_endpoint(team, https_receiver.url)
+    record(team)
     delivery = Delivery.objects.get()
     assert delivery_claim(delivery.id) is not None  # a worker took it, then died
 
@@ -185,11 +185,11 @@ def test_the_retry_schedule_then_failure(
 ):
     settings.WEBHOOK_FAILURES_BEFORE_DEACTIVATION = 100  # this test is about one delivery
     https_receiver.respond("/down", status=500, body=b"upstream exploded " * 100)
-    make_endpoint(team.team, https_receiver.url_for("/down"))
+    make_endpoint(team, https_receiver.url_for("/down"))
     start = timezone.now()
 
     with time_machine.travel(start, tick=False), django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
     delivery = Delivery.objects.get()
     # Due times after each failure: +5 min, +30 min, +2 h, +12 h, +24 h.
     offsets = [
@@ -231,30 +231,30 @@ def test_six_consecutive_failures_deactivate_the_endpoint_and_alert_once(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
     https_receiver.respond("/flaky", status=503)
-    endpoint = make_endpoint(team.team, https_receiver.url_for("/flaky"))
+    endpoint = make_endpoint(team, https_receiver.url_for("/flaky"))
 
     for _ in range(5):
         with django_capture_on_commit_callbacks(execute=True):
-            record(team.team)
+            record(team)
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 5
     assert mail.outbox == []
 
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
 
     endpoint.refresh_from_db()
     assert not endpoint.active and endpoint.deactivated_at is not None
     assert endpoint.consecutive_failures == 6
     assert len(mail.outbox) == 1
     alert = mail.outbox[0]
-    assert alert.to == [team.team.notification_email]
+    assert alert.to == [team.notification_email]
     # In Portuguese (the default language of e-mails), with the way back.
     assert alert.subject == "Webhook desativado após falhas de entrega"
     assert endpoint.url in alert.body and "reative o webhook" in alert.body
     # A deactivated endpoint gets no new deliveries and nothing is sent to it.
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
         deliveries_sweep()
     assert len(https_receiver.requests) == 6
     assert Delivery.objects.filter(endpoint=endpoint).count() == 6
@@ -269,10 +269,10 @@ def test_reactivation_resets_the_count_and_sends_what_was_waiting(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
     https_receiver.respond("/flaky", status=500)
-    endpoint = make_endpoint(team.team, https_receiver.url_for("/flaky"))
+    endpoint = make_endpoint(team, https_receiver.url_for("/flaky"))
     for _ in range(6):
         with django_capture_on_commit_callbacks(execute=True):
-            record(team.team)
+            record(team)
     endpoint.refresh_from_db()
     assert not endpoint.active
     https_receiver.respond("/flaky", status=204)
@@ -295,10 +295,10 @@ def test_a_redirect_is_a_failure_and_is_not_followed(
 ):
     internal = https_receiver.url_for("/internal")
     https_receiver.respond("/moved", status=302, headers={"Location": internal})
-    make_endpoint(team.team, https_receiver.url_for("/moved"))
+    make_endpoint(team, https_receiver.url_for("/moved"))
 
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
 
     assert [r.path for r in https_receiver.requests] == ["/moved"]
     attempt = Delivery.objects.get().attempts.get()
@@ -308,10 +308,10 @@ def test_a_redirect_is_a_failure_and_is_not_followed(
 
 def test_a_refused_address_is_a_failed_attempt(team, django_capture_on_commit_callbacks):
     # An endpoint whose DNS now points inside the network (rebinding after registration).
-    make_endpoint(team.team, "https://127.0.0.1:8443/hooks")
+    make_endpoint(team, "https://127.0.0.1:8443/hooks")
 
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
 
     attempt = Delivery.objects.get().attempts.get()
     assert not attempt.succeeded and attempt.status_code is None
@@ -321,8 +321,8 @@ def test_a_refused_address_is_a_failed_attempt(team, django_capture_on_commit_ca
 def test_a_test_event_goes_to_that_endpoint_only(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    target = make_endpoint(team.team, https_receiver.url_for("/target"), events=["booking.created"])
-    make_endpoint(team.team, https_receiver.url_for("/bystander"), events=["booking.created"])
+    target = make_endpoint(team, https_receiver.url_for("/target"), events=["booking.created"])
+    make_endpoint(team, https_receiver.url_for("/bystander"), events=["booking.created"])
 
     with django_capture_on_commit_callbacks(execute=True):
         webhook_send_test_event(endpoint=target)
@@ -337,9 +337,9 @@ def test_a_test_event_goes_to_that_endpoint_only(
 def test_redeliver_sends_the_same_event_again(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
+    make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
     delivery = Delivery.objects.get()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -351,8 +351,8 @@ def test_redeliver_sends_the_same_event_again(
 
 
 def test_a_delivery_that_is_not_due_is_not_sent(team, https_receiver):
-    make_endpoint(team.team, https_receiver.url)
-    record(team.team)
+    make_endpoint(team, https_receiver.url)
+    record(team)
     Delivery.objects.update(next_attempt_at=timezone.now() + timedelta(minutes=5))
 
     assert delivery_attempt(Delivery.objects.get().id) is None
@@ -365,7 +365,7 @@ def test_a_deactivation_alert_that_never_went_out_is_sent_by_the_sweep(team, mai
     from webhooks.tasks import sweep_deliveries
 
     endpoint = make_endpoint(
-        team.team,
+        team,
         "https://hooks.example.com/down",
         active=False,
         consecutive_failures=6,
@@ -387,8 +387,8 @@ def test_a_deactivation_alert_that_never_went_out_is_sent_by_the_sweep(team, mai
 def test_redeliver_leaves_a_delivery_being_sent_right_now_alone(team, https_receiver):
     """Restarting a delivery a worker is sending would drop that worker's answer (its lease
     is gone) and send the event a second time."""
-    make_endpoint(team.team, https_receiver.url)
-    record(team.team)
+    make_endpoint(team, https_receiver.url)
+    record(team)
     claimed = delivery_claim(Delivery.objects.get().id)  # a worker holds it, sending
     assert claimed is not None and claimed.in_flight
 

@@ -32,9 +32,9 @@ def no_earlier_events(team, other_team):
 
 
 def test_events_are_listed_newest_first_exactly_as_delivered(live_client, team, clock):
-    first = record(team.team, type=EventType.WALLET_CREDIT)
+    first = record(team, type=EventType.WALLET_CREDIT)
     clock.shift(60)
-    second = record(team.team, type=EventType.BOOKING_CREATED, data={"id": "ord_1"})
+    second = record(team, type=EventType.BOOKING_CREATED, data={"id": "ord_1"})
 
     response = live_client.get(EVENTS)
 
@@ -51,10 +51,10 @@ def test_events_are_listed_newest_first_exactly_as_delivered(live_client, team, 
 def test_events_are_scoped_to_the_team_and_mode_of_the_key(
     live_client, test_client, team, other_team, clock
 ):
-    live = record(team.team)
-    test = record(team.team, live_mode=False)
-    theirs = record(other_team.team)
-    record(team.team, type=EventType.WEBHOOK_TEST)  # the panel's test events are not events
+    live = record(team)
+    test = record(team, live_mode=False)
+    theirs = record(other_team)
+    record(team, type=EventType.WEBHOOK_TEST)  # the panel's test events are not events
 
     assert [e["id"] for e in live_client.get(EVENTS).json()["data"]] == [live.id]
     assert [e["id"] for e in test_client.get(EVENTS).json()["data"]] == [test.id]
@@ -72,11 +72,11 @@ def test_events_are_scoped_to_the_team_and_mode_of_the_key(
 
 
 def test_events_filter_by_type_and_time(live_client, team, clock):
-    credit = record(team.team, type=EventType.WALLET_CREDIT)
+    credit = record(team, type=EventType.WALLET_CREDIT)
     clock.shift(3600)
-    debit = record(team.team, type=EventType.WALLET_DEBIT)
+    debit = record(team, type=EventType.WALLET_DEBIT)
     clock.shift(3600)
-    created = record(team.team, type=EventType.BOOKING_CREATED, data={"id": "ord_1"})
+    created = record(team, type=EventType.BOOKING_CREATED, data={"id": "ord_1"})
 
     def ids(query):
         response = live_client.get(EVENTS, query)
@@ -108,9 +108,9 @@ def test_bad_event_filters_are_400(live_client, team, query, field):
 
 
 def test_events_older_than_the_retention_are_not_listed(live_client, team, clock, settings):
-    old = record(team.team)
+    old = record(team)
     clock.shift(timedelta(days=settings.EVENTS_RETENTION_DAYS, seconds=1))
-    recent = record(team.team)
+    recent = record(team)
 
     assert [e["id"] for e in live_client.get(EVENTS).json()["data"]] == [recent.id]
     assert live_client.get(f"{EVENTS}/{old.id}").status_code == 200  # still readable by id
@@ -133,18 +133,16 @@ def recover(client, endpoint, since):
 def test_recover_delivers_events_missed_while_disabled(
     live_client, team, other_team, clock, https_receiver, django_capture_on_commit_callbacks
 ):
-    endpoint = make_endpoint(
-        team.team, https_receiver.url, events=["wallet.credit", "booking.created"]
-    )
-    before = record(team.team)  # delivered at the time (its delivery row exists)
+    endpoint = make_endpoint(team, https_receiver.url, events=["wallet.credit", "booking.created"])
+    before = record(team)  # delivered at the time (its delivery row exists)
     Delivery.objects.update(status="succeeded")
     endpoint.active = False
     endpoint.save()
     clock.shift(600)
-    missed = [record(team.team), record(team.team, type=EventType.BOOKING_CREATED)]
-    record(team.team, type=EventType.WALLET_DEBIT)  # not subscribed
-    record(other_team.team)  # another team's
-    record(team.team, live_mode=False)  # the other mode
+    missed = [record(team), record(team, type=EventType.BOOKING_CREATED)]
+    record(team, type=EventType.WALLET_DEBIT)  # not subscribed
+    record(other_team)  # another team's
+    record(team, live_mode=False)  # the other mode
     assert not Delivery.objects.filter(event__in=missed).exists()  # disabled: no delivery
 
     refused = recover(live_client, endpoint, "2026-11-20T12:00:00Z")
@@ -169,10 +167,10 @@ def test_recover_delivers_events_missed_while_disabled(
 
 
 def test_recover_since_a_moment_leaves_older_events_alone(live_client, team, clock):
-    endpoint = make_endpoint(team.team, "https://hooks.example.com/x")
-    old = record(team.team)
+    endpoint = make_endpoint(team, "https://hooks.example.com/x")
+    old = record(team)
     clock.shift(3600)
-    new = record(team.team)
+    new = record(team)
     Delivery.objects.update(status="succeeded", attempt_count=1)
 
     response = recover(live_client, endpoint, "2026-11-20T12:30:00Z")
@@ -189,15 +187,15 @@ def test_recover_since_a_moment_leaves_older_events_alone(live_client, team, clo
     ids=["missing", "unreadable", "future", "older-than-retention"],
 )
 def test_recover_refuses_bad_moments(live_client, team, clock, since):
-    endpoint = make_endpoint(team.team, "https://hooks.example.com/x")
+    endpoint = make_endpoint(team, "https://hooks.example.com/x")
     response = recover(live_client, endpoint, since)
     assert response.status_code == 400
     assert "since" in response.json()["error"]["details"]
 
 
 def test_recover_another_teams_webhook_is_404(live_client, test_client, other_team, team):
-    theirs = make_endpoint(other_team.team, "https://hooks.example.com/theirs")
-    test_mode = make_endpoint(team.team, "https://hooks.example.com/test", live_mode=False)
+    theirs = make_endpoint(other_team, "https://hooks.example.com/theirs")
+    test_mode = make_endpoint(team, "https://hooks.example.com/test", live_mode=False)
     for client, endpoint in ((live_client, theirs), (live_client, test_mode)):
         response = recover(client, endpoint, "2026-11-20T12:00:00Z")
         assert response.status_code == 404
@@ -208,8 +206,8 @@ def test_recover_another_teams_webhook_is_404(live_client, test_client, other_te
 def test_recover_leaves_a_delivery_being_sent_right_now_alone(live_client, team, clock):
     from webhooks.services.deliveries import delivery_claim
 
-    endpoint = make_endpoint(team.team, "https://hooks.example.com/in", events=["wallet.credit"])
-    record(team.team)
+    endpoint = make_endpoint(team, "https://hooks.example.com/in", events=["wallet.credit"])
+    record(team)
     claimed = delivery_claim(Delivery.objects.get().id)
     assert claimed is not None and claimed.in_flight
 

@@ -58,18 +58,18 @@ def run_alone(event_sql: EventSql, params: dict) -> list[int]:
 
 @postgresql_only
 def test_the_sql_delivers_every_type_and_mode_to_the_endpoints_event_record_does(team, other_team):
-    add_endpoints(team.team)
-    add_endpoints(other_team.team)  # the same endpoints on another team get nothing
+    add_endpoints(team)
+    add_endpoints(other_team)  # the same endpoints on another team get nothing
     tested = EventSql(name="tested", source="(VALUES (1)) AS source")
     expected_count = 0
     for type_ in ALL_TYPES:
         for live_mode in (True, False):
             with transaction.atomic():
                 by_orm = event_record(
-                    team=team.team, live_mode=live_mode, type=type_, data_object={"n": 1}
+                    team=team, live_mode=live_mode, type=type_, data_object={"n": 1}
                 )
                 params = tested.params(
-                    team_id=team.team.pk,
+                    team_id=team.pk,
                     live_mode=live_mode,
                     type=type_,
                     data_object={"n": 1},
@@ -110,12 +110,12 @@ def test_fields_only_the_statement_knows_are_set_from_its_source(team):
         previous_attributes_sql={"count": "source.count"},
     )
     params = computed.params(
-        team_id=team.team.pk,
+        team_id=team.pk,
         live_mode=True,
         type=EventType.WALLET_CREDIT,
         data_object={"object": "transaction", "amount": None, "kept": "as given"},
         previous_attributes={"count": None},
-        created_at=team.team.created_at,
+        created_at=team.created_at,
     )
     with transaction.atomic():
         run_alone(computed, params)
@@ -126,14 +126,14 @@ def test_fields_only_the_statement_knows_are_set_from_its_source(team):
 
 @postgresql_only
 def test_a_source_without_a_row_writes_no_event_and_no_delivery(team):
-    make_endpoint(team.team, "https://hooks.example.com/all", events=ALL_TYPES)
+    make_endpoint(team, "https://hooks.example.com/all", events=ALL_TYPES)
     skipped = EventSql(name="skipped", source="(VALUES (1)) AS source WHERE FALSE")
     params = skipped.params(
-        team_id=team.team.pk,
+        team_id=team.pk,
         live_mode=True,
         type=EventType.WALLET_LOW_BALANCE,
         data_object={},
-        created_at=team.team.created_at,
+        created_at=team.created_at,
     )
     with transaction.atomic():
         assert run_alone(skipped, params) == []
@@ -158,11 +158,11 @@ def test_names_that_are_not_plain_identifiers_are_refused():
 def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
     team, https_receiver, django_capture_on_commit_callbacks, one_statement
 ):
-    make_endpoint(team.team, https_receiver.url_for("/all"), events=ALL_TYPES)
-    make_endpoint(team.team, https_receiver.url_for("/low"), events=["wallet.low_balance"])
-    make_endpoint(team.team, https_receiver.url_for("/debit"), events=["wallet.debit"])
+    make_endpoint(team, https_receiver.url_for("/all"), events=ALL_TYPES)
+    make_endpoint(team, https_receiver.url_for("/low"), events=["wallet.low_balance"])
+    make_endpoint(team, https_receiver.url_for("/debit"), events=["wallet.debit"])
     movement = {
-        "team": team.team,
+        "team": team,
         "live_mode": True,
         "description": "Movement",
         "one_statement": one_statement,
@@ -211,11 +211,9 @@ def test_data_is_stored_as_event_record_stores_it(team):
     }
     encoded = EventSql(name="encoded", source="(VALUES (1)) AS source")
     with transaction.atomic():
-        by_orm = event_record(
-            team=team.team, live_mode=True, type="wallet.credit", data_object=data
-        )
+        by_orm = event_record(team=team, live_mode=True, type="wallet.credit", data_object=data)
         params = encoded.params(
-            team_id=team.team.pk,
+            team_id=team.pk,
             live_mode=True,
             type="wallet.credit",
             data_object=data,

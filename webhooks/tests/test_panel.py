@@ -35,17 +35,19 @@ def delivery_page(delivery):
 @pytest.fixture
 def deliveries_of_two_teams(team, other_team, https_receiver, django_capture_on_commit_callbacks):
     https_receiver.respond("/theirs", status=500, body=b"their server is down")
-    mine = make_endpoint(team.team, https_receiver.url_for("/mine"))
-    theirs = make_endpoint(other_team.team, https_receiver.url_for("/theirs"))
+    mine = make_endpoint(team, https_receiver.url_for("/mine"))
+    theirs = make_endpoint(other_team, https_receiver.url_for("/theirs"))
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
-        record(other_team.team)
+        record(team)
+        record(other_team)
     return mine, theirs
 
 
-def test_agency_user_sees_only_their_teams_endpoints_and_deliveries(team, deliveries_of_two_teams):
+def test_agency_user_sees_only_their_teams_endpoints_and_deliveries(
+    team_owner, deliveries_of_two_teams
+):
     mine, theirs = deliveries_of_two_teams
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
 
     endpoints = browser.get(ENDPOINTS)
     deliveries = browser.get(DELIVERIES)
@@ -55,9 +57,11 @@ def test_agency_user_sees_only_their_teams_endpoints_and_deliveries(team, delive
     assert theirs.url not in endpoints.content.decode() + deliveries.content.decode()
 
 
-def test_agency_user_cannot_open_another_teams_endpoint_or_delivery(team, deliveries_of_two_teams):
+def test_agency_user_cannot_open_another_teams_endpoint_or_delivery(
+    team_owner, deliveries_of_two_teams
+):
     _, theirs = deliveries_of_two_teams
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     for page in (endpoint_page(theirs), delivery_page(theirs.deliveries.get())):
         response = browser.get(page)
         assert response.status_code in (302, 404)  # the admin's "does not exist"
@@ -65,10 +69,10 @@ def test_agency_user_cannot_open_another_teams_endpoint_or_delivery(team, delive
 
 
 def test_a_delivery_page_shows_its_attempts_and_the_endpoint_page_hides_the_secret(
-    other_team, deliveries_of_two_teams
+    other_team_owner, deliveries_of_two_teams
 ):
     _, theirs = deliveries_of_two_teams
-    browser = browser_for(other_team.owner)
+    browser = browser_for(other_team_owner)
 
     delivery = browser.get(delivery_page(theirs.deliveries.get())).content.decode()
     endpoint = browser.get(endpoint_page(theirs)).content.decode()
@@ -85,16 +89,16 @@ def test_support_staff_see_every_teams_webhooks(deliveries_of_two_teams):
     assert deliveries.count() == 2
 
 
-def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
+def test_agency_user_reactivates_a_deactivated_endpoint(team, team_owner, https_receiver):
     endpoint = make_endpoint(
-        team.team,
+        team,
         https_receiver.url,
         active=False,
         consecutive_failures=6,
         deactivated_at=timezone.now(),
     )
 
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     chosen = {"action": "reactivate", "_selected_action": [endpoint.pk]}
     confirmation = browser.post(ENDPOINTS, chosen)  # first a page that says what will happen
     assert "admin/confirm_action.html" in [t.name for t in confirmation.templates]
@@ -112,11 +116,11 @@ def test_agency_user_reactivates_a_deactivated_endpoint(team, https_receiver):
 
 
 def test_reactivating_from_the_list_keeps_a_webhook_whose_test_fails_deactivated(
-    team, https_receiver
+    team, team_owner, https_receiver
 ):
     https_receiver.respond("/hooks", status=500)
     endpoint = make_endpoint(
-        team.team,
+        team,
         https_receiver.url_for("/hooks"),
         active=False,
         consecutive_failures=6,
@@ -124,18 +128,20 @@ def test_reactivating_from_the_list_keeps_a_webhook_whose_test_fails_deactivated
     )
     chosen = {"action": "reactivate", "_selected_action": [endpoint.pk], "post": "yes"}
 
-    response = browser_for(team.owner).post(ENDPOINTS, chosen, follow=True)
+    response = browser_for(team_owner).post(ENDPOINTS, chosen, follow=True)
 
     assert "O destino não aceitou o evento de teste" in response.content.decode()
     endpoint.refresh_from_db()
     assert not endpoint.active and endpoint.consecutive_failures == 6
 
 
-def test_agency_user_sends_a_test_event(team, https_receiver, django_capture_on_commit_callbacks):
-    endpoint = make_endpoint(team.team, https_receiver.url)
+def test_agency_user_sends_a_test_event(
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
+):
+    endpoint = make_endpoint(team, https_receiver.url)
 
     with django_capture_on_commit_callbacks(execute=True):
-        browser_for(team.owner).post(
+        browser_for(team_owner).post(
             ENDPOINTS, {"action": "send_test_event", "_selected_action": [endpoint.pk]}
         )
 
@@ -143,14 +149,16 @@ def test_agency_user_sends_a_test_event(team, https_receiver, django_capture_on_
     assert orjson.loads(request.body)["type"] == "webhook.test"
 
 
-def test_agency_user_redelivers_an_event(team, https_receiver, django_capture_on_commit_callbacks):
-    make_endpoint(team.team, https_receiver.url)
+def test_agency_user_redelivers_an_event(
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
+):
+    make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        event = record(team.team)
+        event = record(team)
     delivery = Delivery.objects.get()
 
     with django_capture_on_commit_callbacks(execute=True):
-        browser_for(team.owner).post(
+        browser_for(team_owner).post(
             DELIVERIES, {"action": "redeliver", "_selected_action": [delivery.pk]}
         )
 
@@ -159,15 +167,15 @@ def test_agency_user_redelivers_an_event(team, https_receiver, django_capture_on
 
 
 def test_an_agency_user_cannot_redeliver_another_teams_delivery(
-    team, other_team, https_receiver, django_capture_on_commit_callbacks
+    team_owner, other_team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(other_team.team, https_receiver.url)
+    make_endpoint(other_team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        record(other_team.team)
+        record(other_team)
     theirs = Delivery.objects.get()
 
     with django_capture_on_commit_callbacks(execute=True):
-        browser_for(team.owner).post(
+        browser_for(team_owner).post(
             DELIVERIES, {"action": "redeliver", "_selected_action": [theirs.pk]}
         )
 

@@ -2,42 +2,16 @@
 deactivated webhook, reactivates it (after a confirmation page), and cannot see another team's
 webhooks."""
 
-import shutil
-
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from agencies.tests.factories import make_team
+from tests.browsers import PASSWORD, needs_chromium
 from webhooks.models import WebhookEndpoint
 from webhooks.tests.factories import make_endpoint
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-pytestmark = [
-    pytest.mark.skipif(
-        not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-        reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(5)
-    yield driver
-    driver.quit()
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
 def test_agency_user_reactivates_a_deactivated_webhook_and_sees_only_their_own(

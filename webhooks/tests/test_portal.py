@@ -52,7 +52,7 @@ def closed_port_url() -> str:
 
 def deactivated(team, url, **fields):
     return make_endpoint(
-        team.team,
+        team,
         url,
         active=False,
         consecutive_failures=6,
@@ -67,9 +67,9 @@ def deactivated(team, url, **fields):
 def test_an_attempt_keeps_the_headers_it_sent(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
-    make_endpoint(team.team, https_receiver.url)
+    make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
     attempt = DeliveryAttempt.objects.get()
     (received,) = https_receiver.requests
 
@@ -82,13 +82,13 @@ def test_an_attempt_keeps_the_headers_it_sent(
 
 
 def test_the_endpoint_page_shows_why_and_when_it_was_deactivated_and_its_health(
-    team, https_receiver, django_capture_on_commit_callbacks
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
 ):
     https_receiver.respond("/down", status=503, body=b"maintenance")
-    endpoint = make_endpoint(team.team, https_receiver.url_for("/down"))
+    endpoint = make_endpoint(team, https_receiver.url_for("/down"))
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
-        record(team.team)
+        record(team)
+        record(team)
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
         active=False, consecutive_failures=6, deactivated_at=timezone.now()
     )
@@ -99,7 +99,7 @@ def test_the_endpoint_page_shows_why_and_when_it_was_deactivated_and_its_health(
     assert (health.attempts_24h, health.success_rate_24h) == (2, 0.0)
     assert health.last_error.error == "HTTP 503" and health.waiting == 2
 
-    html = browser_for(team.owner).get(page_of(endpoint)).content.decode()
+    html = browser_for(team_owner).get(page_of(endpoint)).content.decode()
     assert "Desativado automaticamente em" in html and "6 tentativas" in html
     assert "horário de Brasília" in html
     assert "HTTP 503" in html
@@ -107,22 +107,22 @@ def test_the_endpoint_page_shows_why_and_when_it_was_deactivated_and_its_health(
 
 
 def test_an_active_endpoint_shows_its_success_rate_and_next_retry(
-    team, https_receiver, django_capture_on_commit_callbacks
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
 ):
     https_receiver.respond("/flaky", status=500)
-    endpoint = make_endpoint(team.team, https_receiver.url_for("/flaky"))
+    endpoint = make_endpoint(team, https_receiver.url_for("/flaky"))
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
     https_receiver.respond("/flaky", status=200)
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
 
     health = endpoint_health(endpoint)
     assert health.success_rate_24h == 50.0
     retry = Delivery.objects.get(status=Delivery.Status.PENDING).next_attempt_at
     assert health.next_retry == retry
 
-    html = browser_for(team.owner).get(page_of(endpoint)).content.decode()
+    html = browser_for(team_owner).get(page_of(endpoint)).content.decode()
     assert "50,00 %" in html and "(1 de 2 tentativas aceitas)" in html
     assert "Ativo" in html
 
@@ -130,10 +130,10 @@ def test_an_active_endpoint_shows_its_success_rate_and_next_retry(
 # --- Send a test event --------------------------------------------------------------------
 
 
-def test_a_test_event_answer_is_shown_on_the_page(team, https_receiver):
+def test_a_test_event_answer_is_shown_on_the_page(team, team_owner, https_receiver):
     https_receiver.respond("/hooks", status=200, body=b'{"received": true}')
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    browser = browser_for(team.owner)
+    endpoint = make_endpoint(team, https_receiver.url)
+    browser = browser_for(team_owner)
 
     response = browser.post(page_of(endpoint, "test"), follow=True)
 
@@ -158,7 +158,7 @@ def test_a_test_event_answer_is_shown_on_the_page(team, https_receiver):
     ids=["5xx", "timeout", "receiver-down"],
 )
 def test_a_failed_test_is_one_attempt_never_retried_and_counts_toward_nothing(
-    team, https_receiver, settings, answer, expected_error, shown
+    team, team_owner, https_receiver, settings, answer, expected_error, shown
 ):
     settings.WEBHOOK_TIMEOUT_SECONDS = 1
     if answer is None:
@@ -167,9 +167,9 @@ def test_a_failed_test_is_one_attempt_never_retried_and_counts_toward_nothing(
         https_receiver.respond("/hooks", **answer)
         url = https_receiver.url
     # One failure away from deactivation: a failed test must not be that failure.
-    endpoint = make_endpoint(team.team, url, consecutive_failures=5)
+    endpoint = make_endpoint(team, url, consecutive_failures=5)
 
-    html = browser_for(team.owner).post(page_of(endpoint, "test"), follow=True).content.decode()
+    html = browser_for(team_owner).post(page_of(endpoint, "test"), follow=True).content.decode()
 
     assert shown in html and "answer-failed" in html  # stored in English, shown in Portuguese
     attempt = DeliveryAttempt.objects.get()
@@ -195,10 +195,12 @@ def test_a_test_is_sent_to_a_deactivated_endpoint_without_reactivating_it(team, 
 # --- Reactivate ---------------------------------------------------------------------------
 
 
-def test_reactivate_sends_a_test_first_and_reactivates_when_it_is_accepted(team, https_receiver):
+def test_reactivate_sends_a_test_first_and_reactivates_when_it_is_accepted(
+    team, team_owner, https_receiver
+):
     endpoint = deactivated(team, https_receiver.url)
 
-    response = browser_for(team.owner).post(page_of(endpoint, "reactivate"), follow=True)
+    response = browser_for(team_owner).post(page_of(endpoint, "reactivate"), follow=True)
 
     html = response.content.decode()
     assert "as falhas voltam a contar do zero" in html
@@ -210,10 +212,12 @@ def test_reactivate_sends_a_test_first_and_reactivates_when_it_is_accepted(team,
     assert orjson.loads(request.body)["type"] == "webhook.test"
 
 
-def test_reactivate_with_a_failing_test_asks_and_can_keep_it_deactivated(team, https_receiver):
+def test_reactivate_with_a_failing_test_asks_and_can_keep_it_deactivated(
+    team, team_owner, https_receiver
+):
     https_receiver.respond("/hooks", status=502, body=b"bad gateway")
     endpoint = deactivated(team, https_receiver.url)
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
 
     page = browser.post(page_of(endpoint, "reactivate"))
 
@@ -228,10 +232,12 @@ def test_reactivate_with_a_failing_test_asks_and_can_keep_it_deactivated(team, h
     assert endpoint.active and endpoint.consecutive_failures == 0
 
 
-def test_reactivate_when_the_receiver_is_down_shows_the_connection_error(team, settings):
+def test_reactivate_when_the_receiver_is_down_shows_the_connection_error(
+    team, team_owner, settings
+):
     settings.WEBHOOKS_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     endpoint = deactivated(team, closed_port_url())
-    html = browser_for(team.owner).post(page_of(endpoint, "reactivate")).content.decode()
+    html = browser_for(team_owner).post(page_of(endpoint, "reactivate")).content.decode()
     assert "Falha na conexão" in html and "Reativar mesmo assim" in html
     endpoint.refresh_from_db()
     assert not endpoint.active
@@ -248,10 +254,10 @@ def test_attempts_made_before_a_reactivation_never_deactivate_it_again(
     second alert) 25 s later."""
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 10
     https_receiver.respond("/hooks", status=500)
-    endpoint = make_endpoint(team.team, https_receiver.url)
+    endpoint = make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=False):  # recorded, not yet sent
         for _ in range(6):
-            record(team.team)
+            record(team)
     in_flight = [delivery_claim(d.pk) for d in Delivery.objects.order_by("pk")]
     assert all(in_flight)
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
@@ -278,12 +284,12 @@ def test_failures_after_a_reactivation_count_from_zero(
     with django_capture_on_commit_callbacks(execute=False):
         webhook_update(endpoint=endpoint, active=True)
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
-        record(team.team)
+        record(team)
+        record(team)
     endpoint.refresh_from_db()
     assert endpoint.active and endpoint.consecutive_failures == 2
     with django_capture_on_commit_callbacks(execute=True):
-        record(team.team)
+        record(team)
     endpoint.refresh_from_db()
     assert not endpoint.active  # the third failure since the reactivation
 
@@ -294,7 +300,7 @@ def test_waiting_deliveries_restart_their_attempt_count_on_reactivation(
     endpoint = deactivated(team, https_receiver.url, events=["wallet.credit"])
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=True)
     with django_capture_on_commit_callbacks(execute=False):
-        record(team.team)
+        record(team)
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(active=False)
     Delivery.objects.update(attempt_count=5, next_attempt_at=timezone.now() + timedelta(hours=5))
 
@@ -320,20 +326,20 @@ def test_parse_brasilia_reads_dd_mm_yyyy_hh_mm_in_sao_paulo_time():
 
 
 def test_recover_since_redelivers_events_missed_while_disabled(
-    team, https_receiver, django_capture_on_commit_callbacks
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
 ):
-    endpoint = make_endpoint(team.team, https_receiver.url, active=False, paused_at=timezone.now())
+    endpoint = make_endpoint(team, https_receiver.url, active=False, paused_at=timezone.now())
     with django_capture_on_commit_callbacks(execute=True):
-        before = record(team.team)
+        before = record(team)
     cutoff = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        missed = [record(team.team), record(team.team)]
-        record(team.team, type=EventType.BOOKING_CREATED)  # not subscribed
+        missed = [record(team), record(team)]
+        record(team, type=EventType.BOOKING_CREATED)  # not subscribed
     assert Delivery.objects.count() == 0  # disabled: nothing was queued for it
     type(before).objects.filter(pk=before.pk).update(
         created_at=F("created_at") - timedelta(minutes=5)
     )
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     with django_capture_on_commit_callbacks(execute=False):
         webhook_update(endpoint=endpoint, active=True)
     since = timezone.localtime(cutoff - timedelta(minutes=1), BRASILIA).strftime("%d/%m/%Y %H:%M")
@@ -352,21 +358,23 @@ def test_recover_since_redelivers_events_missed_while_disabled(
     ("typed", "expected"),
     [("2026-11-25 14:30", "dd/mm/aaaa hh:mm"), ("01/01/2020 00:00", "Os eventos são mantidos")],
 )
-def test_recover_rejects_a_badly_typed_or_too_old_time(team, https_receiver, typed, expected):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    response = browser_for(team.owner).post(
+def test_recover_rejects_a_badly_typed_or_too_old_time(
+    team, team_owner, https_receiver, typed, expected
+):
+    endpoint = make_endpoint(team, https_receiver.url)
+    response = browser_for(team_owner).post(
         page_of(endpoint, "recover"), {"since": typed}, follow=True
     )
     assert expected in response.content.decode()
     assert https_receiver.requests == []
 
 
-def test_recover_on_a_disabled_endpoint_asks_to_reactivate_first(team, https_receiver):
+def test_recover_on_a_disabled_endpoint_asks_to_reactivate_first(team, team_owner, https_receiver):
     endpoint = deactivated(team, https_receiver.url)
     since = timezone.localtime(timezone.now() - timedelta(hours=1), BRASILIA).strftime(
         "%d/%m/%Y %H:%M"
     )
-    response = browser_for(team.owner).post(
+    response = browser_for(team_owner).post(
         page_of(endpoint, "recover"), {"since": since}, follow=True
     )
     assert "Reative o webhook antes" in response.content.decode()
@@ -377,7 +385,7 @@ def test_recover_on_a_disabled_endpoint_asks_to_reactivate_first(team, https_rec
 
 def _attempts(endpoint, team, count, *, succeeded=True, type=EventType.WALLET_CREDIT, at=None):
     at = at or timezone.now()
-    event = record(team.team, type=type)
+    event = record(team, type=type)
     delivery = Delivery.objects.create(event=event, endpoint=endpoint, status="succeeded")
     DeliveryAttempt.objects.bulk_create(
         DeliveryAttempt(
@@ -395,13 +403,13 @@ def _attempts(endpoint, team, count, *, succeeded=True, type=EventType.WALLET_CR
     return event
 
 
-def test_the_attempt_log_is_paginated_and_filtered(team):
-    endpoint = make_endpoint(team.team, "https://hooks.alpha.example/x", active=False)
+def test_the_attempt_log_is_paginated_and_filtered(team, team_owner):
+    endpoint = make_endpoint(team, "https://hooks.alpha.example/x", active=False)
     _attempts(endpoint, team, 55)
     failed = _attempts(endpoint, team, 3, succeeded=False, type=EventType.BOOKING_CREATED)
     old = timezone.now() - timedelta(days=3)
     _attempts(endpoint, team, 2, succeeded=False, at=old)
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     log = page_of(endpoint, "attempts")
 
     first = browser.get(log)
@@ -424,12 +432,14 @@ def test_the_attempt_log_is_paginated_and_filtered(team):
 # --- Redeliver on the delivery page -------------------------------------------------------
 
 
-def test_the_delivery_page_redelivers(team, https_receiver, django_capture_on_commit_callbacks):
-    make_endpoint(team.team, https_receiver.url)
+def test_the_delivery_page_redelivers(
+    team, team_owner, https_receiver, django_capture_on_commit_callbacks
+):
+    make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        event = record(team.team)
+        event = record(team)
     delivery = Delivery.objects.get()
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     page = reverse("admin:webhooks_delivery_change", args=[delivery.pk])
     assert 'id="redeliver"' in browser.get(page).content.decode()
 
@@ -443,16 +453,16 @@ def test_the_delivery_page_redelivers(team, https_receiver, django_capture_on_co
 
 
 def test_an_agency_user_cannot_touch_another_teams_endpoint(
-    team, other_team, https_receiver, django_capture_on_commit_callbacks
+    team_owner, other_team, https_receiver, django_capture_on_commit_callbacks
 ):
     theirs = deactivated(other_team, https_receiver.url)
     WebhookEndpoint.objects.filter(pk=theirs.pk).update(active=True)
     with django_capture_on_commit_callbacks(execute=True):
-        record(other_team.team)
+        record(other_team)
     WebhookEndpoint.objects.filter(pk=theirs.pk).update(active=False)
     delivery = Delivery.objects.get()
     https_receiver.reset()
-    browser = browser_for(team.owner)
+    browser = browser_for(team_owner)
     since = timezone.localtime(timezone.now() - timedelta(hours=1), BRASILIA).strftime(
         "%d/%m/%Y %H:%M"
     )

@@ -7,20 +7,16 @@ webhook-attempts-1440 (docs/screenshots/)."""
 from datetime import timedelta
 
 import orjson
+import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from agencies.tests.factories import make_team
-from tests.test_panel_browser_pt_br import (  # noqa: F401 - `browser` is a fixture
-    DESKTOP,
-    PASSWORD,
-    browser,
-    log_in,
-    pytestmark,
-    screenshot,
-)
+from tests.browsers import DESKTOP, PASSWORD, log_in, needs_chromium, screenshot
 from webhooks.models import Delivery, DeliveryAttempt, EventType, WebhookEndpoint
 from webhooks.tests.factories import make_endpoint, record
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
 def a_disabled_endpoint_with_history(url: str):
@@ -70,7 +66,7 @@ def a_disabled_endpoint_with_history(url: str):
 
 def test_an_agency_user_recovers_the_events_missed_while_disabled(
     live_server,
-    browser,  # noqa: F811 - the fixture imported above
+    browser_pt_br,
     https_receiver,
 ):
     from selenium.webdriver.common.by import By
@@ -79,32 +75,32 @@ def test_an_agency_user_recovers_the_events_missed_while_disabled(
 
     endpoint, missed = a_disabled_endpoint_with_history(https_receiver.url)
     assert not Delivery.objects.filter(event__in=missed).exists()
-    wait = WebDriverWait(browser, 30)
-    log_in(live_server, browser, wait)
+    wait = WebDriverWait(browser_pt_br, 30)
+    log_in(live_server, browser_pt_br, wait)
 
     page = reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk])
-    browser.get(live_server.url + page)
+    browser_pt_br.get(live_server.url + page)
     wait.until(EC.presence_of_element_located((By.ID, "webhook-health")))
-    state = browser.find_element(By.ID, "health-state").text
+    state = browser_pt_br.find_element(By.ID, "health-state").text
     assert "Desativado automaticamente em" in state and "horário de Brasília" in state
-    assert "HTTP 503" in browser.find_element(By.ID, "health-last-error").text
-    assert "0,00 %" in browser.find_element(By.ID, "health-rate").text
-    screenshot(browser, "webhook-health-1440", DESKTOP)
+    assert "HTTP 503" in browser_pt_br.find_element(By.ID, "health-last-error").text
+    assert "0,00 %" in browser_pt_br.find_element(By.ID, "health-rate").text
+    screenshot(browser_pt_br, "webhook-health-1440", DESKTOP)
 
     # Reactivate: a test first; the receiver accepts it, so the endpoint is active again.
-    browser.find_element(By.ID, "reactivate").click()
+    browser_pt_br.find_element(By.ID, "reactivate").click()
     wait.until(EC.presence_of_element_located((By.ID, "test-answer")))
-    messages = browser.find_element(By.CSS_SELECTOR, "ul.messagelist").text
+    messages = browser_pt_br.find_element(By.CSS_SELECTOR, "ul.messagelist").text
     assert "as falhas voltam a contar do zero" in messages
-    assert "HTTP 200" in browser.find_element(By.ID, "test-answer").text
+    assert "HTTP 200" in browser_pt_br.find_element(By.ID, "test-answer").text
     assert WebhookEndpoint.objects.get(pk=endpoint.pk).active
 
     # Recover since the deactivation: the field suggests that moment, in Brasília time.
-    since = browser.find_element(By.ID, "recover-since")
+    since = browser_pt_br.find_element(By.ID, "recover-since")
     suggested = timezone.localtime(endpoint.deactivated_at).strftime("%d/%m/%Y %H:%M")
     assert since.get_attribute("value") == suggested
-    screenshot(browser, "webhook-recover-1440", DESKTOP)
-    browser.find_element(By.ID, "recover-submit").click()
+    screenshot(browser_pt_br, "webhook-recover-1440", DESKTOP)
+    browser_pt_br.find_element(By.ID, "recover-submit").click()
 
     wait.until(EC.presence_of_element_located((By.ID, "attempt-log")))
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "ul.messagelist"), "3 eventos"))
@@ -114,23 +110,23 @@ def test_an_agency_user_recovers_the_events_missed_while_disabled(
         if orjson.loads(r.body)["type"] == "wallet.credit"
     ]
     assert sorted(delivered) == sorted(e.id for e in missed)
-    rows = browser.find_elements(By.CSS_SELECTOR, "#attempt-log tr.attempt-row")
+    rows = browser_pt_br.find_elements(By.CSS_SELECTOR, "#attempt-log tr.attempt-row")
     recovered = [r for r in rows if any(e.id in r.text for e in missed)]
     assert len(recovered) == 3
     assert all(r.get_attribute("data-status") == "succeeded" for r in recovered)
     assert all("Sucesso" in r.text or "Entregue" in r.text for r in recovered)
 
     # Each attempt opens on its request and the receiver's answer.
-    browser.find_element(By.CSS_SELECTOR, "#attempt-log details summary").click()
-    detail = browser.find_element(By.CSS_SELECTOR, "#attempt-log details .attempt-detail")
+    browser_pt_br.find_element(By.CSS_SELECTOR, "#attempt-log details summary").click()
+    detail = browser_pt_br.find_element(By.CSS_SELECTOR, "#attempt-log details .attempt-detail")
     wait.until(lambda _: detail.is_displayed())
     assert "X-Service-Signature" in detail.text and "HTTP 200" in detail.text
-    screenshot(browser, "webhook-attempts-1440", DESKTOP)
+    screenshot(browser_pt_br, "webhook-attempts-1440", DESKTOP)
 
 
 def test_a_test_events_answer_appears_on_the_page(
     live_server,
-    browser,  # noqa: F811 - the fixture imported above
+    browser_pt_br,
     https_receiver,
 ):
     from selenium.webdriver.common.by import By
@@ -140,19 +136,19 @@ def test_a_test_events_answer_appears_on_the_page(
     https_receiver.respond("/alpha", status=202, body=b'{"accepted": "evt-check"}')
     made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
     endpoint = make_endpoint(made.team, https_receiver.url_for("/alpha"))
-    wait = WebDriverWait(browser, 30)
-    log_in(live_server, browser, wait)
+    wait = WebDriverWait(browser_pt_br, 30)
+    log_in(live_server, browser_pt_br, wait)
 
-    browser.get(
+    browser_pt_br.get(
         live_server.url + reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk])
     )
     wait.until(EC.element_to_be_clickable((By.ID, "send-test"))).click()
 
     wait.until(EC.presence_of_element_located((By.ID, "test-answer")))
-    answer = browser.find_element(By.ID, "test-answer").text
+    answer = browser_pt_br.find_element(By.ID, "test-answer").text
     assert "HTTP 202" in answer and '{"accepted": "evt-check"}' in answer
     assert "Resposta ao evento de teste" in answer
-    assert "O receptor aceitou o evento de teste (HTTP 202)." in browser.page_source
+    assert "O receptor aceitou o evento de teste (HTTP 202)." in browser_pt_br.page_source
     (request,) = https_receiver.requests
     assert orjson.loads(request.body)["type"] == "webhook.test"
     delivery = Delivery.objects.get(endpoint=endpoint)

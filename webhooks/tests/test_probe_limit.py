@@ -35,13 +35,15 @@ def wait_until(condition, timeout=20.0):
 
 
 @pytest.fixture
-def slow_probe_in_flight(team, https_receiver):
+def slow_probe_in_flight(team_keys, https_receiver):
     """The team's first create is probing a URL that answers only after 3 s."""
     https_receiver.respond("/slow", delay=3.0)
     outcome = {}
 
     def first_create():
-        outcome["response"] = create(client_for(team.test_key), https_receiver.url_for("/slow"))
+        outcome["response"] = create(
+            client_for(team_keys.test_key), https_receiver.url_for("/slow")
+        )
 
     thread = threading.Thread(target=first_create)
     thread.start()
@@ -52,9 +54,9 @@ def slow_probe_in_flight(team, https_receiver):
 
 
 def test_a_second_probe_of_the_same_team_is_refused_with_retry_after(
-    team, https_receiver, slow_probe_in_flight
+    team_keys, https_receiver, slow_probe_in_flight
 ):
-    response = create(client_for(team.test_key), https_receiver.url_for("/other"))
+    response = create(client_for(team_keys.test_key), https_receiver.url_for("/other"))
 
     assert response.status_code == 429
     assert response.json()["error"] == {
@@ -66,12 +68,16 @@ def test_a_second_probe_of_the_same_team_is_refused_with_retry_after(
     assert 1 <= int(response["Retry-After"]) <= 10
     assert not any(r.path == "/other" for r in https_receiver.requests)  # never probed
     # The team's other mode shares the one probe.
-    assert create(client_for(team.live_key), https_receiver.url_for("/live")).status_code == 429
+    assert (
+        create(client_for(team_keys.live_key), https_receiver.url_for("/live")).status_code == 429
+    )
 
 
-def test_a_url_change_waits_for_the_same_probe(team, https_receiver, slow_probe_in_flight):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    client = client_for(team.live_key)
+def test_a_url_change_waits_for_the_same_probe(
+    team, team_keys, https_receiver, slow_probe_in_flight
+):
+    endpoint = make_endpoint(team, https_receiver.url)
+    client = client_for(team_keys.live_key)
 
     changed = client.put(
         f"/api/v1/webhooks/{endpoint.pk}", {"url": https_receiver.url_for("/new")}, format="json"
@@ -85,17 +91,17 @@ def test_a_url_change_waits_for_the_same_probe(team, https_receiver, slow_probe_
     assert paused.status_code == 200
 
 
-def test_another_team_is_not_held_back(other_team, https_receiver, slow_probe_in_flight):
-    response = create(client_for(other_team.test_key), https_receiver.url_for("/theirs"))
+def test_another_team_is_not_held_back(other_team_keys, https_receiver, slow_probe_in_flight):
+    response = create(client_for(other_team_keys.test_key), https_receiver.url_for("/theirs"))
 
     assert response.status_code == 201
     assert "response" not in slow_probe_in_flight  # the slow probe is still running
 
 
 def test_the_refusal_is_not_replayed_and_the_team_may_probe_again_after(
-    team, https_receiver, slow_probe_in_flight
+    team, team_keys, https_receiver, slow_probe_in_flight
 ):
-    client = client_for(team.test_key)
+    client = client_for(team_keys.test_key)
     key = {"HTTP_IDEMPOTENCY_KEY": "create-other-1"}
     assert create(client, https_receiver.url_for("/other"), **key).status_code == 429
 
@@ -105,13 +111,13 @@ def test_the_refusal_is_not_replayed_and_the_team_may_probe_again_after(
     retried = create(client, https_receiver.url_for("/other"), **key)
     assert retried.status_code == 201  # a 429 is not stored against the Idempotency-Key
     assert "Idempotent-Replayed" not in retried
-    assert WebhookEndpoint.objects.filter(team=team.team).count() == 2
+    assert WebhookEndpoint.objects.filter(team=team).count() == 2
 
 
-def test_a_failed_probe_releases_the_lock(team, https_receiver, settings):
+def test_a_failed_probe_releases_the_lock(team_keys, https_receiver, settings):
     settings.WEBHOOK_TIMEOUT_SECONDS = 1
     https_receiver.respond("/never", delay=3.0)
-    client = client_for(team.test_key)
+    client = client_for(team_keys.test_key)
 
     assert create(client, https_receiver.url_for("/never")).status_code == 422
     assert create(client, https_receiver.url_for("/ok")).status_code == 201

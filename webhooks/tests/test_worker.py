@@ -111,8 +111,8 @@ def wait_until(condition, timeout=30.0):
 def test_a_lost_broker_message_is_delivered_by_the_sweep(
     team, https_receiver, broker, start_worker
 ):
-    make_endpoint(team.team, https_receiver.url)
-    event = record(team.team)  # its delivery message is now in Redis…
+    make_endpoint(team, https_receiver.url)
+    event = record(team)  # its delivery message is now in Redis…
     broker.control.purge()  # …and the broker loses it
     start_worker()
     time.sleep(1)
@@ -129,9 +129,9 @@ def test_a_worker_killed_mid_send_is_made_good_by_the_sweep(
     team, https_receiver, broker, start_worker
 ):
     https_receiver.respond("/slow", status=200, delay=2.0)
-    make_endpoint(team.team, https_receiver.url_for("/slow"))
+    make_endpoint(team, https_receiver.url_for("/slow"))
     worker = start_worker()
-    event = record(team.team)
+    event = record(team)
     assert wait_until(lambda: len(https_receiver.requests) == 1)  # the request is in flight
 
     os.killpg(worker.pid, signal.SIGKILL)  # the worker dies before it records the answer

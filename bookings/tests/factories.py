@@ -1,0 +1,120 @@
+"""Bookings as rows, for tests of what reads them (pages, lists, retention). A booking made
+through the API (bookings/tests/helpers.py: `book`) is what tests of the rules use."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import factory
+from django.utils import timezone
+from factory.django import DjangoModelFactory
+
+from agencies.tests.factories import ClientFactory
+from bookings.models import Booking, BookingDocument, BookingEmail, BookingPassenger
+
+DEPARTURE = "2027-01-15T08:00:00-03:00"
+ARRIVAL = "2027-01-15T09:45:00-03:00"
+
+
+def _one_way_slice() -> list[dict]:
+    """A GRU–BSB one-way slice of one GOL segment, in the API's shape."""
+    segment = {
+        "id": "seg_factory",
+        "origin": {
+            "iata_code": "GRU",
+            "name": "São Paulo/Guarulhos",
+            "time_zone": "America/Sao_Paulo",
+        },
+        "destination": {"iata_code": "BSB", "name": "Brasília", "time_zone": "America/Sao_Paulo"},
+        "departing_at": DEPARTURE,
+        "arriving_at": ARRIVAL,
+        "marketing_carrier": {"iata_code": "G3", "name": "GOL"},
+        "operating_carrier": {"iata_code": "G3", "name": "GOL"},
+        "marketing_carrier_flight_number": "1400",
+        "duration": "PT1H45M",
+        "passengers": [],
+    }
+    return [
+        {"origin": segment["origin"], "destination": segment["destination"], "segments": [segment]}
+    ]
+
+
+class BookingFactory(DjangoModelFactory):
+    """A pending hold of a GRU–BSB one-way in reais, for a client of the team (live mode)."""
+
+    class Meta:
+        model = Booking
+
+    client = factory.SubFactory(ClientFactory)
+    team = factory.SelfAttribute("client.team")
+    live_mode = factory.SelfAttribute("client.live_mode")
+    offer_id = factory.Sequence(lambda n: f"off_factory{n:05d}")
+    type = Booking.Type.HOLD
+    supplier = "sandbox"
+    booking_reference = factory.Sequence(lambda n: f"FB{n:04d}")
+    total_amount = Decimal("612.40")
+    total_currency = "BRL"
+    base_amount = Decimal("520.00")
+    tax_amount = Decimal("92.40")
+    exchange_rate = Decimal("1")
+    base_cost_brl = Decimal("612.40")
+    markup_amount = Decimal("0.00")
+    fee_amount = Decimal("0.00")
+    client_amount = Decimal("612.40")
+    owner = factory.LazyFunction(lambda: {"iata_code": "G3", "name": "GOL"})
+    slices = factory.LazyFunction(_one_way_slice)
+    conditions = factory.LazyFunction(
+        lambda: {
+            "refund_before_departure": {
+                "allowed": False,
+                "penalty_amount": None,
+                "penalty_currency": None,
+            },
+            "change_before_departure": {
+                "allowed": False,
+                "penalty_amount": None,
+                "penalty_currency": None,
+            },
+        }
+    )
+    departing_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=50))
+    payment_required_by = factory.LazyFunction(lambda: timezone.now() + timedelta(hours=24))
+
+
+class BookingPassengerFactory(DjangoModelFactory):
+    """The booking's lead adult passenger."""
+
+    class Meta:
+        model = BookingPassenger
+
+    booking = factory.SubFactory(BookingFactory)
+    position = 0
+    passenger_id = factory.Sequence(lambda n: f"pas_factory{n:05d}")
+    type = "adult"
+    title = "ms"
+    given_name = "Ana"
+    family_name = "Souza"
+    gender = "f"
+    born_on = factory.LazyFunction(lambda: timezone.now().date().replace(year=1990))
+    email = "ana@example.com"
+    phone_number = "+5511987654321"
+
+
+class BookingDocumentFactory(DjangoModelFactory):
+    """An e-ticket of a passenger (13 digits, GOL's 127 prefix)."""
+
+    class Meta:
+        model = BookingDocument
+
+    booking = factory.SubFactory(BookingFactory, status=Booking.Status.TICKETED)
+    passenger_id = factory.Sequence(lambda n: f"pas_factory{n:05d}")
+    unique_identifier = factory.Sequence(lambda n: f"127{n:010d}")
+
+
+class BookingEmailFactory(DjangoModelFactory):
+    """The booking-confirmation e-mail, written and not yet sent."""
+
+    class Meta:
+        model = BookingEmail
+
+    booking = factory.SubFactory(BookingFactory)
+    kind = BookingEmail.Kind.CREATED

@@ -1,0 +1,89 @@
+"""Headless Chromium for the panel's browser tests (a plain module, not a test module).
+
+The drivers themselves are the root conftest.py's fixtures: `browser` asks for English,
+`browser_pt_br` for Brazilian Portuguese, as a Brazilian agency user's browser does."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+needs_chromium = pytest.mark.skipif(
+    not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
+    reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
+)
+PASSWORD = "correct horse battery staple"  # the owners' panel password in browser tests
+DESKTOP, PHONE = (1440, 900), (390, 844)
+
+
+def english_chromium():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(5)
+    return driver
+
+
+def portuguese_chromium():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--lang=pt-BR",
+        "--hide-scrollbars",
+        f"--window-size={DESKTOP[0]},{DESKTOP[1]}",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "pt-BR,pt"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def log_in(live_server, browser, wait):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+
+    browser.get(live_server.url + reverse("admin:login"))
+    wait.until(EC.presence_of_element_located((By.NAME, "username")))
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "pt-br"
+    browser.find_element(By.NAME, "username").send_keys("ana@alpha.example")
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
+
+
+def open_page(live_server, browser, wait, url):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+
+    browser.get(live_server.url + url)
+    wait.until(EC.presence_of_element_located((By.ID, "footer")))
+    # Money is written with a no-break space (`R$ 1.234,56` never wraps); compare on words.
+    return browser.find_element(By.TAG_NAME, "body").text.replace("\N{NO-BREAK SPACE}", " ")
+
+
+def screenshot(browser, name, size):
+    folder = os.environ.get("PANEL_SCREENSHOTS")
+    if not folder:
+        return
+    width, height = size
+    browser.set_window_size(width, height)
+    full = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(width, min(max(full, height), 2400))
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(Path(folder) / f"{name}.png"))
+    browser.set_window_size(*DESKTOP)

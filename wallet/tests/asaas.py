@@ -1,0 +1,327 @@
+"""A fake Asaas for the wallet's tests (a plain module, not a test module): its recorded v3
+bodies, written the way Asaas writes JSON, and the `responses` registrations that answer our
+adapter's calls (https://docs.asaas.com/reference). The `asaas` fixture (wallet/tests/
+conftest.py) is the `responses` mock they register on."""
+
+import base64
+import json
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import responses
+from responses import matchers
+
+from wallet import pix
+from wallet.models import Recharge
+from wallet.services import recharge_create
+
+TESTDATA = Path(__file__).resolve().parent / "vectors"
+
+
+BOLETO_VECTORS = json.loads((TESTDATA / "boleto_vectors.json").read_text())["vectors"]
+
+
+PIX_VECTORS = json.loads((TESTDATA / "pix_brcode_vectors.json").read_text())["vectors"]
+
+
+BB_BOLETO = BOLETO_VECTORS[0]
+
+
+PIX_PAYLOAD = PIX_VECTORS[1]["payload"]
+
+
+BASE_URL = "https://api-sandbox.asaas.com/v3"
+
+
+API_KEY = "$aact_hmlg_000MzkwODA2MWY2OGM3MWRlMDU2NWM3MzJlNzZmNGZhZGY6OjAwMDAwMDAwMDAwNTIxOTYxMw=="
+
+
+WEBHOOK_TOKEN = "whk-asaas-3b8f0c1e9d2a47e6b5c4"
+
+
+CUSTOMER_ID = "cus_000005219613"
+
+
+PAYMENT_ID = "pay_080225913252"
+
+
+SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+
+
+def asaas_json(body) -> str:
+    """JSON as Asaas writes it: amounts are numbers. Decimals are written as bare numbers
+    (never through float) by swapping in their text after encoding."""
+    numbers = {}
+
+    def walk(value):
+        if isinstance(value, Decimal):
+            mark = f"__number_{len(numbers)}__"
+            numbers[mark] = str(value)
+            return mark
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    text = json.dumps(walk(body))
+    for mark, number in numbers.items():
+        text = text.replace(f'"{mark}"', number)
+    return text
+
+
+def customer_body(team, customer_id: str = CUSTOMER_ID) -> dict:
+    return {
+        "object": "customer",
+        "id": customer_id,
+        "dateCreated": "2025-01-15",
+        "name": team.name,
+        "email": team.notification_email,
+        "company": None,
+        "phone": None,
+        "mobilePhone": None,
+        "address": None,
+        "addressNumber": None,
+        "complement": None,
+        "province": None,
+        "postalCode": None,
+        "cpfCnpj": "11222333000181",
+        "personType": "JURIDICA",
+        "deleted": False,
+        "additionalEmails": None,
+        "externalReference": team.id,
+        "notificationDisabled": True,
+        "observations": None,
+        "municipality": None,
+        "state": None,
+        "country": "Brasil",
+        "city": None,
+        "cityName": None,
+        "foreignCustomer": False,
+    }
+
+
+def customer_list(*customers) -> dict:
+    return {
+        "object": "list",
+        "hasMore": False,
+        "totalCount": len(customers),
+        "limit": 10,
+        "offset": 0,
+        "data": list(customers),
+    }
+
+
+def payment_body(
+    *,
+    payment_id: str,
+    customer: str,
+    value: Decimal,
+    billing_type: str,
+    due_date: str,
+    external_reference: str,
+    status: str = "PENDING",
+) -> dict:
+    """A payment object as Asaas returns it (POST /payments, GET /payments/{id}, webhooks)."""
+    number = payment_id.removeprefix("pay_")
+    paid = status in ("RECEIVED", "CONFIRMED")
+    today = datetime.now(SAO_PAULO).date().isoformat()
+    return {
+        "object": "payment",
+        "id": payment_id,
+        "dateCreated": today,
+        "customer": customer,
+        "subscription": None,
+        "installment": None,
+        "paymentLink": None,
+        "value": value,
+        "netValue": value - Decimal("1.99"),
+        "originalValue": None,
+        "interestValue": None,
+        "description": f"Wallet recharge {external_reference}",
+        "billingType": billing_type,
+        "pixTransaction": None,
+        "status": status,
+        "dueDate": due_date,
+        "originalDueDate": due_date,
+        "paymentDate": today if paid else None,
+        "clientPaymentDate": today if paid else None,
+        "confirmedDate": today if paid else None,
+        "installmentNumber": None,
+        "invoiceUrl": f"https://sandbox.asaas.com/i/{number}",
+        "invoiceNumber": "07582947",
+        "externalReference": external_reference,
+        "deleted": False,
+        "anticipated": False,
+        "anticipable": False,
+        "creditDate": None,
+        "estimatedCreditDate": None,
+        "transactionReceiptUrl": None,
+        "nossoNumero": "1852716" if billing_type == "BOLETO" else None,
+        "bankSlipUrl": (
+            f"https://sandbox.asaas.com/b/pdf/{number}" if billing_type == "BOLETO" else None
+        ),
+        "lastInvoiceViewedDate": None,
+        "lastBankSlipViewedDate": None,
+        "discount": {
+            "value": Decimal("0"),
+            "limitDate": None,
+            "dueDateLimitDays": 0,
+            "type": "FIXED",
+        },
+        "fine": {"value": Decimal("0"), "type": "FIXED"},
+        "interest": {"value": Decimal("0"), "type": "PERCENTAGE"},
+        "postalService": False,
+        "custody": None,
+        "refunds": None,
+    }
+
+
+def pix_qr_body(payload: str = PIX_PAYLOAD) -> dict:
+    return {
+        "encodedImage": base64.b64encode(pix.qr_png(payload)).decode(),
+        "payload": payload,
+        "expirationDate": "2026-11-24 23:59:59",
+    }
+
+
+def error_body(code: str, description: str) -> dict:
+    return {"errors": [{"code": code, "description": description}]}
+
+
+def add_existing_customer(rsps, team):
+    rsps.get(
+        f"{BASE_URL}/customers",
+        match=[matchers.query_param_matcher({"externalReference": team.id})],
+        body=asaas_json(customer_list(customer_body(team))),
+        content_type="application/json",
+    )
+
+
+def add_payment_created(rsps, payment_id: str = PAYMENT_ID):
+    """POST /payments answers like Asaas: the payment, echoing what we sent."""
+
+    def reply(request):
+        sent = json.loads(request.body, parse_float=Decimal, parse_int=Decimal)
+        body = payment_body(
+            payment_id=payment_id,
+            customer=sent["customer"],
+            value=sent["value"],
+            billing_type=sent["billingType"],
+            due_date=sent["dueDate"],
+            external_reference=sent["externalReference"],
+        )
+        return 200, {}, asaas_json(body)
+
+    rsps.add_callback(
+        responses.POST, f"{BASE_URL}/payments", callback=reply, content_type="application/json"
+    )
+
+
+def add_pix_qr(rsps, payment_id: str = PAYMENT_ID, payload: str = PIX_PAYLOAD):
+    rsps.get(
+        f"{BASE_URL}/payments/{payment_id}/pixQrCode",
+        body=asaas_json(pix_qr_body(payload)),
+        content_type="application/json",
+    )
+
+
+def add_pix_charge(rsps, team, payment_id: str = PAYMENT_ID):
+    add_existing_customer(rsps, team)
+    add_payment_created(rsps, payment_id)
+    add_pix_qr(rsps, payment_id)
+
+
+def calls_to(rsps, method: str, path: str) -> list:
+    url = f"{BASE_URL}{path}"
+    return [
+        c for c in rsps.calls if c.request.method == method and c.request.url.split("?")[0] == url
+    ]
+
+
+# --- Asaas notifications (POST /api/v1/payments/asaas/notifications) ---
+
+
+NOTIFICATIONS_URL = "/api/v1/payments/asaas/notifications"
+
+
+EVENT_ID = "evt_05b708f961d739ea7eba7e4db318f621&368604920"
+
+
+SUPPORT = "support@agency.example"
+
+
+def pending_recharge(rsps, team, amount: str = "250.00", payment_id: str = PAYMENT_ID):
+    """A live PIX recharge whose charge Asaas created (its HTTP API answered by `rsps`)."""
+    add_pix_charge(rsps, team, payment_id)
+    recharge = recharge_create(
+        team=team, live_mode=True, amount=Decimal(amount), payment_method="pix"
+    )
+    assert recharge.status == Recharge.Status.PENDING
+    assert recharge.provider_charge_id == payment_id
+    return recharge
+
+
+def asaas_payment(
+    recharge,
+    *,
+    status: str = "RECEIVED",
+    payment_id: str | None = None,
+    value=None,
+    external_reference: str | None = None,
+    deleted: bool = False,
+) -> dict:
+    """The payment object Asaas holds for `recharge` (by default: received, its amount)."""
+    payment = payment_body(
+        payment_id=payment_id or recharge.provider_charge_id,
+        customer=CUSTOMER_ID,
+        value=recharge.amount if value is None else value,
+        billing_type="PIX",
+        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
+        external_reference=recharge.id if external_reference is None else external_reference,
+        status=status,
+    )
+    payment["deleted"] = deleted
+    return payment
+
+
+def add_read_back(rsps, recharge, *, payment_id: str | None = None, **fields):
+    """GET /payments/{id} answers with the payment as Asaas holds it."""
+    payment_id = payment_id or recharge.provider_charge_id
+    rsps.get(
+        f"{BASE_URL}/payments/{payment_id}",
+        body=asaas_json(asaas_payment(recharge, payment_id=payment_id, **fields)),
+        content_type="application/json",
+    )
+
+
+def event_body(
+    recharge,
+    *,
+    event: str = "PAYMENT_RECEIVED",
+    event_id: str = EVENT_ID,
+    status: str = "RECEIVED",
+    payment_id: str | None = None,
+    value=None,
+) -> str:
+    payment = payment_body(
+        payment_id=payment_id or recharge.provider_charge_id,
+        customer=CUSTOMER_ID,
+        value=recharge.amount if value is None else value,
+        billing_type="PIX",
+        due_date=recharge.expires_at.astimezone(SAO_PAULO).date().isoformat(),
+        external_reference=recharge.id,
+        status=status,
+    )
+    return asaas_json(
+        {"id": event_id, "event": event, "dateCreated": "2026-11-23 15:12:44", "payment": payment}
+    )
+
+
+def notify(client, body, *, token: str | None = WEBHOOK_TOKEN):
+    headers = {} if token is None else {"asaas-access-token": token}
+    return client.post(
+        NOTIFICATIONS_URL, data=body, content_type="application/json", headers=headers
+    )
