@@ -1,9 +1,11 @@
+"""Factories of core's models. Their rows belong to a team, which core names only by its
+label ("agencies.Team" in the models, a dotted path here): core imports no app."""
+
 import factory
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
-from agencies.tests.factories import TeamFactory
 from core.models import AuditEntry, IdempotencyKey
 
 
@@ -13,7 +15,7 @@ class IdempotencyKeyFactory(DjangoModelFactory):
     class Meta:
         model = IdempotencyKey
 
-    team = factory.SubFactory(TeamFactory)
+    team = factory.SubFactory("agencies.tests.factories.TeamFactory")
     live_mode = True
     key = factory.Sequence(lambda n: f"order-{n:05d}")
     request_fingerprint = "0" * 64  # a SHA-256 in hex
@@ -26,7 +28,7 @@ class AuditEntryFactory(DjangoModelFactory):
     class Meta:
         model = AuditEntry
 
-    team = factory.SubFactory(TeamFactory)
+    team = factory.SubFactory("agencies.tests.factories.TeamFactory")
     content_type = factory.LazyFunction(lambda: ContentType.objects.get(model="team"))
     object_pk = factory.LazyAttribute(lambda entry: str(entry.team.pk))
     object_repr = factory.LazyAttribute(lambda entry: entry.team.name)
