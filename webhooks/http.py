@@ -307,6 +307,14 @@ def _read_excerpt(response: requests.Response, *, deadline: float) -> str:
     return received[:MAX_RESPONSE_BYTES].decode("utf-8", errors="replace")
 
 
+# Statuses whose answers never have a body (RFC 9110), whatever their headers say.
+_NO_BODY_STATUSES = frozenset({204, 304})
+
+
+def _announces_body(headers) -> bool:
+    return "Transfer-Encoding" in headers or headers.get("Content-Length", "0").strip() != "0"
+
+
 def post_json(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST a JSON body; raises UnsafeDestination, requests.Timeout, requests.SSLError or
     another requests.RequestException when no HTTP answer came back in time."""
@@ -322,7 +330,13 @@ def post_json(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     with session.post(
         url, data=body, headers=headers, stream=True, timeout=(timeout, timeout), verify=verify
     ) as r:
-        excerpt = _read_excerpt(r, deadline=deadline)
+        if r.status_code in _NO_BODY_STATUSES and _announces_body(r.headers):
+            # A body where HTTP allows none: it is not read as part of this answer, so it
+            # would be taken for the start of the next one. The connection is not reused.
+            r.raw.close()
+            excerpt = ""
+        else:
+            excerpt = _read_excerpt(r, deadline=deadline)
         if time.monotonic() > deadline:  # the status line and headers came too slowly
             raise requests.Timeout("The answer took longer than the webhook timeout")
         return Answer(status_code=r.status_code, excerpt=excerpt)

@@ -214,3 +214,35 @@ def test_a_delivery_dropped_on_both_connections_is_one_failed_attempt(team, http
     endpoint.refresh_from_db()
     assert endpoint.total_deliveries == 2 and endpoint.failed_deliveries == 1
     assert endpoint.consecutive_failures == 1
+
+
+def kept_alive() -> int:
+    """Open connections this thread keeps for reuse."""
+    count = 0
+    for adapter in http._shared_session().adapters.values():
+        pools = adapter.poolmanager.pools  # type: ignore[attr-defined]
+        for key in pools.keys():  # noqa: SIM118 - urllib3 forbids iterating the container
+            idle = list(pools[key].pool.queue)
+            count += sum(1 for conn in idle if conn is not None and not conn.is_closed)
+    return count
+
+
+def test_a_body_sent_with_a_204_does_not_reach_the_next_answer(https_receiver):
+    """The receiver answers 204 with a body (its Content-Length says 2): HTTP says a 204 has
+    none, so those bytes would be read as the start of the next answer on the connection."""
+    https_receiver.respond("/hooks", status=204)
+    assert http.post_json(https_receiver.url, BODY, HEADERS).status_code == 204
+    assert kept_alive() == 0
+    assert http.post_json(https_receiver.url, BODY, HEADERS).status_code == 204
+
+    ports = https_receiver.connection_ports()
+    assert ports[0] != ports[1]
+
+
+def test_an_empty_204_keeps_its_connection(https_receiver):
+    https_receiver.respond("/hooks", status=204, body=b"")
+    assert http.post_json(https_receiver.url, BODY, HEADERS).status_code == 204
+    assert kept_alive() == 1
+    assert http.post_json(https_receiver.url, BODY, HEADERS).status_code == 204
+
+    assert len(set(https_receiver.connection_ports())) == 1
