@@ -172,9 +172,10 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     delivery.leased_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
     delivery.in_flight = True
     delivery.claimed_at = now  # type: ignore[attr-defined]  # not a field: the attempt starts here (see delivery_send)
-    # This attempt took the endpoint's last free slot: a delivery turned away by the cap while
-    # it is in flight can only have been turned away while it held that slot, so it hands the
-    # slot on when it ends (_record_attempt). With a slot to spare, nobody waits on it.
+    # Whether this attempt took the endpoint's last free slot. A delivery is turned away only
+    # while `cap` attempts are in flight, and the last of them to be claimed took the last
+    # slot: that one hands its slot on when it ends (_record_attempt). An attempt that left a
+    # slot free cannot have anyone waiting on it.
     delivery.hands_on_slot = in_flight + 1 >= cap  # type: ignore[attr-defined]
     return delivery
 
