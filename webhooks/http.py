@@ -6,11 +6,24 @@ that address, so a name cannot resolve to a public
 address for the check and to an internal one for the connection. Redirects are never followed
 and TLS is always verified (`REQUESTS_CA_BUNDLE` names a custom CA, for tests and development).
 `WEBHOOKS_ALLOWED_NETWORKS` exempts networks, for development and tests only.
+
+Connections are kept alive and reused, per process and thread (`_shared_session`), but only
+under the checks of the request at hand: every request resolves and checks its address first,
+and urllib3 files pooled connections under the checked address, port, TLS server name and CA
+bundle, so a pooled connection is only ever reused for a request that has just been checked to
+that same address (a name that now resolves inside is refused before any pool is looked at). A
+connection the server has closed is dropped when taken from the pool; one found closed only
+when the request is written (the server closed it at that moment) is replaced by a new
+connection and the request sent once more (`_KeptAlivePool.urlopen`).
 """
 
+import http.client
 import ipaddress
 import logging
 import os
+import queue
+import ssl
+import threading
 import time
 from dataclasses import dataclass
 
@@ -21,6 +34,10 @@ from requests.adapters import HTTPAdapter
 from requests_hardened import Config, HTTPSession
 from requests_hardened.ip_filter import InvalidIPAddress
 from requests_hardened.ip_filter_adapter import IPFilterAdapter
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import MaxRetryError, ProtocolError
+
+logger = logging.getLogger(__name__)
 
 USER_AGENT = "AgencyBackOffice-Webhooks/1.0"
 
@@ -148,22 +165,131 @@ class _CheckedAddressAdapter(IPFilterAdapter):
         return host_params, pool_kwargs
 
 
+# A kept-alive connection idle longer than this is closed rather than reused: servers commonly
+# drop idle connections after 5 s (Node, Apache), and a request written just as they do fails.
+MAX_IDLE_SECONDS = 4.0
+
+# What a connection closed by the server looks like to the request written on it.
+_CLOSED_BY_SERVER = (
+    ConnectionResetError,  # includes http.client.RemoteDisconnected
+    BrokenPipeError,
+    ConnectionAbortedError,
+    http.client.RemoteDisconnected,
+    ssl.SSLEOFError,
+    ssl.SSLZeroReturnError,
+)
+
+
+def _closed_by_server(error: BaseException) -> bool:
+    """Whether `error` (urllib3's, wrapping the socket's) says the connection was closed or
+    reset with no answer at all: not a timeout, not a TLS verification failure."""
+    seen: BaseException | None = error
+    for _ in range(5):  # ProtocolError/MaxRetryError -> SSLError -> the socket's error
+        if seen is None:
+            return False
+        if isinstance(seen, _CLOSED_BY_SERVER):
+            return True
+        reason = getattr(seen, "reason", None)
+        nested = seen.args[-1] if seen.args else None
+        seen = reason or (nested if isinstance(nested, BaseException) else seen.__context__)
+    return False
+
+
+class _KeptAlivePoolMixin:
+    """A urllib3 pool that knows whether the connection it hands out was reused, closes those
+    idle too long, and sends a request once more, on a new connection, when a reused one turns
+    out closed by the server before any answer (the one case where keeping connections alive
+    could fail an attempt that a new connection would not have)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._handed_out = threading.local()
+
+    def _get_conn(self, timeout=None):
+        conn = super()._get_conn(timeout)  # drops connections seen closed
+        idle_since = getattr(conn, "idle_since", None)
+        if idle_since is not None and time.monotonic() - idle_since > MAX_IDLE_SECONDS:
+            conn.close()
+        self._handed_out.reused = not conn.is_closed  # is_closed: no socket, a new connection
+        return conn
+
+    def _put_conn(self, conn):
+        if conn is not None:
+            conn.idle_since = time.monotonic()
+        super()._put_conn(conn)
+
+    def urlopen(self, method, url, *args, **kwargs):
+        try:
+            return super().urlopen(method, url, *args, **kwargs)
+        except (ProtocolError, MaxRetryError) as error:
+            if not (getattr(self._handed_out, "reused", False) and _closed_by_server(error)):
+                raise
+        # The other idle connections are as old: none of them is tried. The request goes once
+        # more, on a new connection; whatever that one meets is the attempt's outcome.
+        self._close_idle()
+        logger.info("Kept-alive connection to %s closed by the server; sending again", self.host)
+        return super().urlopen(method, url, *args, **kwargs)
+
+    def _close_idle(self) -> None:
+        idle = self.pool  # type: ignore[attr-defined]  # a LifoQueue of connections and Nones
+        for _ in range(idle.qsize()):
+            try:
+                conn = idle.get(block=False)
+            except queue.Empty:
+                return
+            if conn is not None:
+                conn.close()  # the object stays, without its socket: it connects anew
+            idle.put(conn, block=False)
+
+
+class _KeptAliveHTTPSPool(_KeptAlivePoolMixin, HTTPSConnectionPool):
+    pass
+
+
+class _KeptAliveHTTPPool(_KeptAlivePoolMixin, HTTPConnectionPool):
+    pass
+
+
 def _session() -> requests.Session:
-    timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     session = HTTPSession(
         Config(
             ip_filter_enable=True,
             ip_filter_allow_loopback_ips=False,
             never_redirect=True,
-            default_timeout=(timeout, timeout),
+            default_timeout=(10, 10),  # every request passes the setting's own (post_json)
             user_agent_override=USER_AGENT,
         )
     )
     session.trust_env = False  # no proxies from the environment: they would bypass the checks
-    session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or True
     for scheme, is_https in (("http://", False), ("https://", True)):
-        session.mount(scheme, _CheckedAddressAdapter(is_https_proto=is_https))
+        adapter = _CheckedAddressAdapter(is_https_proto=is_https)
+        adapter.poolmanager.pool_classes_by_scheme = {
+            "http": _KeptAliveHTTPPool,
+            "https": _KeptAliveHTTPSPool,
+        }
+        session.mount(scheme, adapter)
     return session
+
+
+_per_thread = threading.local()
+
+
+def _shared_session() -> requests.Session:
+    """This process's (and thread's) session: its pools keep connections alive between
+    deliveries. A forked child (a prefork worker) starts its own: sockets are never shared."""
+    session = getattr(_per_thread, "session", None)
+    if session is None or _per_thread.pid != os.getpid():
+        session = _per_thread.session = _session()
+        _per_thread.pid = os.getpid()
+    return session
+
+
+def close_connections() -> None:
+    """Close this thread's kept-alive connections (tests; a worker shutting down)."""
+    session = getattr(_per_thread, "session", None)
+    if session is not None:
+        session.close()
+        _per_thread.session = None
 
 
 def _read_excerpt(response: requests.Response, *, deadline: float) -> str:
@@ -181,12 +307,36 @@ def _read_excerpt(response: requests.Response, *, deadline: float) -> str:
     return received[:MAX_RESPONSE_BYTES].decode("utf-8", errors="replace")
 
 
+# Statuses whose answers never have a body (RFC 9110), whatever their headers say.
+_NO_BODY_STATUSES = frozenset({204, 304})
+
+
+def _announces_body(headers) -> bool:
+    return "Transfer-Encoding" in headers or headers.get("Content-Length", "0").strip() != "0"
+
+
 def post_json(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST a JSON body; raises UnsafeDestination, requests.Timeout, requests.SSLError or
     another requests.RequestException when no HTTP answer came back in time."""
-    deadline = time.monotonic() + settings.WEBHOOK_TIMEOUT_SECONDS
-    with _session() as session, session.post(url, data=body, headers=headers, stream=True) as r:
-        excerpt = _read_excerpt(r, deadline=deadline)
+    timeout = settings.WEBHOOK_TIMEOUT_SECONDS
+    deadline = time.monotonic() + timeout
+    session = _shared_session()
+    # Timeout and CA bundle are read for each request (settings and environment can change);
+    # the CA bundle is part of the pool's key, so a connection verified against one bundle is
+    # never reused under another.
+    verify = os.environ.get("REQUESTS_CA_BUNDLE") or True
+    # A body read to its end hands the connection back to the pool; one cut short (an excerpt,
+    # a timeout, an error) is closed with the response.
+    with session.post(
+        url, data=body, headers=headers, stream=True, timeout=(timeout, timeout), verify=verify
+    ) as r:
+        if r.status_code in _NO_BODY_STATUSES and _announces_body(r.headers):
+            # A body where HTTP allows none: it is not read as part of this answer, so it
+            # would be taken for the start of the next one. The connection is not reused.
+            r.raw.close()
+            excerpt = ""
+        else:
+            excerpt = _read_excerpt(r, deadline=deadline)
         if time.monotonic() > deadline:  # the status line and headers came too slowly
             raise requests.Timeout("The answer took longer than the webhook timeout")
         return Answer(status_code=r.status_code, excerpt=excerpt)

@@ -129,10 +129,11 @@ def test_last_use_is_written_once_a_minute_and_not_over_a_fresher_one(live_clien
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
 
 
-def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
-    """Claim (lock the endpoint found through the delivery, count in flight, take the lease),
-    read what to send, then record (lock, insert the attempt, the audit log's read of the
-    endpoint, update it, release the delivery, look for a delivery waiting for the slot)."""
+def test_a_delivery_attempt_makes_six_statements(team, https_receiver):
+    """Claim (lock the endpoint and read it with the delivery and its event, count in flight,
+    take the lease), then record (the endpoint's counters, the attempt, release the delivery).
+    With a slot to spare at the claim, nobody can be waiting for this attempt's slot: no
+    look for a waiting delivery (webhooks/tests/test_attempt_cap.py covers the other case)."""
     from webhooks.models import Delivery
     from webhooks.services import delivery_attempt
     from webhooks.tests.factories import make_endpoint, record
@@ -146,7 +147,16 @@ def test_a_delivery_attempt_makes_ten_statements(team, https_receiver):
     statements = [
         q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
     ]
-    assert len(statements) == 10, statements
+    assert len(statements) == 6, statements
+    assert [sql.split()[0] for sql in statements] == [
+        "SELECT",  # endpoint (locked), delivery, event
+        "SELECT",  # attempts in flight
+        "UPDATE",  # the claim
+        "UPDATE",  # the endpoint's counters
+        "INSERT",  # the attempt
+        "UPDATE",  # the delivery released
+    ]
+    assert sum("webhooks_webhookendpoint" in sql for sql in statements[1:]) == 1  # read once
 
 
 # --- Revocation and team changes reach every process ---

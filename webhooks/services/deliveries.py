@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 import orjson
 import requests
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
@@ -137,44 +137,88 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     more: claims of *different* deliveries of one endpoint never see each other's uncommitted
     UPDATE (READ COMMITTED), so a count inside the UPDATE alone would let every one of them in.
     Claims of one endpoint therefore take turns on the endpoint's row (a short lock, never held
-    across the request), and each counts the attempts in flight after the previous committed."""
+    across the request), and each counts the attempts in flight after the previous committed.
+
+    Three statements: the endpoint locked and read with the delivery's event (what will be
+    sent, read once: the secret is decrypted once), the count, the claim (which returns the
+    delivery's new attempt count: the row read first is not locked and may have moved on)."""
     with transaction.atomic():
         # NO KEY UPDATE, as in _record_attempt: inserting deliveries (KEY SHARE) is not blocked.
-        # The endpoint is found through the delivery in the same statement (one round trip).
-        locked = list(
-            WebhookEndpoint.objects.select_for_update(no_key=True, of=("self",))
-            .filter(deliveries__pk=delivery_id)
-            .values_list("pk", "active")
+        # Only the endpoint's row is locked; the event's never changes.
+        found = list(
+            Delivery.objects.select_related("event", "endpoint")
+            .select_for_update(no_key=True, of=("endpoint",))
+            .filter(pk=delivery_id)
+            .order_by()
         )
-        if not locked:
+        if not found:
             return None
-        [(endpoint_id, active)] = locked
+        [delivery] = found
+        endpoint_id = delivery.endpoint_id
         now = timezone.now()
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
-        in_flight = _attempts_in_flight(now=now, endpoint_id=endpoint_id).get(endpoint_id, 0)
-        if not active or in_flight >= cap:
+        in_flight = _in_flight_count(endpoint_id, now=now)
+        if not delivery.endpoint.active or in_flight >= cap:
             # Inactive: it waits for a reactivation. Over the cap: for a slot to free up.
             if lease_id:
                 Delivery.objects.filter(pk=delivery_id, lease_id=lease_id, in_flight=False).update(
                     leased_until=None, lease_id=""
                 )
             return None
-        available = _free(now)
-        if lease_id:
-            available |= Q(lease_id=lease_id)
-        claimed = Delivery.objects.filter(
-            available, pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now
-        ).update(
-            leased_until=now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
-            lease_id=secrets.token_hex(8),
-            in_flight=True,
-            attempt_count=F("attempt_count") + 1,
-        )
-    if not claimed:
+        claimed = _claim(delivery_id, now=now, lease_id=lease_id)
+    if claimed is None:
         return None
-    delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+    delivery.attempt_count, delivery.lease_id = claimed
+    delivery.leased_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
+    delivery.in_flight = True
     delivery.claimed_at = now  # type: ignore[attr-defined]  # not a field: the attempt starts here (see delivery_send)
+    # Whether this attempt took the endpoint's last free slot. A delivery is turned away only
+    # while `cap` attempts are in flight, and the last of them to be claimed took the last
+    # slot: that one hands its slot on when it ends (_record_attempt). An attempt that left a
+    # slot free cannot have anyone waiting on it.
+    delivery.hands_on_slot = in_flight + 1 >= cap  # type: ignore[attr-defined]
     return delivery
+
+
+def _in_flight_count(endpoint_id: str, *, now: datetime) -> int:
+    """`_attempts_in_flight` for one endpoint, in plain SQL: the ORM spent more CPU building
+    this GROUP BY than the database spent answering it (docs/performance-webhooks.md)."""
+    table = connection.ops.quote_name(Delivery._meta.db_table)
+    sql = (
+        f"SELECT COUNT(*) FROM {table}"  # noqa: S608 - the model's table; values are parameters
+        " WHERE endpoint_id = %s AND in_flight AND leased_until > %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [endpoint_id, connection.ops.adapt_datetimefield_value(now)])
+        return cursor.fetchone()[0]
+
+
+def _claim(delivery_id: int, *, now: datetime, lease_id: str) -> tuple[int, str] | None:
+    """The conditional UPDATE that takes a due, free delivery (or one the sweep leased to
+    `lease_id`) for an attempt: (its attempt count now, the new lease), or None if it was not
+    claimable. Raw SQL for RETURNING (PostgreSQL, and SQLite 3.35+)."""
+    table = connection.ops.quote_name(Delivery._meta.db_table)
+    at = connection.ops.adapt_datetimefield_value(now)
+    until = connection.ops.adapt_datetimefield_value(
+        now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
+    )
+    new_lease = secrets.token_hex(8)
+    callers = " OR lease_id = %s" if lease_id else ""
+    # The table's name comes from the model; every value is a parameter.
+    sql = (
+        f"UPDATE {table} SET leased_until = %s, lease_id = %s, in_flight = %s,"  # noqa: S608
+        " attempt_count = attempt_count + 1"
+        " WHERE id = %s AND status = %s AND next_attempt_at <= %s"
+        f" AND (leased_until IS NULL OR leased_until <= %s{callers})"
+        " RETURNING attempt_count"
+    )
+    params: list = [until, new_lease, True, delivery_id, Delivery.Status.PENDING, at, at]
+    if lease_id:
+        params.append(lease_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else (row[0], new_lease)
 
 
 def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
@@ -250,10 +294,72 @@ def _record_attempt(
     attempt made before the endpoint's last reactivation (it was in flight then) is recorded,
     but the new run of consecutive failures starts after the reactivation: it does not count."""
     succeeded = not error
-    # NO KEY UPDATE: does not wait for transactions that are inserting deliveries for this
-    # endpoint (their foreign keys take KEY SHARE locks on its row).
-    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=delivery.endpoint_id)
-    attempt = DeliveryAttempt.objects.create(
+    if delivery.is_test:
+        # NO KEY UPDATE: does not wait for transactions that are inserting deliveries for this
+        # endpoint (their foreign keys take KEY SHARE locks on its row).
+        WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=delivery.endpoint_id)
+        attempt = _insert_attempt(
+            delivery,
+            attempted_at,
+            succeeded,
+            status_code,
+            duration_ms,
+            error,
+            excerpt,
+            request_headers,
+        )
+        final = Delivery.Status.SUCCEEDED if succeeded else Delivery.Status.FAILED
+        Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
+            leased_until=None, lease_id="", in_flight=False, status=final, next_attempt_at=None
+        )
+        return attempt
+    changes: dict[str, object]  # Delivery's fields to update
+    if succeeded:
+        # The counters move in one UPDATE, which also takes the row lock: no SELECT first, and
+        # no audit entry (django-auditlog leaves these counters out; it would only read the row
+        # again to find that out).
+        WebhookEndpoint.objects.filter(pk=delivery.endpoint_id).update(
+            total_deliveries=F("total_deliveries") + 1,
+            consecutive_failures=0,
+            last_triggered_at=attempted_at,
+            updated_at=timezone.now(),
+        )
+        attempt = _insert_attempt(
+            delivery,
+            attempted_at,
+            succeeded,
+            status_code,
+            duration_ms,
+            error,
+            excerpt,
+            request_headers,
+        )
+        changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
+    else:
+        attempt, changes = _record_failure(
+            delivery, attempted_at, status_code, duration_ms, error, excerpt, request_headers
+        )
+    # Only the holder of the lease moves the delivery on (a lease taken over after expiry
+    # belongs to someone else now; the attempt itself is still on record).
+    Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
+        leased_until=None, lease_id="", in_flight=False, **changes
+    )
+    if getattr(delivery, "hands_on_slot", True):
+        _hand_on_slot(endpoint_id=delivery.endpoint_id)
+    return attempt
+
+
+def _insert_attempt(
+    delivery: Delivery,
+    attempted_at: datetime,
+    succeeded: bool,
+    status_code: int | None,
+    duration_ms: int,
+    error: str,
+    excerpt: str,
+    request_headers: dict | None,
+) -> DeliveryAttempt:
+    return DeliveryAttempt.objects.create(
         delivery=delivery,
         number=delivery.attempt_count,
         attempted_at=attempted_at,
@@ -264,53 +370,58 @@ def _record_attempt(
         response_excerpt=excerpt,
         request_headers=request_headers or {},
     )
-    if delivery.is_test:
-        final = Delivery.Status.SUCCEEDED if succeeded else Delivery.Status.FAILED
-        Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
-            leased_until=None, lease_id="", in_flight=False, status=final, next_attempt_at=None
-        )
-        return attempt
+
+
+def _record_failure(
+    delivery: Delivery,
+    attempted_at: datetime,
+    status_code: int | None,
+    duration_ms: int,
+    error: str,
+    excerpt: str,
+    request_headers: dict | None,
+) -> tuple[DeliveryAttempt, dict[str, object]]:
+    """A failed attempt: the endpoint is read under its lock (a failure may deactivate it),
+    saved through the model (and the audit log) only when it is deactivated."""
+    endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=delivery.endpoint_id)
+    attempt = _insert_attempt(
+        delivery, attempted_at, False, status_code, duration_ms, error, excerpt, request_headers
+    )
     before_reactivation = bool(endpoint.reactivated_at and attempted_at < endpoint.reactivated_at)
     endpoint.total_deliveries += 1
+    endpoint.failed_deliveries += 1
     endpoint.last_triggered_at = attempted_at
-    changes: dict[str, object]  # Delivery's fields to update
-    if succeeded:
-        endpoint.consecutive_failures = 0
-        changes = {"status": Delivery.Status.SUCCEEDED, "next_attempt_at": None}
+    if not before_reactivation:
+        endpoint.consecutive_failures += 1
+    delays = settings.WEBHOOK_RETRY_DELAYS
+    changes: dict[str, object]
+    if delivery.attempt_count >= len(delays):
+        changes = {"status": Delivery.Status.FAILED, "next_attempt_at": None}
     else:
-        endpoint.failed_deliveries += 1
-        if not before_reactivation:
-            endpoint.consecutive_failures += 1
-        delays = settings.WEBHOOK_RETRY_DELAYS
-        if delivery.attempt_count >= len(delays):
-            changes = {"status": Delivery.Status.FAILED, "next_attempt_at": None}
-        else:
-            changes = {"next_attempt_at": attempted_at + delays[delivery.attempt_count]}
-        if (
-            endpoint.active
-            and endpoint.consecutive_failures >= settings.WEBHOOK_FAILURES_BEFORE_DEACTIVATION
-        ):
-            _deactivate(endpoint)
-    endpoint.save(
-        update_fields=[
-            "total_deliveries",
-            "failed_deliveries",
-            "consecutive_failures",
-            "last_triggered_at",
-            "active",
-            "deactivated_at",
-            "last_deactivated_at",
-            "updated_at",
-        ]
-    )
-    # Only the holder of the lease moves the delivery on (a lease taken over after expiry
-    # belongs to someone else now; the attempt itself is still on record).
-    Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
-        leased_until=None, lease_id="", in_flight=False, **changes
-    )
-    if endpoint.active:
-        _hand_on_slot(endpoint_id=endpoint.pk)
-    return attempt
+        changes = {"next_attempt_at": attempted_at + delays[delivery.attempt_count]}
+    counters = [
+        "total_deliveries",
+        "failed_deliveries",
+        "consecutive_failures",
+        "last_triggered_at",
+        "updated_at",
+    ]
+    if (
+        endpoint.active
+        and endpoint.consecutive_failures >= settings.WEBHOOK_FAILURES_BEFORE_DEACTIVATION
+    ):
+        _deactivate(endpoint)
+        # A change people see in the audit trail: through the model.
+        endpoint.save(update_fields=[*counters, "active", "deactivated_at", "last_deactivated_at"])
+    else:
+        WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
+            total_deliveries=endpoint.total_deliveries,
+            failed_deliveries=endpoint.failed_deliveries,
+            consecutive_failures=endpoint.consecutive_failures,
+            last_triggered_at=attempted_at,
+            updated_at=timezone.now(),
+        )
+    return attempt, changes
 
 
 def _hand_on_slot(*, endpoint_id: str) -> None:
@@ -320,7 +431,7 @@ def _hand_on_slot(*, endpoint_id: str) -> None:
     waiting = list(
         Delivery.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(_free(now), endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
-        .filter(next_attempt_at__lte=now)
+        .filter(next_attempt_at__lte=now, endpoint__active=True)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:1]
     )

@@ -10,11 +10,13 @@ prints one JSON line `{"url": …, "ca_path": …}` and appends each request to 
 """
 
 import argparse
+import contextlib
 import datetime
 import hashlib
 import hmac
 import ipaddress
 import json
+import socket
 import ssl
 import sys
 import tempfile
@@ -56,6 +58,7 @@ class ReceivedRequest:
     headers: dict
     body: bytes
     received_at: float  # time.time() when the request had been read
+    client_port: int = 0  # the connection it came on: the same port, the same connection
 
 
 @dataclass
@@ -148,6 +151,8 @@ class Receiver:
         self._lock = threading.Lock()
         self._requests: list[ReceivedRequest] = []
         self._answers: dict[str, Answer] = {}
+        self._to_drop: dict[str, int] = {}  # path -> requests to read and answer by closing
+        self._connections: set = set()  # the sockets of open (kept-alive) connections
         self._log = open(log_path, "a") if log_path else None  # noqa: SIM115 - closed in stop()
         self._server = ThreadingHTTPServer((HOST, port), self._handler_class())
         self._server.daemon_threads = True
@@ -183,12 +188,34 @@ class Receiver:
         with self._lock:
             self._answers[path] = Answer(status, delay, headers or {}, body, trickle)
 
+    def drop_next(self, path: str, count: int = 1) -> None:
+        """The next `count` requests to `path` are read, recorded and answered by closing the
+        connection, with no status line: a server that closed a kept-alive connection just as
+        the request was written, as far as the client can tell."""
+        with self._lock:
+            self._to_drop[path] = count
+
+    def close_idle_connections(self) -> None:
+        """Close every open connection from the server's side (as a server's keep-alive
+        timeout does)."""
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def connection_ports(self) -> list[int]:
+        """The client port of each request received, in order."""
+        return [request.client_port for request in self.requests]
+
     def reset(self) -> None:
         with self._lock:
             self._requests.clear()
             self._answers.clear()
+            self._to_drop.clear()
 
-    def _received(self, request: ReceivedRequest) -> Answer:
+    def _received(self, request: ReceivedRequest) -> Answer | None:
+        """The answer to give; None: close the connection without one."""
         with self._lock:
             self._requests.append(request)
             if self._log:
@@ -201,6 +228,9 @@ class Receiver:
                 }
                 self._log.write(json.dumps(entry) + "\n")
                 self._log.flush()
+            if self._to_drop.get(request.path, 0) > 0:
+                self._to_drop[request.path] -= 1
+                return None
             return self._answers.get(request.path, Answer())
 
     def _handler_class(self):
@@ -212,6 +242,17 @@ class Receiver:
             # and the client's delayed ACK add ~40 ms to every answer.
             disable_nagle_algorithm = True
 
+            def setup(self):
+                super().setup()
+                with receiver._lock:
+                    receiver._connections.add(self.connection)
+
+            def finish(self):
+                with receiver._lock:
+                    receiver._connections.discard(self.connection)
+                with contextlib.suppress(OSError, ssl.SSLError):
+                    super().finish()
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
@@ -222,8 +263,14 @@ class Receiver:
                         headers=dict(self.headers.items()),
                         body=body,
                         received_at=time.time(),
+                        client_port=self.client_address[1],
                     )
                 )
+                if answer is None:
+                    self.close_connection = True
+                    with contextlib.suppress(OSError):
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 if answer.delay:
                     time.sleep(answer.delay)
                 try:

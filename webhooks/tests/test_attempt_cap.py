@@ -172,3 +172,25 @@ def test_concurrent_claims_on_postgresql_respect_the_cap(team, https_receiver, s
         Delivery.objects.filter(in_flight=True).update(
             in_flight=False, leased_until=None, lease_id="", status="succeeded"
         )
+
+
+@pytest.mark.django_db
+def test_the_attempt_holding_the_last_slot_hands_it_on(
+    team, https_receiver, django_capture_on_commit_callbacks
+):
+    """Default cap of 2: the first attempt had a slot to spare and hands nothing on; the
+    second took the last slot, so the delivery turned away meanwhile gets it when it ends."""
+    from webhooks.services.deliveries import delivery_send
+
+    make_endpoint(team.team, https_receiver.url)
+    first, second, third = backlog(team.team, 3)
+    spare, last = delivery_claim(first), delivery_claim(second)
+    assert delivery_attempt(third) is None  # turned away by the cap
+
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        delivery_send(spare)
+    assert queued == [] and not Delivery.objects.get(pk=third).leased_until
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        delivery_send(last)
+    assert len(queued) == 1  # the waiting delivery's message
+    assert Delivery.objects.get(pk=third).leased_until is not None  # leased to that message

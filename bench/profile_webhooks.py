@@ -1,0 +1,146 @@
+"""Per-delivery cost of a webhook attempt, for real: the SQL it sends, the CPU time it takes in
+this process and its Python calls, each attempt POSTed to the local HTTPS receiver (another
+process) through webhooks/http.py, as a worker sends them.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/profile_webhooks.py [--deliveries 300] [--top 25]
+
+In a scratch database (bench/harness.py), on production settings. Each attempt's event is
+recorded first (not measured), its queue message not sent; then `delivery_attempt(id)` runs, as
+the Celery task does. CPU time is this process's (time.process_time): it does not move with the
+machine's load as wall-clock time does; the receiver's work is not in it. Reports the
+statements of one warm attempt, CPU ms per attempt (median of rounds), and cProfile's calls.
+"""
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.harness import scratch_django  # noqa: E402 - needs sys.path
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
+
+
+def run(deliveries: int, top: int, url: str) -> str:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from agencies.tests.factories import make_team
+    from webhooks.models import Delivery
+    from webhooks.services import delivery_attempt
+    from webhooks.tasks import deliver_webhook
+    from webhooks.tests.factories import make_endpoint, record
+
+    team = make_team("Profiled webhooks").team
+    make_endpoint(team, url)
+    deliver_webhook.delay = lambda *args, **kwargs: None  # the attempts are made here
+
+    def new_delivery() -> int:
+        # One at a time: with a backlog, each attempt would hand its slot on to the next
+        # delivery (leasing it to a queue message that is not sent here).
+        event = record(team)
+        return Delivery.objects.filter(event=event).values_list("pk", flat=True).get()
+
+    def attempt(delivery_id: int) -> None:
+        made = delivery_attempt(delivery_id)
+        assert made is not None and made.succeeded, made and made.error
+
+    for _ in range(5):  # warm: imports, the first connection
+        attempt(new_delivery())
+
+    one = new_delivery()
+    with CaptureQueriesContext(connection) as captured:
+        attempt(one)
+    queries = [q["sql"] for q in captured.captured_queries]
+    statements = [q for q in queries if not q.startswith(TRANSACTION_CONTROL)]
+
+    # CPU per attempt: rounds of `deliveries // 5` attempts each, the median round.
+    per_round = max(deliveries // 5, 1)
+    cpu_ms = []
+    wall_ms = []
+    for _ in range(5):
+        cpu = wall = 0.0
+        for _ in range(per_round):
+            delivery_id = new_delivery()
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            attempt(delivery_id)
+            cpu += time.process_time() - cpu_start
+            wall += time.perf_counter() - wall_start
+        cpu_ms.append(cpu * 1000 / per_round)
+        wall_ms.append(wall * 1000 / per_round)
+
+    profiler = cProfile.Profile(time.process_time)  # CPU, not time spent waiting
+    for _ in range(per_round):
+        delivery_id = new_delivery()
+        profiler.enable()
+        attempt(delivery_id)
+        profiler.disable()
+    stats = pstats.Stats(profiler)
+    out = io.StringIO()
+    stats.stream = out
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+
+    lines = [
+        "## delivery_attempt, answered 200 by the HTTPS receiver",
+        "",
+        f"{len(queries)} statements per attempt ({len(statements)} besides transaction control):",
+        "",
+    ]
+    lines += [f"{i}. `{sql[:400]}`" for i, sql in enumerate(queries, 1)]
+    lines += [
+        "",
+        f"CPU per attempt, this process: {statistics.median(cpu_ms):.2f} ms "
+        f"(rounds of {per_round}: {', '.join(f'{v:.2f}' for v in cpu_ms)})",
+        f"wall per attempt: {statistics.median(wall_ms):.2f} ms",
+        f"{stats.total_calls / per_round:,.0f} Python function calls per attempt (cProfile, "
+        "timed in CPU time)",
+        "",
+        "```",
+        out.getvalue().strip(),
+        "```",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deliveries", type=int, default=300)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        log_path = Path(scratch_dir) / "received.jsonl"
+        receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
+            [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", log_path],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            info = json.loads(receiver.stdout.readline())  # type: ignore[union-attr]
+            env = {
+                "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
+                "REQUESTS_CA_BUNDLE": info["ca_path"],
+                "EMAIL_URL": "dummymail://",
+            }
+            with scratch_django("profile_webhooks", env):
+                print(run(args.deliveries, args.top, info["url"]))
+        finally:
+            receiver.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
