@@ -182,8 +182,8 @@ def test_the_attempt_holding_the_last_slot_hands_it_on(
     second took the last slot, so the delivery turned away meanwhile gets it when it ends."""
     from webhooks.services.deliveries import delivery_send
 
-    make_endpoint(team.team, https_receiver.url)
-    first, second, third = backlog(team.team, 3)
+    make_endpoint(team, https_receiver.url)
+    first, second, third = backlog(team, 3)
     spare, last = delivery_claim(first), delivery_claim(second)
     assert delivery_attempt(third) is None  # turned away by the cap
 

@@ -183,11 +183,11 @@ def one_delivery(team) -> int:
 def test_a_delivery_on_a_connection_the_server_dropped_is_one_successful_attempt(
     team, https_receiver
 ):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    assert delivery_attempt(one_delivery(team.team)).succeeded  # the connection is kept
+    endpoint = make_endpoint(team, https_receiver.url)
+    assert delivery_attempt(one_delivery(team)).succeeded  # the connection is kept
     https_receiver.drop_next("/hooks")
 
-    attempt = delivery_attempt(one_delivery(team.team))
+    attempt = delivery_attempt(one_delivery(team))
 
     assert attempt is not None and attempt.succeeded and attempt.number == 1
     assert attempt.delivery.attempts.count() == 1
@@ -199,11 +199,11 @@ def test_a_delivery_on_a_connection_the_server_dropped_is_one_successful_attempt
 
 @pytest.mark.django_db
 def test_a_delivery_dropped_on_both_connections_is_one_failed_attempt(team, https_receiver):
-    endpoint = make_endpoint(team.team, https_receiver.url)
-    assert delivery_attempt(one_delivery(team.team)).succeeded
+    endpoint = make_endpoint(team, https_receiver.url)
+    assert delivery_attempt(one_delivery(team)).succeeded
     https_receiver.drop_next("/hooks", count=2)
 
-    attempt = delivery_attempt(one_delivery(team.team))
+    attempt = delivery_attempt(one_delivery(team))
 
     assert attempt is not None and not attempt.succeeded
     assert attempt.error == "Connection failed: ConnectionError"
