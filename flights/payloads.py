@@ -2,12 +2,14 @@
 supplier's offer at search time, and again from the stored (packed) offer when it is booked:
 the same function of the same values, so the booking shows exactly what the search showed."""
 
+import base64
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
 
-from core.ids import sibling_id
+from core.ids import CROCKFORD, id_time_part
 from core.money import fmt
 from core.timestamps import iso_utc
 from flights import airports, reference
@@ -91,9 +93,10 @@ def aircraft_object(code: str) -> dict:
     return {"iata_code": code, "name": reference.AIRCRAFT.get(code, code)}
 
 
-def segment_object(segment: SupplierSegment, passenger_ids: list[str], *, segment_id: str) -> dict:
+def segment_body(segment: SupplierSegment, passenger_ids: Sequence[str]) -> dict:
+    """A segment's object without its id (which is per offer; the rest is the same in every
+    offer that shares the segment)."""
     return {
-        "id": segment_id,
         "origin": segment_end(segment.origin, segment.origin_terminal),
         "destination": segment_end(segment.destination, segment.destination_terminal),
         "departing_at": segment.departing_at.isoformat(timespec="seconds"),
@@ -118,36 +121,127 @@ def segment_object(segment: SupplierSegment, passenger_ids: list[str], *, segmen
     }
 
 
-def slice_object(
-    slice_: SupplierSlice, passenger_ids: list[str], *, offer_id: str, random_bits: Iterator[int]
-) -> dict:
-    return {
-        "id": sibling_id("sli", of=offer_id, random_bits=next(random_bits)),
+def slice_body(slice_: SupplierSlice, passenger_ids: Sequence[str]) -> tuple[dict, list[dict]]:
+    """A slice's object without its id and segments, and its segments' bodies."""
+    head = {
         "origin": airport_object(slice_.origin),
         "destination": airport_object(slice_.destination),
         "duration": iso_duration(slice_.duration_minutes),
         "fare_brand_name": slice_.fare_brand_name,
-        "segments": [
-            segment_object(
-                s,
-                passenger_ids,
-                segment_id=sibling_id("seg", of=offer_id, random_bits=next(random_bits)),
-            )
-            for s in slice_.segments
-        ],
     }
+    return head, [segment_body(s, passenger_ids) for s in slice_.segments]
 
 
-def offer_slices(offer_id: str, slices, passenger_ids: list[str]) -> list[dict]:
-    """The offer's slices. Their `sli_` and `seg_` ids are derived from the offer id (its time
-    and a hash of it), so that they are the same each time the offer is rendered and need not
-    be stored; they name parts of an offer, they open nothing."""
-    count = sum(1 + len(s.segments) for s in slices)
+# RFC 4648 base32 and Crockford's share the bit order (5 bits a character, most significant
+# first), so 10 bytes are 16 characters of either, and one alphabet maps onto the other.
+_TO_CROCKFORD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", CROCKFORD.encode())
+
+
+def derived_random_parts(offer_id: str, count: int) -> list[str]:
+    """The random parts (80 bits, 16 characters) of the `count` ids derived from an offer id:
+    consecutive 10-byte pieces of SHAKE-128 of the offer id, as `core.ids.sibling_id` would
+    encode each of them (`random_bits=int.from_bytes(piece)`), in one C call instead of one
+    Python loop per id."""
     stream = hashlib.shake_128(offer_id.encode()).digest(10 * count)
-    random_bits = (int.from_bytes(stream[i : i + 10]) for i in range(0, len(stream), 10))
-    return [
-        slice_object(s, passenger_ids, offer_id=offer_id, random_bits=random_bits) for s in slices
-    ]
+    text = base64.b32encode(stream).translate(_TO_CROCKFORD).decode()
+    return [text[i : i + 16] for i in range(0, 16 * count, 16)]
+
+
+class OfferRenderer:
+    """Renders the offers of one search (or the one offer a booking reads) for one list of
+    passengers. What offers share is built once: a slice's object (apart from its and its
+    segments' ids) for each slice object the supplier shares between offers (the sandbox
+    shares slices between an itinerary's offers), and the text of instants. Nothing built
+    here is mutated afterwards: the objects are only serialized, or read."""
+
+    def __init__(self, passengers: Sequence[tuple[str, str]]):
+        self.passengers = passengers
+        self.passenger_ids = [pid for pid, _ in passengers]
+        # id(slice) -> (the slice, its head, its segments' bodies); the slice is kept so
+        # that an id reused by another object after the first was freed is never a hit.
+        self._slices: dict[int, tuple[SupplierSlice, dict, list[dict]]] = {}
+        self._instants: dict[datetime | None, str | None] = {}
+        self._offer_passengers: dict[str | None, list[dict]] = {}
+
+    def _slice_parts(self, slice_: SupplierSlice) -> tuple[dict, list[dict]]:
+        found = self._slices.get(id(slice_))
+        if found is None or found[0] is not slice_:
+            head, segments = slice_body(slice_, self.passenger_ids)
+            found = self._slices[id(slice_)] = (slice_, head, segments)
+        return found[1], found[2]
+
+    def slices(self, offer_id: str, slices: Sequence[SupplierSlice]) -> list[dict]:
+        """The offer's slices. Their `sli_` and `seg_` ids are derived from the offer id (its
+        time and a hash of it), so that they are the same each time the offer is rendered and
+        need not be stored; they name parts of an offer, they open nothing."""
+        time_part = id_time_part(offer_id)
+        parts = iter(derived_random_parts(offer_id, sum(1 + len(s.segments) for s in slices)))
+        rendered = []
+        for slice_ in slices:
+            head, segments = self._slice_parts(slice_)
+            slice_id = f"sli_{time_part}{next(parts)}"
+            rendered.append(
+                {
+                    "id": slice_id,
+                    **head,
+                    "segments": [
+                        {"id": f"seg_{time_part}{next(parts)}", **body} for body in segments
+                    ],
+                }
+            )
+        return rendered
+
+    def instant(self, value: datetime | None) -> str | None:
+        text = self._instants.get(value, _MISSING)
+        if text is _MISSING:
+            text = self._instants[value] = iso_utc(value)
+        return text  # type: ignore[return-value]
+
+    def offer_passengers(self, offer: SupplierOffer) -> list[dict]:
+        brand = offer.slices[0].fare_brand_name if offer.slices else None
+        found = self._offer_passengers.get(brand)
+        if found is None:
+            found = self._offer_passengers[brand] = offer_passengers(offer, self.passengers)
+        return found
+
+    def payment_requirements(self, offer: SupplierOffer) -> dict:
+        return {
+            "requires_instant_payment": offer.requires_instant_payment,
+            "price_guarantee_expires_at": self.instant(offer.price_guarantee_expires_at),
+            "payment_required_by": self.instant(offer.payment_required_by),
+        }
+
+    def offer(self, *, offer_id: str, offer: SupplierOffer, price: Price) -> dict:
+        markup = fmt(price.markup_amount)
+        fee = fmt(price.fee_amount)
+        return {
+            "id": offer_id,
+            "total_amount": fmt(price.total_amount),
+            "total_currency": price.total_currency,
+            "base_amount": fmt(offer.base_amount),
+            "tax_amount": fmt(offer.tax_amount),
+            "client_amount": fmt(price.client_amount),
+            "client_currency": "BRL",
+            "original_amount": number(price.total_amount),
+            "original_currency": price.total_currency,
+            "exchange_rate_used": number(price.exchange_rate),
+            "base_cost_brl": fmt(price.base_cost_brl),
+            "agency_markup_percent": number(price.markup_percent),
+            "agency_markup_amount": markup,
+            "agency_fee_amount": fee,
+            "total_agency_commission": fmt(price.total_agency_commission),
+            "markup_applied": markup,
+            "fee_applied": fee,
+            "expires_at": self.instant(offer.expires_at),
+            "owner": carrier(offer.owner),
+            "slices": self.slices(offer_id, offer.slices),
+            "passengers": self.offer_passengers(offer),
+            "conditions": conditions_object(offer),
+            "payment_requirements": self.payment_requirements(offer),
+        }
+
+
+_MISSING = object()
 
 
 def conditions_object(offer: SupplierOffer) -> dict:
@@ -163,43 +257,3 @@ def offer_passengers(offer: SupplierOffer, passengers: Sequence[tuple[str, str]]
         {"id": pid, "type": ptype, "fare_brand_name": brand, "loyalty_programme_accounts": []}
         for pid, ptype in passengers
     ]
-
-
-def payment_requirements(offer: SupplierOffer) -> dict:
-    return {
-        "requires_instant_payment": offer.requires_instant_payment,
-        "price_guarantee_expires_at": iso_utc(offer.price_guarantee_expires_at),
-        "payment_required_by": iso_utc(offer.payment_required_by),
-    }
-
-
-def offer_object(
-    *, offer_id: str, offer: SupplierOffer, price: Price, passengers: Sequence[tuple[str, str]]
-) -> dict:
-    """`passengers` are (pas_ id, type) in order."""
-    passenger_ids = [pid for pid, _ in passengers]
-    return {
-        "id": offer_id,
-        "total_amount": fmt(price.total_amount),
-        "total_currency": price.total_currency,
-        "base_amount": fmt(offer.base_amount),
-        "tax_amount": fmt(offer.tax_amount),
-        "client_amount": fmt(price.client_amount),
-        "client_currency": "BRL",
-        "original_amount": number(price.total_amount),
-        "original_currency": price.total_currency,
-        "exchange_rate_used": number(price.exchange_rate),
-        "base_cost_brl": fmt(price.base_cost_brl),
-        "agency_markup_percent": number(price.markup_percent),
-        "agency_markup_amount": fmt(price.markup_amount),
-        "agency_fee_amount": fmt(price.fee_amount),
-        "total_agency_commission": fmt(price.total_agency_commission),
-        "markup_applied": fmt(price.markup_amount),
-        "fee_applied": fmt(price.fee_amount),
-        "expires_at": iso_utc(offer.expires_at),
-        "owner": carrier(offer.owner),
-        "slices": offer_slices(offer_id, offer.slices, passenger_ids),
-        "passengers": offer_passengers(offer, passengers),
-        "conditions": conditions_object(offer),
-        "payment_requirements": payment_requirements(offer),
-    }

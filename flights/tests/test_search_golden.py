@@ -22,6 +22,7 @@ import time_machine
 
 from agencies.tests.factories import make_team
 from core import ids
+from flights import payloads
 from flights.models import OfferRequest
 from flights.selectors import bookable_offer
 
@@ -163,3 +164,19 @@ def test_search_response_and_stored_offers_are_unchanged(name, mode, seeded_ids)
         picked = [offers[0]["id"], offers[len(offers) // 2]["id"], offers[-1]["id"]]
         booked = booked_view(team.team, mode == "live", picked)
         check(GOLDEN / f"{name}.{mode}.booked.json.gz", booked)
+
+
+def test_derived_ids_are_those_sibling_id_encodes():
+    """The slices' and segments' ids of every offer ever stored are derived again when it is
+    booked: the fast encoding must give exactly what `sibling_id` gave from the same bits."""
+    for n in range(200):
+        offer_id = ids.new_id("off")
+        count = 1 + n % 9
+        stream = hashlib.shake_128(offer_id.encode()).digest(10 * count)
+        expected = [
+            ids.sibling_id("seg", of=offer_id, random_bits=int.from_bytes(stream[i : i + 10]))
+            for i in range(0, 10 * count, 10)
+        ]
+        time_part = ids.id_time_part(offer_id)
+        parts = payloads.derived_random_parts(offer_id, count)
+        assert [f"seg_{time_part}{part}" for part in parts] == expected
