@@ -31,6 +31,7 @@ from decimal import Decimal
 from django.utils.dateparse import parse_datetime
 
 from core.timestamps import iso_utc
+from flights.payloads import flight_key
 from flights.pricing import Price
 from flights.suppliers.base import (
     Baggage,
@@ -62,7 +63,8 @@ def _condition(value: Condition) -> list:
     return [value.allowed, _amount(value.penalty_amount), value.penalty_currency]
 
 
-def _segment(segment: SupplierSegment) -> list:
+def _flight(segment: SupplierSegment) -> list:
+    """A segment's values that are the flight's (payloads.flight_key), packed."""
     return [
         segment.origin,
         segment.destination,
@@ -77,20 +79,6 @@ def _segment(segment: SupplierSegment) -> list:
         segment.aircraft,
         segment.duration_minutes,
         str(segment.distance_km),
-        segment.cabin_class,
-        segment.cabin_class_marketing_name,
-        segment.fare_basis_code,
-        [[b.type, b.quantity] for b in segment.baggages],
-    ]
-
-
-def _slice(slice_: SupplierSlice) -> list:
-    return [
-        slice_.origin,
-        slice_.destination,
-        slice_.duration_minutes,
-        slice_.fare_brand_name,
-        list(map(_segment, slice_.segments)),
     ]
 
 
@@ -103,11 +91,34 @@ class OfferPacker:
         # id(slice) -> (the slice, its array); the slice is kept so that an id reused by
         # another object after the first was freed is never a hit.
         self._slices: dict[int, tuple[SupplierSlice, list]] = {}
+        self._flights: dict[tuple, list] = {}  # payloads.flight_key -> its first 13 values
+
+    def _segment(self, segment: SupplierSegment) -> list:
+        key = flight_key(segment)
+        flight = self._flights.get(key) if key is not None else None
+        if flight is None:
+            flight = _flight(segment)
+            if key is not None:
+                self._flights[key] = flight
+        return [
+            *flight,
+            segment.cabin_class,
+            segment.cabin_class_marketing_name,
+            segment.fare_basis_code,
+            [[b.type, b.quantity] for b in segment.baggages],
+        ]
 
     def _slice(self, slice_: SupplierSlice) -> list:
         found = self._slices.get(id(slice_))
         if found is None or found[0] is not slice_:
-            found = self._slices[id(slice_)] = (slice_, _slice(slice_))
+            packed = [
+                slice_.origin,
+                slice_.destination,
+                slice_.duration_minutes,
+                slice_.fare_brand_name,
+                [self._segment(segment) for segment in slice_.segments],
+            ]
+            found = self._slices[id(slice_)] = (slice_, packed)
         return found[1]
 
     def pack(self, *, offer_id: str, offer: SupplierOffer, price: Price) -> list:

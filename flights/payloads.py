@@ -17,6 +17,7 @@ from flights.pricing import Price
 from flights.suppliers.base import Condition, SupplierOffer, SupplierSegment, SupplierSlice
 
 
+@lru_cache(maxsize=4096)
 def iso_duration(minutes: int) -> str:
     hours, minutes = divmod(minutes, 60)
     return "PT" + (f"{hours}H" if hours else "") + (f"{minutes}M" if minutes or not hours else "")
@@ -93,9 +94,33 @@ def aircraft_object(code: str) -> dict:
     return {"iata_code": code, "name": reference.AIRCRAFT.get(code, code)}
 
 
-def segment_body(segment: SupplierSegment, passenger_ids: Sequence[str]) -> dict:
-    """A segment's object without its id (which is per offer; the rest is the same in every
-    offer that shares the segment)."""
+def flight_key(segment: SupplierSegment) -> tuple | None:
+    """The values of a segment that every offer selling the same flight shares (all but the
+    fare: cabin, fare basis, baggage), compared so that equal keys render to equal text (the
+    distance as its text: 812.0 and 812.00 are equal Decimals). None when a local time carries
+    a zone (the interface says naive; equal aware times can print different offsets): such a
+    segment is rendered on its own."""
+    if segment.departing_at.tzinfo is not None or segment.arriving_at.tzinfo is not None:
+        return None
+    return (
+        segment.origin,
+        segment.destination,
+        segment.origin_terminal,
+        segment.destination_terminal,
+        segment.departing_at,
+        segment.arriving_at,
+        segment.marketing_carrier,
+        segment.marketing_flight_number,
+        segment.operating_carrier,
+        segment.operating_flight_number,
+        segment.aircraft,
+        segment.duration_minutes,
+        str(segment.distance_km),
+    )
+
+
+def flight_object(segment: SupplierSegment) -> dict:
+    """The part of a segment's object that is the flight's (see flight_key)."""
     return {
         "origin": segment_end(segment.origin, segment.origin_terminal),
         "destination": segment_end(segment.destination, segment.destination_terminal),
@@ -108,28 +133,20 @@ def segment_body(segment: SupplierSegment, passenger_ids: Sequence[str]) -> dict
         "aircraft": aircraft_object(segment.aircraft),
         "duration": iso_duration(segment.duration_minutes),
         "distance": f"{segment.distance_km:.1f}",
-        "passengers": [
-            {
-                "passenger_id": passenger_id,
-                "cabin_class": segment.cabin_class,
-                "cabin_class_marketing_name": segment.cabin_class_marketing_name,
-                "fare_basis_code": segment.fare_basis_code,
-                "baggages": [{"type": b.type, "quantity": b.quantity} for b in segment.baggages],
-            }
-            for passenger_id in passenger_ids
-        ],
     }
 
 
-def slice_body(slice_: SupplierSlice, passenger_ids: Sequence[str]) -> tuple[dict, list[dict]]:
-    """A slice's object without its id and segments, and its segments' bodies."""
-    head = {
-        "origin": airport_object(slice_.origin),
-        "destination": airport_object(slice_.destination),
-        "duration": iso_duration(slice_.duration_minutes),
-        "fare_brand_name": slice_.fare_brand_name,
-    }
-    return head, [segment_body(s, passenger_ids) for s in slice_.segments]
+def segment_passengers(segment: SupplierSegment, passenger_ids: Sequence[str]) -> list[dict]:
+    return [
+        {
+            "passenger_id": passenger_id,
+            "cabin_class": segment.cabin_class,
+            "cabin_class_marketing_name": segment.cabin_class_marketing_name,
+            "fare_basis_code": segment.fare_basis_code,
+            "baggages": [{"type": b.type, "quantity": b.quantity} for b in segment.baggages],
+        }
+        for passenger_id in passenger_ids
+    ]
 
 
 # RFC 4648 base32 and Crockford's share the bit order (5 bits a character, most significant
@@ -151,7 +168,8 @@ class OfferRenderer:
     """Renders the offers of one search (or the one offer a booking reads) for one list of
     passengers. What offers share is built once: a slice's object (apart from its and its
     segments' ids) for each slice object the supplier shares between offers (the sandbox
-    shares slices between an itinerary's offers), and the text of instants. Nothing built
+    shares slices between an itinerary's offers), a flight's part of a segment's object (the
+    same flight is sold in several fares), and the text of instants. Nothing built
     here is mutated afterwards: the objects are only serialized, or read."""
 
     def __init__(self, passengers: Sequence[tuple[str, str]]):
@@ -160,13 +178,38 @@ class OfferRenderer:
         # id(slice) -> (the slice, its head, its segments' bodies); the slice is kept so
         # that an id reused by another object after the first was freed is never a hit.
         self._slices: dict[int, tuple[SupplierSlice, dict, list[dict]]] = {}
+        self._flights: dict[tuple, dict] = {}  # flight_key -> flight_object
         self._instants: dict[datetime | None, str | None] = {}
         self._offer_passengers: dict[str | None, list[dict]] = {}
+        self._numbers: dict[Decimal, float | int] = {}
+
+    def _flight(self, segment: SupplierSegment) -> dict:
+        key = flight_key(segment)
+        found = self._flights.get(key) if key is not None else None
+        if found is None:
+            found = flight_object(segment)
+            if key is not None:
+                self._flights[key] = found
+        return found
 
     def _slice_parts(self, slice_: SupplierSlice) -> tuple[dict, list[dict]]:
+        """A slice's object without its id and segments, and its segments' objects without
+        their ids."""
         found = self._slices.get(id(slice_))
         if found is None or found[0] is not slice_:
-            head, segments = slice_body(slice_, self.passenger_ids)
+            head = {
+                "origin": airport_object(slice_.origin),
+                "destination": airport_object(slice_.destination),
+                "duration": iso_duration(slice_.duration_minutes),
+                "fare_brand_name": slice_.fare_brand_name,
+            }
+            segments = [
+                {
+                    **self._flight(segment),
+                    "passengers": segment_passengers(segment, self.passenger_ids),
+                }
+                for segment in slice_.segments
+            ]
             found = self._slices[id(slice_)] = (slice_, head, segments)
         return found[1], found[2]
 
@@ -197,6 +240,14 @@ class OfferRenderer:
             text = self._instants[value] = iso_utc(value)
         return text  # type: ignore[return-value]
 
+    def number(self, value: Decimal) -> float | int:
+        """number() of a value many offers share (exchange rates, the markup): equal Decimals
+        give the same JSON number, however many zeros they carry."""
+        found = self._numbers.get(value)
+        if found is None:
+            found = self._numbers[value] = number(value)
+        return found
+
     def offer_passengers(self, offer: SupplierOffer) -> list[dict]:
         brand = offer.slices[0].fare_brand_name if offer.slices else None
         found = self._offer_passengers.get(brand)
@@ -224,9 +275,9 @@ class OfferRenderer:
             "client_currency": "BRL",
             "original_amount": number(price.total_amount),
             "original_currency": price.total_currency,
-            "exchange_rate_used": number(price.exchange_rate),
+            "exchange_rate_used": self.number(price.exchange_rate),
             "base_cost_brl": fmt(price.base_cost_brl),
-            "agency_markup_percent": number(price.markup_percent),
+            "agency_markup_percent": self.number(price.markup_percent),
             "agency_markup_amount": markup,
             "agency_fee_amount": fee,
             "total_agency_commission": fmt(price.total_agency_commission),
