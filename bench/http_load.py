@@ -241,7 +241,7 @@ def wait_until_up(base_url: str, server: subprocess.Popen, log_path: Path) -> No
         try:
             if requests.get(f"{base_url}/health", timeout=5).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or a loaded machine
             pass
         time.sleep(0.2)
     raise TimeoutError(f"gunicorn did not answer /health:\n{log_path.read_text()[-3000:]}")
