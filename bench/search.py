@@ -9,7 +9,8 @@ Each request is a real POST /api/v1/flights/search through Django's full stack i
 storage of the offers, JSON rendering): round trip GRU-LIS, 1 adult, 50+ offers. The split
 comes from the view's `Server-Timing` header (supplier, pricing = exchange rates + pricing +
 building the offer objects, storage); `rest` is everything else (routing, authentication,
-validation, rendering to JSON).
+validation, rendering to JSON). The process time (CPU) of each request is reported too: it
+does not move with what else the machine runs, as wall-clock time does.
 
 Baseline, measured in the same run: a bare DRF view (same authentication and renderer) that
 returns the same-sized stored result without doing any work; it is the floor the framework and
