@@ -9,6 +9,8 @@ import sys
 import orjson
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 pytestmark = pytest.mark.django_db
 
@@ -43,9 +45,16 @@ def wsgi_search(key: str) -> bytes:
         "wsgi.errors": sys.stderr,
     }
     status = []
-    response = WSGIHandler()(environ, lambda s, headers, exc_info=None: status.append(s))
-    content = b"".join(response)
-    response.close()
+    # As Django's test client does: the test's connection (its transaction) stays open.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        response = WSGIHandler()(environ, lambda s, headers, exc_info=None: status.append(s))
+        content = b"".join(response)
+        response.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
     assert status[0].startswith("200"), content[:300]
     return content
 
