@@ -8,8 +8,25 @@ from flights.services import SearchTimings, flight_search
 from flights.validation import parse_search_request
 
 
+def _forget_self(response):
+    response.renderer_context.pop("response", None)
+
+
 class FlightSearchApi(ApiView):
     throttle_scope = "search"  # API_SEARCH_RATE_LIMIT as well as API_RATE_LIMIT
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        # DRF leaves the response in reference cycles (`view.response`, and the renderer
+        # context holds the view and, once rendered, the response itself), so a search's
+        # result (~1,100 dicts and lists) would outlive the request until the cyclic garbage
+        # collector walks it: that costs more than building it. Without those references
+        # the response and its result are freed by reference counting as soon as the server
+        # has sent it.
+        del self.response
+        if hasattr(response, "add_post_render_callback"):
+            response.add_post_render_callback(_forget_self)
+        return response
 
     @extend_schema(
         operation_id="flights_search",

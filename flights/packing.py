@@ -4,7 +4,7 @@ A search used to store every offer as the search returned it (~2 KB each after c
 50+ per search). A booking needs only the supplier's values (codes, times, flight numbers,
 amounts, conditions, deadlines) and the exact amounts we priced: names of airports, airlines
 and aircraft come from the reference data, ids are derived from the offer id
-(`payloads.offer_slices`), and the wire shapes are rendered again by the same functions
+(`payloads.OfferRenderer.slices`), and the wire shapes are rendered again by the same functions
 (`payloads`) when the offer is booked. Positional arrays, no repeated keys; PostgreSQL
 compresses the whole search's array (lz4) in one value.
 
@@ -31,6 +31,7 @@ from decimal import Decimal
 from django.utils.dateparse import parse_datetime
 
 from core.timestamps import iso_utc
+from flights.payloads import flight_key
 from flights.pricing import Price
 from flights.suppliers.base import (
     Baggage,
@@ -62,7 +63,8 @@ def _condition(value: Condition) -> list:
     return [value.allowed, _amount(value.penalty_amount), value.penalty_currency]
 
 
-def _segment(segment: SupplierSegment) -> list:
+def _flight(segment: SupplierSegment) -> list:
+    """A segment's values that are the flight's (payloads.flight_key), packed."""
     return [
         segment.origin,
         segment.destination,
@@ -77,43 +79,69 @@ def _segment(segment: SupplierSegment) -> list:
         segment.aircraft,
         segment.duration_minutes,
         str(segment.distance_km),
-        segment.cabin_class,
-        segment.cabin_class_marketing_name,
-        segment.fare_basis_code,
-        [[b.type, b.quantity] for b in segment.baggages],
     ]
 
 
-def pack_offer(*, offer_id: str, offer: SupplierOffer, price: Price) -> list:
-    return [
-        offer_id,
-        offer.supplier_offer_id,
-        offer.owner,
-        str(offer.total_amount),
-        offer.total_currency,
-        str(offer.base_amount),
-        str(offer.tax_amount),
-        str(price.exchange_rate),
-        str(price.base_cost_brl),
-        offer.expires_at.isoformat(),
-        offer.requires_instant_payment,
-        iso_utc(offer.payment_required_by),
-        iso_utc(offer.price_guarantee_expires_at),
-        _condition(offer.refund_before_departure),
-        _condition(offer.change_before_departure),
-        [
-            [
-                s.origin,
-                s.destination,
-                s.duration_minutes,
-                s.fare_brand_name,
-                list(map(_segment, s.segments)),
+class OfferPacker:
+    """Packs the offers of one search. A slice object the supplier shares between offers (the
+    sandbox does, between an itinerary's fare brands) is packed once: the same values give the
+    same array, which is only serialized."""
+
+    def __init__(self) -> None:
+        # id(slice) -> (the slice, its array); the slice is kept so that an id reused by
+        # another object after the first was freed is never a hit.
+        self._slices: dict[int, tuple[SupplierSlice, list]] = {}
+        self._flights: dict[tuple, list] = {}  # payloads.flight_key -> its first 13 values
+
+    def _segment(self, segment: SupplierSegment) -> list:
+        key = flight_key(segment)
+        flight = self._flights.get(key) if key is not None else None
+        if flight is None:
+            flight = _flight(segment)
+            if key is not None:
+                self._flights[key] = flight
+        return [
+            *flight,
+            segment.cabin_class,
+            segment.cabin_class_marketing_name,
+            segment.fare_basis_code,
+            [[b.type, b.quantity] for b in segment.baggages],
+        ]
+
+    def _slice(self, slice_: SupplierSlice) -> list:
+        found = self._slices.get(id(slice_))
+        if found is None or found[0] is not slice_:
+            packed = [
+                slice_.origin,
+                slice_.destination,
+                slice_.duration_minutes,
+                slice_.fare_brand_name,
+                [self._segment(segment) for segment in slice_.segments],
             ]
-            for s in offer.slices
-        ],
-        str(price.markup_amount),
-        str(price.fee_amount),
-    ]
+            found = self._slices[id(slice_)] = (slice_, packed)
+        return found[1]
+
+    def pack(self, *, offer_id: str, offer: SupplierOffer, price: Price) -> list:
+        return [
+            offer_id,
+            offer.supplier_offer_id,
+            offer.owner,
+            str(offer.total_amount),
+            offer.total_currency,
+            str(offer.base_amount),
+            str(offer.tax_amount),
+            str(price.exchange_rate),
+            str(price.base_cost_brl),
+            offer.expires_at.isoformat(),
+            offer.requires_instant_payment,
+            iso_utc(offer.payment_required_by),
+            iso_utc(offer.price_guarantee_expires_at),
+            _condition(offer.refund_before_departure),
+            _condition(offer.change_before_departure),
+            [self._slice(s) for s in offer.slices],
+            str(price.markup_amount),
+            str(price.fee_amount),
+        ]
 
 
 def _unpack_condition(value: list) -> Condition:

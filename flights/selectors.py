@@ -99,13 +99,14 @@ def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffe
         )
         markup_amount, fee_amount = price.markup_amount, price.fee_amount
     passengers = [(pid, ptype) for pid, ptype, _ in search.passengers]
+    renderer = payloads.OfferRenderer(passengers)
     data: dict[str, Any] = {
         # The parts of the offer, as the search showed them, that a booking keeps.
         "owner": payloads.carrier(offer.owner),
-        "slices": payloads.offer_slices(stored.id, offer.slices, [pid for pid, _ in passengers]),
+        "slices": renderer.slices(stored.id, offer.slices),
         "conditions": payloads.conditions_object(offer),
-        "passengers": payloads.offer_passengers(offer, passengers),
-        "payment_requirements": payloads.payment_requirements(offer),
+        "passengers": renderer.offer_passengers(offer),
+        "payment_requirements": renderer.payment_requirements(offer),
     }
     return BookableOffer(
         id=stored.id,

@@ -57,6 +57,7 @@ def flight_search(
     rates = rate_provider()
     rate_of: dict[str, Decimal] = {}
     rendered, packed = [], []
+    renderer, packer = payloads.OfferRenderer(passenger_pairs), packing.OfferPacker()
     for supplier_offer in supplier_offers:
         currency = supplier_offer.total_currency
         if currency not in rate_of:
@@ -72,12 +73,8 @@ def flight_search(
             fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
         )
         offer_id = sibling_id("off", of=request_id)
-        rendered.append(
-            payloads.offer_object(
-                offer_id=offer_id, offer=supplier_offer, price=price, passengers=passenger_pairs
-            )
-        )
-        packed.append(packing.pack_offer(offer_id=offer_id, offer=supplier_offer, price=price))
+        rendered.append(renderer.offer(offer_id=offer_id, offer=supplier_offer, price=price))
+        packed.append(packer.pack(offer_id=offer_id, offer=supplier_offer, price=price))
         if supplier_offer.supplier_passenger_ids and not supplier_passenger_ids:
             supplier_passenger_ids = supplier_offer.supplier_passenger_ids
     started = timings.measure("pricing", started)
