@@ -3,6 +3,7 @@
 import select
 import time
 
+import environ
 import pytest
 from django.db import connection, connections
 
@@ -13,9 +14,15 @@ pytestmark = [
 
 
 @pytest.fixture
-def other():
-    """A connection of its own (the test's is shared with pytest-django)."""
+def other(settings):
+    """A connection of its own (the test's is shared with pytest-django), straight to
+    PostgreSQL: behind PgBouncer a backend is not one client's, and ending it would end whoever
+    the pooler lends it to next."""
     wrapper = connections.create_connection("default")
+    if settings.DATABASE_DIRECT_URL:
+        direct = environ.Env.db_url_config(settings.DATABASE_DIRECT_URL)
+        for key in ("HOST", "PORT", "USER", "PASSWORD"):
+            wrapper.settings_dict[key] = direct.get(key, "")
     wrapper.ensure_connection()
     yield wrapper
     wrapper.close()
