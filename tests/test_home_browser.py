@@ -94,8 +94,12 @@ def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser_pt_
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#home[data-mode=test]")))
     card = browser_pt_br.find_element(By.ID, "card-balance").text.replace("\N{NO-BREAK SPACE}", " ")
     assert "R$ 5.000,00" in card
-    browser_pt_br.find_element(By.ID, "logout-form").find_element(By.TAG_NAME, "button").click()
-    wait.until(EC.presence_of_element_located((By.TAG_NAME, "body")))
+    logout = browser_pt_br.find_element(By.ID, "logout-form")
+    logout.find_element(By.TAG_NAME, "button").click()
+    # The logged-out page has replaced this one (the session is over): only then may the login
+    # page be asked for, or it would send a still-logged-in user to the home page.
+    wait.until(EC.staleness_of(logout))
+    wait.until(EC.invisibility_of_element_located((By.ID, "logout-form")))
 
     # Support: what needs attention first, across teams.
     log_in_as(live_server, browser_pt_br, wait, "suporte@agency.example")
