@@ -107,6 +107,7 @@ def test_a_session_does_not_outlive_its_transaction(pooled):
     holder = Holder(pooled())
     while holder.server_pid != server_pid:
         holder.release()
+        holder.client.close()
         assert time.monotonic() < deadline, "the pooler never lent that server again"
         time.sleep(0.05)
         holder = Holder(pooled())

@@ -19,6 +19,7 @@ def other(settings):
     PostgreSQL: behind PgBouncer a backend is not one client's, and ending it would end whoever
     the pooler lends it to next."""
     wrapper = connections.create_connection("default")
+    wrapper.settings_dict = dict(wrapper.settings_dict)  # shared with the default connection
     if settings.DATABASE_DIRECT_URL:
         direct = environ.Env.db_url_config(settings.DATABASE_DIRECT_URL)
         for key in ("HOST", "PORT", "USER", "PASSWORD"):
