@@ -164,6 +164,11 @@ DATABASE_DIRECT_URL = env.str("DATABASE_DIRECT_URL", default="")
 if DATABASE_POOLER and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+elif DATABASES["default"]["ENGINE"] == "core.postgresql":
+    # Straight to PostgreSQL, a connection is one client's: the statements run through
+    # `connection.prepared_cursor()` are prepared after their fifth run (psycopg's default).
+    # Django's own cursors bind parameters on the client and never prepare, whatever this says.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 
 # --- Redis: Celery broker, cache, rate limits ------------------------------------------------
 

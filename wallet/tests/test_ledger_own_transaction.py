@@ -138,3 +138,27 @@ def test_a_duplicate_inside_a_callers_transaction_leaves_the_caller_free_to_go_o
             debit(team, "ord_1")
         debit(team, "ord_2")  # the caller's transaction is still usable
     assert Wallet.objects.get(team=team).balance == Decimal("80.00")
+
+
+def prepared_statements() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_movement_is_planned_once_per_connection_where_it_may_be():
+    """Planning the one statement cost PostgreSQL more than running it; straight to PostgreSQL it
+    is prepared after five runs. Behind PgBouncer (DATABASE_POOLER) nothing is prepared: the next
+    transaction may run on another server connection."""
+    team = funded_team("1000.00")
+    for number in range(1, 9):
+        txn = debit(team, f"ord_{number}")
+        assert txn.balance_after == Decimal("1000.00") - 10 * number
+    movements = [sql for sql in prepared_statements() if "UPDATE wallet_wallet" in sql]
+    if connection.prepares_statements:
+        assert len(movements) == 1, movements  # one debit statement, planned once
+    else:
+        assert movements == []
+    assert Wallet.objects.get(team=team).balance == Decimal("920.00")
+    assert Transaction.objects.filter(team=team, type="debit").count() == 8
+    assert Event.objects.filter(team=team, type="wallet.debit").count() == 8
