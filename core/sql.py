@@ -11,13 +11,29 @@ an ordinary queryset.
 Only plain values can be placeholders: a value the ORM transforms on the way to the database
 (`__icontains` wraps it in %, a model instance becomes its pk) would not be found in the
 parameters, and compiling raises at once rather than run a query with a marker in it.
+
+On PostgreSQL the statement is also prepared (`prepared_cursor`): planning the balance's cost
+the server about 180 µs of CPU per request, more than running it.
 """
 
 from collections.abc import Callable
 from typing import Any
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.db.models import QuerySet
+
+from core.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
+
+
+def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor whose statements the database plans once per connection where it can
+    (core.postgresql, straight to PostgreSQL); elsewhere the connection's ordinary cursor."""
+    wrapper = connections[connection.alias]  # `django.db.connection` is a proxy of it
+    if isinstance(wrapper, PostgreSQLWrapper):
+        return wrapper.prepared_cursor()
+    return wrapper.cursor()
 
 
 class CompiledQuery:
@@ -52,7 +68,7 @@ class CompiledQuery:
             param if slot is None else values[slot]
             for param, slot in zip(params, slots, strict=True)
         )
-        with connections[self._using].cursor() as cursor:
+        with prepared_cursor(connections[self._using]) as cursor:
             cursor.execute(sql, params)
             fetched = cursor.fetchall()
         return list(compiler.results_iter(results=[fetched], tuple_expected=True))

@@ -12,7 +12,7 @@ Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still 
 import functools
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import NoReturn, cast
+from typing import NoReturn
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -20,7 +20,7 @@ from django.utils import timezone
 from agencies.models import Team
 from core.exceptions import Conflict, UnprocessableEntity
 from core.money import fmt, q
-from core.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
+from core.sql import prepared_cursor
 from wallet.models import (
     LOW_BALANCE_THRESHOLD,
     TEST_MODE_BALANCE,
@@ -324,7 +324,7 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
     }
     # Prepared: planning this statement cost PostgreSQL more than running it (≈ 1.1 ms of the
     # server's CPU per movement, docs/performance.md); prepared, it is planned once per connection.
-    with cast(PostgreSQLWrapper, connection).prepared_cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(_one_statement_sql(txn.type), params)
         row = cursor.fetchone()
     if row is None:

@@ -75,3 +75,21 @@ def test_a_last_movement_is_utc():
     fund(team, "1.00")
     _, last_movement, _ = CompiledQuery(_live_balance, "team_id").one(team_id=team.pk)
     assert last_movement.utcoffset() == UTC.utcoffset(None)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL")
+def test_on_postgresql_it_is_planned_once_per_connection_where_it_may_be():
+    team = make_team("Planned").team
+    fund(team, "33.00")
+    live = CompiledQuery(_live_balance, "team_id")
+    for _ in range(8):
+        assert live.one(team_id=team.pk)[0] == Decimal("33.00")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        balances = [
+            row[0]
+            for row in cursor.fetchall()
+            if row[0].startswith('SELECT "wallet_wallet"."balance"')
+        ]
+    expected = 1 if connection.prepares_statements else 0  # none behind PgBouncer
+    assert len(balances) == expected, balances
