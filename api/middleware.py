@@ -1,8 +1,15 @@
-"""The API's middleware: no caching of its answers, and what every request under /api/ goes
-through before any view reads it (people's language and time zone: core/middleware.py)."""
+"""The API's middleware: no caching of its answers, what every request under /api/ goes
+through before any view reads it, and the panel's middleware that API requests go past
+(people's language and time zone: core/middleware.py)."""
 
+from collections.abc import Callable
+
+from auditlog.middleware import AuditlogMiddleware as BaseAuditlogMiddleware
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware as BaseAuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware as BaseMessageMiddleware
 from django.utils.cache import patch_cache_control
+from whitenoise.middleware import WhiteNoiseMiddleware as BaseWhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from api.apis import json_error
 
@@ -114,3 +121,46 @@ def _shaped(request, response):
         if header in response:
             shaped[header] = response[header]
     return shaped
+
+
+# --- The panel's middleware, which API requests go straight past ---
+#
+# Static files, the panel's user and its flash messages are for people in the panel. An API
+# request authenticates with its key (DRF sets `request.user` to the key's client) and these
+# did nothing for it, at a cost of about a tenth of the CPU of `GET /api/v1/wallet/balance`
+# (docs/performance.md). Subclasses, because Django's admin checks look for these classes (or
+# subclasses) in MIDDLEWARE. Sessions and CSRF stay Django's own: `check --deploy` looks for
+# them by name and would skip their cookie checks.
+
+
+class SkippedByTheApi:
+    get_response: Callable
+
+    def __call__(self, request):
+        if request.path_info.startswith(API_PREFIX):
+            return self.get_response(request)
+        return super().__call__(request)  # the middleware's own
+
+
+class WhiteNoiseMiddleware(SkippedByTheApi, BaseWhiteNoiseMiddleware):
+    """Static files are never under /api/."""
+
+
+class AuthenticationMiddleware(SkippedByTheApi, BaseAuthenticationMiddleware):
+    """The panel's user, from the session; the API's client comes from its key."""
+
+
+class MessageMiddleware(SkippedByTheApi, BaseMessageMiddleware):
+    pass
+
+
+class AuditlogMiddleware(BaseAuditlogMiddleware):
+    """Who made a change and from where, on its audit entries. An API read changes nothing, so
+    it goes past; an API write keeps its client's address on the entries it causes."""
+
+    def __call__(self, request):
+        if request.method in ("GET", "HEAD", "OPTIONS") and request.path_info.startswith(
+            API_PREFIX
+        ):
+            return self.get_response(request)
+        return super().__call__(request)

@@ -88,14 +88,15 @@ MIDDLEWARE = [
     "api.middleware.no_store_api_middleware",
     "api.middleware.ApiRequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # api.middleware.*: the panel's own middleware, which API requests go straight past.
+    "api.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "core.middleware.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "auditlog.middleware.AuditlogMiddleware",  # panel changes carry who made them
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "api.middleware.AuthenticationMiddleware",
+    "api.middleware.AuditlogMiddleware",  # panel changes carry who made them
+    "api.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires: answers lockouts
 ]
