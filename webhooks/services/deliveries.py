@@ -312,7 +312,17 @@ def deliveries_send_batch(endpoint_id: str, *, lease_id: str = "") -> list[Deliv
         outcome = _post(delivery)
         if delivery.is_test:  # a panel test: final whatever its outcome, counts for nothing
             attempts.append(_record_attempt(delivery, **outcome))
+            # Recorded as before, in a transaction of its own: the batch stops there.
+            rest = batch.deliveries[batch.deliveries.index(delivery) + 1 :]
             with transaction.atomic():
+                _release_and_take(
+                    None,
+                    {},
+                    following=None,
+                    give_back=rest,
+                    lease_id=batch.lease_id,
+                    now=timezone.now(),
+                )
                 _batch_end(batch, after=delivery, failed=False, active=True)
             break
         attempt, delivery = _record_in_batch(batch, delivery, outcome)

@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from webhooks.models import Delivery, WebhookEndpoint
-from webhooks.services import deliveries_send_batch, delivery_attempt
+from webhooks.services import deliveries_send_batch, delivery_attempt, webhook_send_test_event
 from webhooks.services.deliveries import _queued_key
 from webhooks.tasks import deliver_webhook
 from webhooks.tests.factories import SECRET, make_endpoint, record
@@ -281,3 +281,27 @@ def test_a_batch_stops_when_its_endpoint_changes_url(team, https_receiver, setti
     # The rest was given back and queued again (run eagerly): sent to the new URL.
     assert sent_event_ids(https_receiver, "/new") == order[1:]
     assert set(Delivery.objects.values_list("status", flat=True)) == {"succeeded"}
+
+
+@pytest.mark.django_db
+def test_a_panel_test_event_in_a_batch_is_sent_once_and_ends_the_batch(
+    team, https_receiver, django_capture_on_commit_callbacks
+):
+    endpoint = make_endpoint(team, https_receiver.url)
+    webhook_send_test_event(endpoint=endpoint)  # not queued: commit callbacks do not run
+    backlog(team, 2)
+
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        (attempt,) = deliveries_send_batch(endpoint.pk)
+
+    test_delivery = Delivery.objects.get(is_test=True)
+    assert attempt.delivery_id == test_delivery.pk and test_delivery.status == "succeeded"
+    endpoint.refresh_from_db()
+    assert endpoint.total_deliveries == 0  # a test counts for nothing
+    waiting = Delivery.objects.filter(is_test=False)
+    assert all(d.leased_until is None and d.attempt_count == 0 for d in waiting)  # given back
+    assert len(queued) == 1  # and queued again
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in queued:
+            callback()
+    assert sent_event_ids(https_receiver) == event_ids_in_order()
