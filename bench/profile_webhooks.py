@@ -178,6 +178,7 @@ def run_batches(deliveries: int, batch: int, top: int, url: str) -> str:
     out = io.StringIO()
     stats.stream = out
     stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
     per = batches_per_round * batch
     lines = [
         f"## deliveries_send_batch, batches of {batch}, answered 200 by the HTTPS receiver",
