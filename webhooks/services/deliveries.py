@@ -19,6 +19,7 @@ the first failed attempt (the rest waits for the sweep: a receiver that just fai
 sent the rest at once), when the endpoint changes (deactivated, paused, new URL), and after
 WEBHOOK_BATCH_SECONDS (a continuation is queued)."""
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -34,7 +35,7 @@ import requests
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Field, Q
 from django.utils import timezone
 
 from webhooks import http
@@ -729,7 +730,10 @@ def _insert_attempt(
     excerpt: str,
     request_headers: dict | None,
 ) -> DeliveryAttempt:
-    return DeliveryAttempt.objects.create(
+    """The attempt's row. Plain SQL (`RETURNING id`, PostgreSQL and SQLite 3.35+): the ORM's
+    `create()` cost more CPU than anything else in a batch's record (model save machinery);
+    the values are adapted by the model's own fields."""
+    attempt = DeliveryAttempt(
         delivery=delivery,
         number=delivery.attempt_count,
         attempted_at=attempted_at,
@@ -740,6 +744,30 @@ def _insert_attempt(
         response_excerpt=excerpt,
         request_headers=request_headers or {},
     )
+    sql, fields = _attempt_insert(connection.vendor)
+    params = [
+        field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        attempt.pk = cursor.fetchone()[0]
+    attempt._state.adding = False
+    attempt._state.db = connection.alias
+    return attempt
+
+
+@functools.cache
+def _attempt_insert(vendor: str) -> tuple[str, list[Field]]:
+    """The attempt's INSERT, built once per process, and the fields its values come from."""
+    fields = [field for field in DeliveryAttempt._meta.concrete_fields if not field.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields if field.column)
+    # The table's and columns' names come from the model; every value is a parameter.
+    sql = (
+        f"INSERT INTO {quote(DeliveryAttempt._meta.db_table)} ({columns})"  # noqa: S608
+        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id"
+    )
+    return sql, fields
 
 
 def _record_failure(
