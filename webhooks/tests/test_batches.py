@@ -225,7 +225,7 @@ def test_two_messages_for_one_endpoint_at_once_never_send_a_delivery_twice(
 def test_a_batch_is_one_attempt_in_flight_against_the_cap(team, https_receiver, settings):
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 1
     settings.WEBHOOK_BATCH_SIZE = 3
-    https_receiver.respond("/slow", delay=0.5)
+    https_receiver.respond("/slow", delay=1.0)
     endpoint = make_endpoint(team, https_receiver.url_for("/slow"))
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 0  # commits queue (eagerly) in vain
     backlog(team, 5)
@@ -257,7 +257,7 @@ def test_a_batch_is_one_attempt_in_flight_against_the_cap(team, https_receiver, 
 
 @pytest.mark.django_db(transaction=True)  # a batch in another thread, committing
 def test_a_batch_stops_when_its_endpoint_changes_url(team, https_receiver, settings):
-    https_receiver.respond("/old", delay=0.5)
+    https_receiver.respond("/old", delay=1.0)
     endpoint = make_endpoint(team, https_receiver.url_for("/old"))
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 0  # commits queue (eagerly) in vain
     backlog(team, 3)
