@@ -8,7 +8,8 @@ from config.celery_app import app
 
 EXPECTED_QUEUES = {
     # Webhook deliveries: the work one slow receiver can pile up.
-    "webhooks.tasks.deliver_webhook": "webhooks",
+    "webhooks.tasks.deliver_webhooks": "webhooks",  # a batch of one endpoint's deliveries
+    "webhooks.tasks.deliver_webhook": "webhooks",  # one delivery: messages queued before batches
     # Booking work: ticketing, expiry, reconciliation.
     "bookings.tasks.issue_tickets": "bookings",
     "bookings.tasks.expire_holds": "bookings",

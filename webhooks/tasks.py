@@ -2,9 +2,19 @@ from celery import shared_task
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def deliver_webhooks(endpoint_id: str, lease_id: str = "") -> None:
+    """A batch of an endpoint's due deliveries, oldest first, one at a time (what the services
+    queue). A duplicate message is harmless: the claim lets only one worker take a due delivery;
+    the others find nothing to do, or the deliveries due since."""
+    from webhooks.services import deliveries_send_batch
+
+    deliveries_send_batch(endpoint_id, lease_id=lease_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def deliver_webhook(delivery_id: int, lease_id: str = "") -> None:
-    """One attempt of one delivery. A duplicate message is harmless: the claim lets only one
-    worker send a due delivery; the others find nothing to do."""
+    """One attempt of one delivery: what was queued before batches; kept so that messages
+    queued by an older release are still processed. A duplicate message is harmless."""
     from webhooks.services import delivery_attempt
 
     delivery_attempt(delivery_id, lease_id=lease_id)

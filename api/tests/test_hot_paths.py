@@ -159,6 +159,44 @@ def test_a_delivery_attempt_makes_six_statements(team, https_receiver):
     assert sum("webhooks_webhookendpoint" in sql for sql in statements[1:]) == 1  # read once
 
 
+def test_a_batch_of_deliveries_makes_four_statements_plus_three_per_delivery(team, https_receiver):
+    """One claim for the batch (lock and read the endpoint, count in flight, the deliveries
+    with their events, lease them), then per delivery one transaction of three: the endpoint's
+    counters, the attempt, one UPDATE releasing it and taking the next. The endpoint is read
+    once per batch; nothing looks for waiting deliveries (the batch was not full and left a
+    slot free: webhooks/tests/test_batches.py covers the other cases)."""
+    from webhooks.models import Delivery
+    from webhooks.services import deliveries_send_batch
+    from webhooks.tests.factories import make_endpoint, record
+
+    endpoint = make_endpoint(team, https_receiver.url)
+    for _ in range(5):
+        record(team)  # not dispatched: on_commit callbacks do not run in this test
+    with CaptureQueriesContext(connection) as captured:
+        attempts = deliveries_send_batch(endpoint.pk)
+    assert [attempt.succeeded for attempt in attempts] == [True] * 5
+    assert set(Delivery.objects.values_list("status", flat=True)) == {"succeeded"}
+    sqls = [q["sql"] for q in captured.captured_queries]
+    statements = [sql for sql in sqls if not sql.startswith(TRANSACTION_CONTROL)]
+    assert len(statements) == 4 + 3 * 5, statements
+    assert [sql.split()[0] for sql in statements[:4]] == [
+        "SELECT",  # the endpoint, locked
+        "SELECT",  # attempts in flight
+        "SELECT",  # the deliveries and their events
+        "UPDATE",  # the lease: the first in flight
+    ]
+    for number in range(5):
+        assert [sql.split()[0] for sql in statements[4 + 3 * number : 7 + 3 * number]] == [
+            "UPDATE",  # the endpoint's counters
+            "INSERT",  # the attempt
+            "UPDATE",  # this delivery released, the next one taken
+        ]
+    assert sum('FROM "webhooks_webhookendpoint"' in sql for sql in statements) == 1
+    # One transaction for the claim, one per delivery (the test's own transaction makes them
+    # savepoints here).
+    assert sum(sql.startswith(("BEGIN", "SAVEPOINT")) for sql in sqls) == 1 + 5
+
+
 # --- Revocation and team changes reach every process ---
 
 

@@ -501,6 +501,12 @@ WEBHOOK_ATTEMPT_LEASE_SECONDS = env.int("WEBHOOK_ATTEMPT_LEASE_SECONDS", default
 WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = env.int(
     "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT", default=2
 )
+# A worker sends an endpoint's due deliveries in batches (one task, one claim): at most this many
+# per batch, and it takes no new one after this many seconds, so that one endpoint's backlog
+# never holds a worker for long (webhooks/services/deliveries.py). A batch counts as one attempt
+# in flight against the cap above: it sends one delivery at a time.
+WEBHOOK_BATCH_SIZE = env.int("WEBHOOK_BATCH_SIZE", default=20)
+WEBHOOK_BATCH_SECONDS = env.int("WEBHOOK_BATCH_SECONDS", default=30)
 
 # --- Panel: audit trail, login lockout, invitations ---------------------------------------------
 # django-auditlog: every change of these models, in the panel or not, is an audit entry (who,

@@ -282,7 +282,7 @@ WITH moved AS ({move}
       FROM moved
 ), {movement_event}, {low_balance_event}
 SELECT balance, movement_count,
-       ARRAY({movement_deliveries} UNION ALL {low_balance_deliveries})
+       ARRAY({movement_endpoints} UNION ALL {low_balance_endpoints})
   FROM moved
 """
 
@@ -293,8 +293,8 @@ def _one_statement_sql(type: str) -> str:
         move=_MOVE_LIVE_BALANCE_SQL[type],
         movement_event=_MOVEMENT_EVENT.ctes,
         low_balance_event=_LOW_BALANCE_EVENT.ctes,
-        movement_deliveries=_MOVEMENT_EVENT.delivery_ids,
-        low_balance_deliveries=_LOW_BALANCE_EVENT.delivery_ids,
+        movement_endpoints=_MOVEMENT_EVENT.endpoint_ids,
+        low_balance_endpoints=_LOW_BALANCE_EVENT.endpoint_ids,
     )
 
 
@@ -329,5 +329,5 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         row = cursor.fetchone()
     if row is None:
         _raise_not_moved(txn)
-    txn.balance_after, txn.sequence, delivery_ids = row
-    deliveries_dispatch_on_commit(delivery_ids)
+    txn.balance_after, txn.sequence, endpoint_ids = row
+    deliveries_dispatch_on_commit(endpoint_ids)

@@ -1,6 +1,7 @@
 from webhooks.services.deliveries import (
     deactivation_alerts_requeue,
     deliveries_dispatch_on_commit,
+    deliveries_send_batch,
     deliveries_sweep,
     delivery_attempt,
     delivery_redeliver,
@@ -24,6 +25,7 @@ __all__ = [
     "WebhookInactive",
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
+    "deliveries_send_batch",
     "deliveries_sweep",
     "delivery_attempt",
     "delivery_redeliver",

@@ -192,7 +192,8 @@ def _reactivate(endpoint: WebhookEndpoint) -> None:
     Delivery.objects.filter(pk__in=waiting_ids).update(
         attempt_count=0, next_attempt_at=now, leased_until=None, lease_id=""
     )
-    deliveries_dispatch_on_commit(waiting_ids)
+    if waiting_ids:
+        deliveries_dispatch_on_commit([endpoint.pk])
 
 
 def webhook_reactivate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
@@ -244,10 +245,10 @@ def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
     """A `webhook.test` event delivered to this endpoint only, whatever it subscribes to, by a
     worker: one attempt (`is_test`), never retried, never counted toward deactivation."""
     event = _test_event(endpoint)
-    delivery = Delivery.objects.create(
+    Delivery.objects.create(
         event=event, endpoint=endpoint, is_test=True, next_attempt_at=event.created_at
     )
-    deliveries_dispatch_on_commit([delivery.pk])
+    deliveries_dispatch_on_commit([endpoint.pk])
     return event
 
 

@@ -112,7 +112,7 @@ def deliveries_create(*, event: Event, endpoint_ids: list[str]) -> list[Delivery
             for endpoint_id in endpoint_ids
         ]
     )
-    deliveries_dispatch_on_commit([delivery.pk for delivery in deliveries])
+    deliveries_dispatch_on_commit(endpoint_ids)
     return deliveries
 
 
@@ -137,7 +137,7 @@ _EVENT_CTES = """{name}_event AS (
     SELECT event.id, endpoint.id, %({p}pending)s, 0, event.created_at, '', event.created_at
       FROM {name}_event AS event
      CROSS JOIN LATERAL ({subscribers}) AS endpoint
- RETURNING id
+ RETURNING id, endpoint_id
 )"""
 
 
@@ -156,8 +156,9 @@ class EventSql:
       writes its deliveries, for the endpoints `_subscribers_of` selects.
     * `params(...)` gives the values for one execution; they are named `<name>__*`, so one
       statement can hold several events.
-    * `delivery_ids` is a query for the ids of the deliveries written: the caller passes them to
-      `deliveries_dispatch_on_commit` once the statement has run, as `event_record` does.
+    * `delivery_ids` is a query for the ids of the deliveries written; `endpoint_ids`, for their
+      endpoints': the caller passes those to `deliveries_dispatch_on_commit` once the statement
+      has run, as `event_record` does.
 
     `data_object_sql` and `previous_attributes_sql` set top-level fields that only the statement
     knows: field name -> SQL expression over `source`'s row, whose text replaces the field's
@@ -190,6 +191,10 @@ class EventSql:
     @property
     def delivery_ids(self) -> str:
         return f"SELECT id FROM {self.name}_deliveries"  # noqa: S608 - a checked name
+
+    @property
+    def endpoint_ids(self) -> str:
+        return f"SELECT endpoint_id FROM {self.name}_deliveries"  # noqa: S608 - a checked name
 
     def params(
         self,

@@ -66,10 +66,6 @@ def webhook_recover(
             if event_id not in have
         ]
     )
-    delivery_ids = list(
-        Delivery.objects.filter(endpoint=endpoint, event_id__in=event_ids).values_list(
-            "pk", flat=True
-        )
-    )
-    deliveries_dispatch_on_commit(delivery_ids)
+    if event_ids:
+        deliveries_dispatch_on_commit([endpoint.pk])
     return len(event_ids)

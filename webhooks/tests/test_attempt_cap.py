@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from webhooks.models import Delivery
-from webhooks.services import deliveries_sweep, delivery_attempt
+from webhooks.services import deliveries_send_batch, deliveries_sweep, delivery_attempt
 from webhooks.services.deliveries import delivery_claim
 from webhooks.tests.factories import make_endpoint, record
 
@@ -61,24 +61,27 @@ def test_another_endpoint_is_not_held_back_by_a_full_one(team, other_team, https
 
 @pytest.mark.django_db
 def test_the_sweep_dispatches_no_more_than_the_free_slots(
-    team, https_receiver, django_capture_on_commit_callbacks
+    team, https_receiver, django_capture_on_commit_callbacks, settings
 ):
+    """One batch per free slot, of at most WEBHOOK_BATCH_SIZE deliveries."""
+    settings.WEBHOOK_BATCH_SIZE = 2
     make_endpoint(team, https_receiver.url)
     ids = backlog(team, 5)
     delivery_claim(ids[0])  # one in flight: one slot left
 
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        assert deliveries_sweep() == 1
-    assert len(queued) == 1
+        assert deliveries_sweep() == 2
+    assert len(queued) == 1  # one batch
     leased = Delivery.objects.filter(leased_until__isnull=False, in_flight=False)
-    assert list(leased.values_list("pk", flat=True)) == [ids[1]]  # the oldest waiting
+    assert list(leased.order_by("pk").values_list("pk", flat=True)) == ids[1:3]  # the oldest
 
 
 @pytest.mark.django_db
 def test_a_swept_delivery_turned_away_gives_its_lease_back(
-    team, https_receiver, django_capture_on_commit_callbacks
+    team, https_receiver, django_capture_on_commit_callbacks, settings
 ):
-    make_endpoint(team, https_receiver.url)
+    settings.WEBHOOK_BATCH_SIZE = 1
+    endpoint = make_endpoint(team, https_receiver.url)
     ids = backlog(team, 4)
     with django_capture_on_commit_callbacks(execute=False):
         deliveries_sweep()  # leases ids[0] and ids[1] to their queued messages
@@ -86,11 +89,13 @@ def test_a_swept_delivery_turned_away_gives_its_lease_back(
     # Before those messages arrive, two fresh deliveries take both slots.
     delivery_claim(ids[2]), delivery_claim(ids[3])
 
-    assert delivery_attempt(ids[0], lease_id=swept.lease_id) is None
+    assert deliveries_send_batch(endpoint.pk, lease_id=swept.lease_id) == []
+    assert delivery_attempt(ids[1], lease_id=swept.lease_id) is None  # a message queued before
 
-    swept.refresh_from_db()
-    assert swept.leased_until is None and swept.lease_id == ""  # free for the next slot
-    assert swept.attempt_count == 0 and swept.attempts.count() == 0
+    for delivery in Delivery.objects.filter(pk__in=ids[:2]):
+        assert delivery.leased_until is None and delivery.lease_id == ""  # free for a slot
+        assert delivery.attempt_count == 0 and delivery.attempts.count() == 0
+    assert https_receiver.requests == []
 
 
 @pytest.mark.django_db

@@ -1,5 +1,5 @@
 """At-least-once delivery with a real Celery worker, Redis and PostgreSQL: a lost broker
-message, and a worker killed mid-send, are still delivered by the sweep."""
+message, and a worker killed mid-send or mid-batch, are still delivered by the sweep."""
 
 import os
 import signal
@@ -12,6 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings as django_settings
 from django.db import transaction
+from django.utils import timezone
 
 from webhooks.models import Delivery, EventType
 from webhooks.services import event_record
@@ -29,6 +30,7 @@ pytestmark = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 3
+BATCH_SECONDS = 2  # a batch's waiting deliveries are leased for BATCH_SECONDS + LEASE_SECONDS
 
 
 @pytest.fixture
@@ -55,6 +57,7 @@ def start_worker(https_receiver):
         "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
         "REQUESTS_CA_BUNDLE": https_receiver.ca_path,
         "WEBHOOK_ATTEMPT_LEASE_SECONDS": str(LEASE_SECONDS),
+        "WEBHOOK_BATCH_SECONDS": str(BATCH_SECONDS),
     }
 
     def start():
@@ -151,3 +154,37 @@ def test_a_worker_killed_mid_send_is_made_good_by_the_sweep(
     delivery.refresh_from_db()
     assert delivery.attempt_count == 2
     assert [a.number for a in delivery.attempts.all()] == [2]
+
+
+def test_a_worker_killed_mid_batch_leaves_leases_that_run_out_and_the_sweep_resends(
+    team, https_receiver, broker, start_worker
+):
+    https_receiver.respond("/slow", status=200, delay=2.0)
+    make_endpoint(team, https_receiver.url_for("/slow"))
+    events = [record(team) for _ in range(3)]  # one message: the later commits found it queued
+    worker = start_worker()
+    assert wait_until(lambda: len(https_receiver.requests) == 1)  # the first is in flight
+
+    os.killpg(worker.pid, signal.SIGKILL)  # the worker dies mid-batch
+    worker.wait()
+    first, *waiting = Delivery.objects.order_by("pk")
+    assert first.in_flight and first.attempt_count == 1 and first.attempts.count() == 0
+    # The rest of its batch: leased under the same lease, not in flight, never attempted.
+    assert {delivery.lease_id for delivery in waiting} == {first.lease_id}
+    assert all(not d.in_flight and d.attempt_count == 0 and d.leased_until for d in waiting)
+
+    https_receiver.respond("/slow", status=200)
+    start_worker()
+    latest = max(delivery.leased_until for delivery in [first, *waiting])
+    assert wait_until(lambda: timezone.now() > latest, timeout=LEASE_SECONDS + BATCH_SECONDS + 5)
+    broker.send_task("webhooks.tasks.sweep_deliveries")
+
+    assert wait_until(lambda: len(https_receiver.requests) == 4)
+    sent = [request.headers["X-Service-Event-Id"] for request in https_receiver.requests]
+    assert sent == [events[0].id, *(event.id for event in events)]  # the first twice, in order
+    assert wait_until(
+        lambda: set(Delivery.objects.values_list("status", flat=True)) == {"succeeded"}
+    )
+    assert [d.attempt_count for d in Delivery.objects.order_by("pk")] == [2, 1, 1]
+    first.refresh_from_db()
+    assert [a.number for a in first.attempts.all()] == [2]
