@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from bookings.emails import email_queue
+from bookings.emails import email_queue, emails_queue
 from bookings.errors import OrderAbsent
 from bookings.models import Booking, BookingDocument, BookingEmail
 from bookings.payloads import booking_event_object
@@ -186,8 +186,7 @@ def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
         _record_events(booking, *passed_through, ticketed)
         # Once per booking and kind: a hold had its confirmation e-mail when it was made; an
         # instant booking has it now, whether its first answer came at once or later.
-        email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
-        email_queue(booking=booking, kind=BookingEmail.Kind.TICKETED)
+        emails_queue(booking=booking, kinds=[BookingEmail.Kind.CREATED, BookingEmail.Kind.TICKETED])
     return booking
 
 
