@@ -44,6 +44,25 @@ def email_queue(*, booking: Booking, kind: str) -> None:
     send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
+def emails_queue(*, booking: Booking, kinds: list[str]) -> None:
+    """`email_queue` for several kinds of one change, in that order: one INSERT in one savepoint
+    when none of them is queued yet (an instant booking ticketed at once), else each kind on its
+    own (those already queued are not queued again)."""
+    from bookings.tasks import send_booking_email
+
+    try:
+        with transaction.atomic():
+            emails = BookingEmail.objects.bulk_create(
+                [BookingEmail(booking=booking, kind=kind) for kind in kinds]
+            )
+    except IntegrityError:
+        for kind in kinds:
+            email_queue(booking=booking, kind=kind)
+        return
+    for email in emails:
+        send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
+
+
 def recipients(booking: Booking, kind: str) -> list[str]:
     """Live mode: the passengers, and the team's notification address (except for customer-only
     kinds; agency-only kinds go to that address alone). Test mode: only the team's own addresses

@@ -197,6 +197,60 @@ def test_a_batch_of_deliveries_makes_four_statements_plus_three_per_delivery(tea
     assert sum(sql.startswith(("BEGIN", "SAVEPOINT")) for sql in sqls) == 1 + 5
 
 
+@pytest.mark.usefixtures("live_sandbox")
+def test_an_instant_booking_makes_23_statements_on_postgresql(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    """`POST /api/v1/bookings`, instant, ticketed at once (sandbox), with one endpoint subscribed
+    to every event (docs/performance-bookings.md lists them): 23 statements on PostgreSQL and
+    five transaction blocks (the claim, the debit in it, the sandbox's order, the outcome, the
+    two e-mails), 33 in all with them, 48 before. The subscribed endpoints are read once for the
+    five booking events, which are one INSERT; the tickets are one INSERT, the e-mails one; the
+    booking is not read again for its audit entry. SQLite moves the balance in separate
+    statements (the portable path)."""
+    from bookings.tests.helpers import book, offers
+    from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery
+    from webhooks.tests.factories import make_endpoint
+
+    fund(team, "100000.00")
+    endpoint = make_endpoint(
+        team, "https://hooks.example.com/all", events=sorted(SUBSCRIBABLE_EVENT_TYPES)
+    )
+    first, offer = offers(live_client)[:2]
+    assert book(live_client, first, type="instant").status_code == 201  # the key is known
+    with (
+        django_capture_on_commit_callbacks(),  # deliveries and e-mails not sent
+        CaptureQueriesContext(connection) as captured,
+    ):
+        response = book(live_client, offer, type="instant")
+    assert response.status_code == 201, response.content[:500]
+    assert response.json()["status"] == "ticketed"
+    every = [query["sql"] for query in captured.captured_queries]
+    statements = [sql for sql in every if not sql.startswith(TRANSACTION_CONTROL)]
+    expected = {"postgresql": 23, "sqlite": 27}[connection.vendor]
+    assert len(statements) == expected, "\n".join(sql[:120] for sql in statements)
+    assert sum(sql.startswith("SAVEPOINT") for sql in every) == 5  # BEGIN outside a test
+    endpoint_reads = [
+        sql
+        for sql in statements
+        if sql.startswith(("SELECT", "(SELECT")) and "webhooks_webhookendpoint" in sql
+    ]  # on PostgreSQL the debit's one statement reads them for its own event (EventSql)
+    assert len(endpoint_reads) == (1 if connection.vendor == "postgresql" else 2)
+    assert sum(sql.startswith('INSERT INTO "webhooks_event"') for sql in statements) == (
+        1 if connection.vendor == "postgresql" else 2
+    )
+    assert sum(sql.startswith('SELECT "bookings_booking".') for sql in statements) == 1
+    booking_id = response.json()["id"]
+    delivered = Delivery.objects.filter(endpoint=endpoint, event__data_object__id=booking_id)
+    assert sorted(delivered.values_list("event__type", flat=True)) == [
+        "booking.confirmed",
+        "booking.created",
+        "booking.ticketed",
+        "booking.updated",
+        "booking.updated",
+    ]
+
+
 # --- Revocation and team changes reach every process ---
 
 

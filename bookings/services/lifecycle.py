@@ -20,6 +20,7 @@ from bookings.models import Booking, BookingEmail
 from bookings.services.outcomes import (
     _clear_outcome_unknown,
     _event,
+    _record_events,
     _record_failure,
     _record_order,
     _record_outcome_unknown,
@@ -66,7 +67,12 @@ def booking_confirm(*, booking: Booking, payment: object) -> Booking:
         booking.status = Booking.Status.CONFIRMED
         booking.confirmed_at = timezone.now()
         booking.save()
-        _event(booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING})
+        _record_events(
+            booking,
+            _event(
+                booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING}
+            ),
+        )
         from bookings.tasks import issue_tickets
 
         issue_tickets.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
@@ -156,7 +162,9 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
                 reference_id=booking.id,
                 description=f"Refund of booking {booking.id}",
             )
-        _event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous})
+        _record_events(
+            booking, _event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous})
+        )
         email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
     condition = booking.conditions["refund_before_departure"]
     return booking, {
@@ -229,7 +237,10 @@ def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:
         booking.status = Booking.Status.EXPIRED
         _clear_outcome_unknown(booking)  # the hold lapsed at the airline too: nothing to find
         booking.save()
-        _event(booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING})
+        _record_events(
+            booking,
+            _event(booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING}),
+        )
     return True
 
 

@@ -1,19 +1,24 @@
 """Bookings and the supplier's answers: recording them (held, ticketed, failed, unknown) with
 their events, and finding out unknown outcomes (the reconcile job, support's check)."""
 
+import copy
 from datetime import datetime, timedelta
 from typing import Literal, cast
 
+from auditlog.context import auditlog_disabled as _auditlog_disabled
+from auditlog.context import disable_auditlog
+from auditlog.receivers import _create_log_entry
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from bookings.emails import email_queue
+from bookings.emails import email_queue, emails_queue
 from bookings.errors import OrderAbsent
 from bookings.models import Booking, BookingDocument, BookingEmail
 from bookings.payloads import booking_event_object
 from core.exceptions import ApplicationError
+from core.models import AuditEntry
 from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import (
     FlightSupplier,
@@ -26,7 +31,7 @@ from flights.suppliers.base import (
 from wallet.models import Transaction
 from wallet.services import wallet_credit
 from webhooks.models import EventType
-from webhooks.services import event_record
+from webhooks.services import NewEvent, events_record
 
 
 def _order_passengers(booking: Booking) -> list[OrderPassenger]:
@@ -82,6 +87,24 @@ def _locked(booking: Booking) -> Booking:
     )
 
 
+def _save_audited(booking: Booking, *, before: Booking) -> None:
+    """`booking.save()` with the audit entry django-auditlog writes for it, diffed against
+    `before` (the row this transaction read under its lock) instead of the row read once more:
+    auditlog's own receiver reads it again before every save. The same entry, made by auditlog's
+    function, one read less; none when auditlog is switched off (a panel action's own entry)."""
+    if not _auditlog_disabled.get(False):
+        _create_log_entry(
+            action=AuditEntry.Action.UPDATE,
+            instance=booking,
+            sender=Booking,
+            diff_old=before,
+            diff_new=booking,
+            use_json_for_changes=getattr(settings, "AUDITLOG_STORE_JSON_CHANGES", False),
+        )
+    with disable_auditlog():
+        booking.save()
+
+
 def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
     with transaction.atomic():
         booking = _locked(booking)
@@ -96,7 +119,7 @@ def _record_hold(booking: Booking, order: SupplierOrder) -> Booking:
             booking.price_guarantee_expires_at = order.price_guarantee_expires_at
         booking.synced_at = timezone.now()
         booking.save()
-        _event(booking, EventType.BOOKING_CREATED)
+        _record_events(booking, _event(booking, EventType.BOOKING_CREATED))
         email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
     return booking
 
@@ -113,6 +136,7 @@ def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
         booking = _locked(booking)
         if booking.status not in _AWAITING_SUPPLIER:
             return booking  # settled meanwhile (cancelled, or failed) by another request
+        before = copy.copy(booking)  # the row as read under the lock: its audit entry's "old"
         passenger_of = {
             p.supplier_passenger_id or p.passenger_id: p.passenger_id
             for p in booking.passengers.all()
@@ -125,34 +149,44 @@ def _record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
         booking.status = Booking.Status.TICKETED
         booking.confirmed_at = booking.confirmed_at or now
         booking.ticketed_at = booking.synced_at = now
-        booking.save()
-        for document in order.documents:
-            BookingDocument.objects.get_or_create(
-                booking=booking,
-                type=document.type,
-                passenger_id=passenger_of.get(
-                    document.supplier_passenger_id, document.supplier_passenger_id
-                ),
-                defaults={"unique_identifier": document.unique_identifier},
-            )
+        _save_audited(booking, before=before)
+        # One INSERT; a ticket already there for a passenger and type is kept, as the first of
+        # two for the same one in the order (the unique constraint; what get_or_create did).
+        BookingDocument.objects.bulk_create(
+            [
+                BookingDocument(
+                    booking=booking,
+                    type=document.type,
+                    passenger_id=passenger_of.get(
+                        document.supplier_passenger_id, document.supplier_passenger_id
+                    ),
+                    unique_identifier=document.unique_identifier,
+                )
+                for document in order.documents
+            ],
+            ignore_conflicts=True,
+        )
         prefetch_related_objects([booking], "documents")  # the events and the answer list them
+        passed_through = []
         if previous_status == Booking.Status.PENDING:
-            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
-            _event(
-                booking,
-                EventType.BOOKING_CONFIRMED,
-                status=Booking.Status.CONFIRMED,
-                previous={"status": Booking.Status.PENDING},
-            )
-        _event(
+            passed_through = [
+                _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING),
+                _event(
+                    booking,
+                    EventType.BOOKING_CONFIRMED,
+                    status=Booking.Status.CONFIRMED,
+                    previous={"status": Booking.Status.PENDING},
+                ),
+            ]
+        ticketed = _event(
             booking,
             EventType.BOOKING_TICKETED,
             previous={"status": Booking.Status.CONFIRMED, "documents": []},
         )
+        _record_events(booking, *passed_through, ticketed)
         # Once per booking and kind: a hold had its confirmation e-mail when it was made; an
         # instant booking has it now, whether its first answer came at once or later.
-        email_queue(booking=booking, kind=BookingEmail.Kind.CREATED)
-        email_queue(booking=booking, kind=BookingEmail.Kind.TICKETED)
+        emails_queue(booking=booking, kinds=[BookingEmail.Kind.CREATED, BookingEmail.Kind.TICKETED])
     return booking
 
 
@@ -183,9 +217,11 @@ def _record_failure(
                 reference_id=booking.id,
                 description=f"Refund of booking {booking.id}: issuance failed",
             )
+        created = []
         if previous == Booking.Status.PENDING:
-            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
-        _event(booking, EventType.BOOKING_FAILED, previous={"status": previous})
+            created = [_event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)]
+        failed = _event(booking, EventType.BOOKING_FAILED, previous={"status": previous})
+        _record_events(booking, *created, failed)
         email_queue(booking=booking, kind=BookingEmail.Kind.FAILED)
     return booking
 
@@ -214,9 +250,14 @@ def _record_outcome_unknown(
             booking.confirmed_at = now
         booking.save()
         if paid_instant:
-            _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING)
-            _event(
-                booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING}
+            _record_events(
+                booking,
+                _event(booking, EventType.BOOKING_CREATED, status=Booking.Status.PENDING),
+                _event(
+                    booking,
+                    EventType.BOOKING_CONFIRMED,
+                    previous={"status": Booking.Status.PENDING},
+                ),
             )
     return booking
 
@@ -228,19 +269,25 @@ def _clear_outcome_unknown(booking: Booking) -> None:
 
 def _event(
     booking: Booking, type: EventType, *, status: str | None = None, previous: dict | None = None
-) -> None:
-    """Record a booking event. A change of an existing booking (`previous` given) is also a
-    `booking.updated` with the same object, for receivers that follow every change with one
-    subscription (the spec: "data or status change")."""
+) -> list[NewEvent]:
+    """A booking event, to record with `_record_events`. A change of an existing booking
+    (`previous` given) is also a `booking.updated` with the same object, for receivers that
+    follow every change with one subscription (the spec: "data or status change")."""
     data_object = booking_event_object(booking, status=status)
-    for event_type in (type, EventType.BOOKING_UPDATED) if previous else (type,):
-        event_record(
-            team=booking.team,
-            live_mode=booking.live_mode,
-            type=event_type,
-            data_object=data_object,
-            previous_attributes=previous,
-        )
+    return [
+        NewEvent(event_type, data_object, previous)
+        for event_type in ((type, EventType.BOOKING_UPDATED) if previous else (type,))
+    ]
+
+
+def _record_events(booking: Booking, *events: list[NewEvent]) -> None:
+    """Record the booking's events of one change, in order, at once (one read of the
+    subscribed endpoints for all of them: webhooks' `events_record`)."""
+    events_record(
+        team=booking.team,
+        live_mode=booking.live_mode,
+        events=[event for group in events for event in group],
+    )
 
 
 # --- Unknown outcomes: asking the supplier what happened ---------------------------------------

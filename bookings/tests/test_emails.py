@@ -56,6 +56,34 @@ def test_instant_booking_sends_confirmation_and_tickets_once(
     assert len(mail.outbox) == 2
 
 
+def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
+    live_client, team, django_capture_on_commit_callbacks
+):
+    """Ticketing queues the confirmation and the tickets together (`emails_queue`); a hold had
+    its confirmation when it was made, so only the tickets are queued and sent then."""
+    from bookings.services.outcomes import _record_ticketed
+    from flights.suppliers.base import SupplierOrder, TicketDocument
+
+    with django_capture_on_commit_callbacks(execute=True):
+        held = book(live_client, holdable(live_client), type="hold").json()
+    assert [m.subject for m in mail.outbox] == [f"Reserva {held['booking_reference']} recebida"]
+    booking = Booking.objects.get(pk=held["id"])
+    passenger = booking.passengers.get()
+    order = SupplierOrder(
+        supplier_order_id=booking.supplier_order_id,
+        booking_reference=booking.booking_reference,
+        documents=(TicketDocument(passenger.supplier_passenger_id, "0752300000001"),),
+        payment_required_by=None,
+        price_guarantee_expires_at=None,
+    )
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        _record_ticketed(booking, order)
+    assert len(callbacks) == 1  # the tickets' task only
+    kinds = BookingEmail.objects.filter(booking=booking).order_by("pk")
+    assert list(kinds.values_list("kind", flat=True)) == ["booking_created", "ticket_issued"]
+    assert len(mail.outbox) == 2 and "bilhetes" in mail.outbox[1].subject
+
+
 def test_test_mode_emails_say_so(test_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         book(test_client, holdable(test_client))

@@ -17,11 +17,12 @@ from webhooks.services.endpoints import (
     webhook_test_now,
     webhook_update,
 )
-from webhooks.services.events import EventSql, event_record
+from webhooks.services.events import EventSql, NewEvent, event_record, events_record
 from webhooks.services.recovery import WebhookInactive, webhook_recover
 
 __all__ = [
     "EventSql",
+    "NewEvent",
     "WebhookInactive",
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
@@ -32,6 +33,7 @@ __all__ = [
     "delivery_send",
     "event_payload",
     "event_record",
+    "events_record",
     "sign",
     "webhook_create",
     "webhook_delete",

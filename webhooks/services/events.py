@@ -11,6 +11,7 @@ event use that definition:
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -27,6 +28,7 @@ from django.db.models.sql.compiler import SQLCompiler
 
 from agencies.models import Team
 from core.ids import new_id
+from core.sql import CompiledQuery
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
 
@@ -75,6 +77,15 @@ def _subscribers_of(*, team: Any, live_mode: Any, type: Any) -> QuerySet[Webhook
     )
 
 
+@dataclass(frozen=True)
+class NewEvent:
+    """One event of `events_record`: what `event_record` takes besides the team and mode."""
+
+    type: EventType | str
+    data_object: dict
+    previous_attributes: dict | None = None
+
+
 def event_record(
     *,
     team: Team,
@@ -85,21 +96,72 @@ def event_record(
 ) -> Event:
     """Record a domain event and its deliveries inside the caller's transaction: if the change
     rolls back, so do they (the outbox). Must be called within `transaction.atomic`."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("event_record must run inside the transaction of the change it reports")
-    event = Event.objects.create(
+    [event] = events_record(
         team=team,
         live_mode=live_mode,
-        type=EventType(type),
-        api_version=settings.WEBHOOK_API_VERSION,
-        data_object=data_object,
-        previous_attributes=previous_attributes or {},
+        events=[NewEvent(type, data_object, previous_attributes)],
     )
-    subscribers = _subscribers_of(
-        team=event.team_id, live_mode=event.live_mode, type=Value(event.type)
-    )
-    deliveries_create(event=event, endpoint_ids=list(subscribers.values_list("pk", flat=True)))
     return event
+
+
+def events_record(*, team: Team, live_mode: bool, events: Sequence[NewEvent]) -> list[Event]:
+    """Record the events of one change of one team and mode, in the order given, with their
+    deliveries, inside the caller's transaction (as `event_record`): one INSERT for the events
+    and ONE read of the subscribed endpoints for all of them (`_subscribers_of`, applied to each
+    type), so the events of one change see the endpoints as they are at that one moment
+    (docs/performance-bookings.md)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("event_record must run inside the transaction of the change it reports")
+    if not events:
+        return []
+    rows = [
+        Event(
+            team=team,
+            live_mode=live_mode,
+            type=EventType(new.type),
+            api_version=settings.WEBHOOK_API_VERSION,
+            data_object=new.data_object,
+            previous_attributes=new.previous_attributes or {},
+        )
+        for new in events
+    ]
+    # created_at (auto_now_add): the clock read for each row in turn, as one `create` each did.
+    Event.objects.bulk_create(rows)
+    subscribers = _subscribers_by_type(team.pk, live_mode, [event.type for event in rows])
+    for event in rows:
+        deliveries_create(event=event, endpoint_ids=subscribers[event.type])
+    return rows
+
+
+def _subscribers_by_type(team_id: str, live_mode: bool, types: list[str]) -> dict[str, list[str]]:
+    """The endpoint ids `_subscribers_of` selects for each of `types` (a team's events of one
+    mode), in one statement: the rule once per distinct type, joined by UNION ALL."""
+    distinct = list(dict.fromkeys(types))
+    found: dict[str, list[str]] = {type_: [] for type_ in distinct}
+    values = {f"type_{i}": type_ for i, type_ in enumerate(distinct)}
+    for endpoint_id, type_ in _subscribers_query(live_mode, len(distinct)).rows(
+        team=team_id, **values
+    ):
+        found[type_].append(endpoint_id)
+    return found
+
+
+@functools.cache
+def _subscribers_query(live_mode: bool, count: int) -> CompiledQuery:
+    """`_subscribers_of` for `count` types at once as (endpoint id, type) rows, compiled once
+    per process for each mode and number of types (the types and the team are parameters)."""
+
+    def build(team: str, **types: str) -> QuerySet:
+        parts = [
+            _subscribers_of(team=team, live_mode=live_mode, type=Value(types[f"type_{i}"]))
+            .order_by()
+            .annotate(event_type=Value(types[f"type_{i}"], output_field=CharField()))
+            .values_list("id", "event_type")
+            for i in range(count)
+        ]
+        return parts[0].union(*parts[1:], all=True) if count > 1 else parts[0]
+
+    return CompiledQuery(build, "team", *(f"type_{i}" for i in range(count)))
 
 
 def deliveries_create(*, event: Event, endpoint_ids: list[str]) -> list[Delivery]:
