@@ -128,8 +128,7 @@ def events_record(*, team: Team, live_mode: bool, events: Sequence[NewEvent]) ->
     # created_at (auto_now_add): the clock read for each row in turn, as one `create` each did.
     Event.objects.bulk_create(rows)
     subscribers = _subscribers_by_type(team.pk, live_mode, [event.type for event in rows])
-    for event in rows:
-        deliveries_create(event=event, endpoint_ids=subscribers[event.type])
+    deliveries_create([(event, subscribers[event.type]) for event in rows])
     return rows
 
 
@@ -164,17 +163,18 @@ def _subscribers_query(live_mode: bool, count: int) -> CompiledQuery:
     return CompiledQuery(build, "team", *(f"type_{i}" for i in range(count)))
 
 
-def deliveries_create(*, event: Event, endpoint_ids: list[str]) -> list[Delivery]:
-    """One delivery row per endpoint, due now; sent once the transaction commits."""
-    if not endpoint_ids:
+def deliveries_create(subscribed: list[tuple[Event, list[str]]]) -> list[Delivery]:
+    """One delivery row per event and endpoint, due now, all in one INSERT; sent once the
+    transaction commits (one batch message per endpoint)."""
+    deliveries = [
+        Delivery(event=event, endpoint_id=endpoint_id, next_attempt_at=event.created_at)
+        for event, endpoint_ids in subscribed
+        for endpoint_id in endpoint_ids
+    ]
+    if not deliveries:
         return []
-    deliveries = Delivery.objects.bulk_create(
-        [
-            Delivery(event=event, endpoint_id=endpoint_id, next_attempt_at=event.created_at)
-            for endpoint_id in endpoint_ids
-        ]
-    )
-    deliveries_dispatch_on_commit(endpoint_ids)
+    Delivery.objects.bulk_create(deliveries)
+    deliveries_dispatch_on_commit(delivery.endpoint_id for delivery in deliveries)
     return deliveries
 
 
