@@ -16,10 +16,7 @@ cProfile in CPU time. Wall-clock figures belong to bench/bookings.py.
 """
 
 import argparse
-import cProfile
-import io
 import os
-import pstats
 import statistics
 import sys
 import time
@@ -31,26 +28,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import collect_offers, scratch_django  # noqa: E402 - needs sys.path
-from bench.profile_hotpaths import HOOK_URL  # noqa: E402 - needs sys.path
+from bench.harness import collect_offers, scratch_django, wsgi_call  # noqa: E402 - needs sys.path
+from bench.profile_hotpaths import HOOK_URL, profile  # noqa: E402 - needs sys.path
 
 BATCHES = 5
-
-
-def profile(run, n: int, top: int, callees: str = "") -> tuple[float, str]:
-    """bench/profile_hotpaths.py's profile (CPU time), plus the callees of `callees` (a regex)."""
-    profiler = cProfile.Profile(time.process_time)
-    for _ in range(n):
-        profiler.enable()
-        run()
-        profiler.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(profiler, stream=out)
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
-    if callees:
-        stats.print_callees(callees)
-    return stats.total_calls / n, out.getvalue()
 
 
 def run(n: int, top: int, cpu_only: bool, callees: str = "") -> str:
@@ -101,27 +82,10 @@ def run(n: int, top: int, cpu_only: bool, callees: str = "") -> str:
                 ],
             }
         )
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": "/api/v1/bookings",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "testserver",
-            "SERVER_PORT": "80",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_HOST": "testserver",
-            "HTTP_AUTHORIZATION": f"Bearer {team.live_key}",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-        }
-        status = []
-        response = handler(environ, lambda s, headers, exc_info=None: status.append(s))
-        content = b"".join(response)
-        response.close()
-        assert status[0].startswith("201"), (status, content[:500])
+        status, content = wsgi_call(
+            handler, "POST", "/api/v1/bookings", key=team.live_key, body=body
+        )
+        assert status.startswith("201"), (status, content[:500])
         assert orjson.loads(content)["status"] == "ticketed", content[:500]
 
     book()  # warm: imports, the per-process key cache, compiled queries

@@ -19,8 +19,6 @@ moves far less than wall-clock time.
 
 import argparse
 import cProfile
-import io
-import pstats
 import statistics
 import sys
 import time
@@ -30,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import profile_text, scratch_django, wsgi_call  # noqa: E402 - needs sys.path
 
 SEARCH_BODY = {
     "type": "round_trip",
@@ -57,19 +55,15 @@ def queries_of(run, setup=_nothing) -> list[str]:
     return [q["sql"] for q in captured.captured_queries]
 
 
-def profile(run, n: int, top: int, setup=_nothing) -> tuple[float, str]:
+def profile(run, n: int, top: int, setup=_nothing, callees: str = "") -> tuple[float, str]:
     profiler = cProfile.Profile(time.process_time)  # CPU, not waiting
     for _ in range(n):
         setup()  # not profiled
         profiler.enable()
         run()
         profiler.disable()
-    stats = pstats.Stats(profiler)
-    out = io.StringIO()
-    stats.stream = out
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
-    return stats.total_calls / n, out.getvalue()
+    calls, text = profile_text(profiler, top, callees)
+    return calls / n, text
 
 
 def cpu_per_request_us(run, n: int, batches: int = 5) -> float:
@@ -129,28 +123,8 @@ def run(n: int, top: int, cpu_only: bool = False) -> str:
     handler = WSGIHandler()
 
     def call(method: str, path: str, key: str, body: bytes = b"") -> None:
-        environ = {
-            "REQUEST_METHOD": method,
-            "PATH_INFO": path,
-            "QUERY_STRING": "",
-            "SERVER_NAME": "testserver",
-            "SERVER_PORT": "80",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_HOST": "testserver",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-        }
-        if key:
-            environ["HTTP_AUTHORIZATION"] = f"Bearer {key}"
-        status = []
-        response = handler(environ, lambda s, headers, exc_info=None: status.append(s))
-        content = b"".join(response)
-        response.close()
-        assert status[0].startswith("200"), (status, content[:300])
+        status, content = wsgi_call(handler, method, path, key=key, body=body)
+        assert status.startswith("200"), (status, content[:300])
 
     def balance():
         call("GET", "/api/v1/wallet/balance", team.live_key)

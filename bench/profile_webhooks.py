@@ -16,9 +16,7 @@ of N due deliveries of one endpoint, per delivery.
 
 import argparse
 import cProfile
-import io
 import json
-import pstats
 import statistics
 import subprocess
 import sys
@@ -30,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import profile_text, scratch_django  # noqa: E402 - needs sys.path
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
 
@@ -90,11 +88,7 @@ def run(deliveries: int, top: int, url: str) -> str:
         profiler.enable()
         attempt(delivery_id)
         profiler.disable()
-    stats = pstats.Stats(profiler)
-    out = io.StringIO()
-    stats.stream = out
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
+    total_calls, table = profile_text(profiler, top)
 
     lines = [
         "## delivery_attempt, answered 200 by the HTTPS receiver",
@@ -108,11 +102,11 @@ def run(deliveries: int, top: int, url: str) -> str:
         f"CPU per attempt, this process: {statistics.median(cpu_ms):.2f} ms "
         f"(rounds of {per_round}: {', '.join(f'{v:.2f}' for v in cpu_ms)})",
         f"wall per attempt: {statistics.median(wall_ms):.2f} ms",
-        f"{stats.total_calls / per_round:,.0f} Python function calls per attempt (cProfile, "
+        f"{total_calls / per_round:,.0f} Python function calls per attempt (cProfile, "
         "timed in CPU time)",
         "",
         "```",
-        out.getvalue().strip(),
+        table.strip(),
         "```",
     ]
     return "\n".join(lines)
@@ -176,11 +170,7 @@ def run_batches(deliveries: int, batch: int, top: int, url: str) -> str:
         profiler.enable()
         send()
         profiler.disable()
-    stats = pstats.Stats(profiler)
-    out = io.StringIO()
-    stats.stream = out
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
+    total_calls, table = profile_text(profiler, top)
     per = batches_per_round * batch
     lines = [
         f"## deliveries_send_batch, batches of {batch}, answered 200 by the HTTPS receiver",
@@ -195,10 +185,10 @@ def run_batches(deliveries: int, batch: int, top: int, url: str) -> str:
         f"CPU per delivery, this process: {statistics.median(cpu_ms):.2f} ms "
         f"(rounds of {per}: {', '.join(f'{v:.2f}' for v in cpu_ms)})",
         f"wall per delivery: {statistics.median(wall_ms):.2f} ms",
-        f"{stats.total_calls / per:,.0f} Python function calls per delivery (cProfile)",
+        f"{total_calls / per:,.0f} Python function calls per delivery (cProfile)",
         "",
         "```",
-        out.getvalue().strip(),
+        table.strip(),
         "```",
     ]
     return "\n".join(lines)
