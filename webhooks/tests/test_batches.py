@@ -4,13 +4,13 @@ the first failed attempt, when its time is up, and when the endpoint changes; a 
 message never sends a delivery twice."""
 
 import threading
-import time
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+from tests.stack import wait_until
 from webhooks.models import Delivery, WebhookEndpoint
 from webhooks.services import deliveries_send_batch, delivery_attempt, webhook_send_test_event
 from webhooks.services.deliveries import _queued_key
@@ -41,15 +41,6 @@ def sent_event_ids(receiver, path: str | None = None) -> list[str]:
 
 def event_ids_in_order() -> list[str]:
     return list(Delivery.objects.order_by("pk").values_list("event_id", flat=True))
-
-
-def wait_until(condition, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 @pytest.mark.django_db
