@@ -18,6 +18,7 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 
 from agencies.models import ApiKey, Team, hash_secret
 from api import key_cache
+from api.throttling import ApiRateThrottle, limits_for, read_and_count_ahead, uncount_ahead
 
 BEARER_PATTERN = re.compile(r"^Bearer (sk_(?:test|live)_[A-Za-z0-9]{40})$")
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per key per minute
@@ -44,26 +45,51 @@ class ApiClient:
         return self.api_key.live_mode
 
 
-def resolve_api_key(django_request) -> ApiKey | None:
-    """The key named by the Authorization header (revoked or not), or None."""
+def resolve_api_key(django_request, view=None) -> ApiKey | None:
+    """The key named by the Authorization header (revoked or not), or None. With the DRF view
+    that authenticates it, the request's rate-limit windows may be counted on the way."""
     cached = getattr(django_request, "_api_key", _UNSET)
     if cached is not _UNSET:
         return cast(ApiKey | None, cached)
     match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
-    key = _key_for_secret(match.group(1)) if match else None
+    key = _key_for_secret(match.group(1), django_request, view) if match else None
     django_request._api_key = key
     return key
 
 
 _KEY_FIELDS = [f.attname for f in ApiKey._meta.concrete_fields]
 _TEAM_FIELDS = [f.attname for f in Team._meta.concrete_fields]
+_TEAM_ID, _LIVE_MODE, _REVOKED_AT = (
+    _KEY_FIELDS.index(name) for name in ("team_id", "live_mode", "revoked_at")
+)
 
 
-def _key_for_secret(secret: str) -> ApiKey | None:
+def _generation(secret_hash: str, django_request, view) -> str | None:
+    """The shared generation, read before the database (api/key_cache.py). When this process
+    already knows the key and the view is rate-limited, the same round trip counts the
+    request's windows (api/throttling.py, "Counted ahead")."""
+    known = key_cache.known(secret_hash)
+    if (
+        known is not None
+        and known.key_values[_REVOKED_AT] is None
+        and ApiRateThrottle in getattr(view, "throttle_classes", ())
+    ):
+        limits = limits_for(
+            team_id=known.key_values[_TEAM_ID],
+            live_mode=known.key_values[_LIVE_MODE],
+            view=view,
+        )
+        read, generation = read_and_count_ahead(django_request, key_cache.GENERATION_KEY, limits)
+        if read and generation is not None:
+            return generation
+    return key_cache.current_generation()
+
+
+def _key_for_secret(secret: str, django_request=None, view=None) -> ApiKey | None:
     """The key (with its team) from this process's cache if nothing changed since it was read,
     else from the database. Each call returns instances of its own."""
     secret_hash = hash_secret(secret)
-    generation = key_cache.current_generation()  # before the database: see api/key_cache.py
+    generation = _generation(secret_hash, django_request, view)  # before the database
     entry = key_cache.lookup(secret_hash, generation)
     if entry is None:
         key = ApiKey.objects.select_related("team").filter(secret_hash=secret_hash).first()
@@ -97,8 +123,9 @@ class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request):
         if not get_authorization_header(request):
             return None  # DRF answers 401 Unauthorized with our WWW-Authenticate header
-        key = resolve_api_key(request._request)
+        key = resolve_api_key(request._request, view=request.parser_context.get("view"))
         if key is None or key.revoked_at is not None:
+            uncount_ahead(request._request)  # it counts for its address instead
             raise exceptions.AuthenticationFailed()
         _touch_last_used(key)
         return ApiClient(api_key=key), key

@@ -4,8 +4,9 @@ a key or a team changes (docs/performance.md "API keys").
 Every API request used to look its key (and the key's team) up in the database. Each process
 now keeps what it resolved, by the key's hash, for at most KEY_CACHE_SECONDS, stamped with the
 *generation* found in the shared cache (Redis, or the embedded file cache every local process
-shares) before it read the database. Each request reads the generation (one cache round trip,
-as the rate limits already make) and uses its entry only if the stamp still matches.
+shares) before it read the database. Each request reads the generation (in the round trip that
+counts its rate limits, once the process knows the key: api/throttling.py "Counted ahead") and
+uses its entry only if the stamp still matches.
 
 `keys_changed()` replaces the generation after the transaction that changed a key or a team
 commits: a revocation, a new markup or fee is seen by the next request of every process. The
@@ -75,6 +76,12 @@ def lookup(secret_hash: str, generation: str | None) -> Entry | None:
     if entry is None or entry.generation != generation or entry.expires <= time.monotonic():
         return None
     return entry
+
+
+def known(secret_hash: str) -> Entry | None:
+    """What this process last read of a key, however old: only for what never changes about a
+    key (its team, its mode)."""
+    return _entries.get(secret_hash)
 
 
 def store(secret_hash: str, generation: str | None, entry_values: tuple, team_values: tuple):

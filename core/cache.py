@@ -4,8 +4,8 @@ Django's `RedisCacheClient` builds a new `redis.Redis` object for every operatio
 Python for its response callbacks, measured by bench/profile_hotpaths.py), and its `incr`
 sends EXISTS before INCRBY. The API reads the key generation and counts rate limits on every
 request, so this backend keeps one `redis.Redis` per connection pool for the process's life
-(it is thread-safe, and its pool reconnects after a fork), and counts a rate-limit window in
-one round trip.
+(it is thread-safe, and its pool reconnects after a fork), counts a rate-limit window in
+one round trip, and reads a key while it counts windows in one command (`get_and_count`).
 """
 
 from typing import Any
@@ -13,11 +13,24 @@ from typing import Any
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
+# KEYS[1] read; KEYS[2…] counted, each kept ARGV[i - 1] seconds. One command: a pipeline of
+# MULTI, GET, INCR, EXPIRE…, EXEC costs the client as much Python as all of them apart.
+# (`false` keeps the reply's array whole where the read key is missing; it arrives as None.)
+GET_AND_COUNT = """
+local reply = {redis.call('GET', KEYS[1]) or false}
+for i = 2, #KEYS do
+    reply[i] = redis.call('INCR', KEYS[i])
+    redis.call('EXPIRE', KEYS[i], ARGV[i - 1])
+end
+return reply
+"""
+
 
 class _ClientPerPool(RedisCacheClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._scripts: dict[int, Any] = {}  # GET_AND_COUNT, registered with each client
 
     def get_client(self, key=None, *, write=False):
         index = self._get_connection_pool_index(write)
@@ -25,6 +38,7 @@ class _ClientPerPool(RedisCacheClient):
         if client is None:
             pool = self._get_connection_pool(write)
             client = self._clients[index] = self._client(connection_pool=pool)
+            self._scripts[id(client)] = client.register_script(GET_AND_COUNT)
         return client
 
     def count(self, key: str, timeout: int) -> int:
@@ -33,6 +47,15 @@ class _ClientPerPool(RedisCacheClient):
         pipeline.expire(key, timeout)
         count, _ = pipeline.execute()
         return count
+
+    def get_and_count(self, key: str, counters: list[tuple[str, int]]) -> tuple[Any, list[int]]:
+        script = self._scripts[id(self.get_client(key, write=True))]
+        value, *counts = script(
+            keys=[key, *(counter for counter, _ in counters)],
+            args=[timeout for _, timeout in counters],
+        )
+        serializer = self._serializer  # type: ignore[attr-defined]  # Django's, not in its stubs
+        return (None if value is None else serializer.loads(value)), counts
 
 
 class RedisCache(DjangoRedisCache):
@@ -47,3 +70,14 @@ class RedisCache(DjangoRedisCache):
         client = self._cache
         assert isinstance(client, _ClientPerPool)
         return client.count(key, timeout)
+
+    def get_and_count(self, key: str, counters: list[tuple[str, int]]) -> tuple[Any, list[int]]:
+        """`get(key)`, and `count()` of each (counter, timeout), in one command (a Lua script):
+        what an API request reads (its key's generation) and counts (its rate-limit windows)
+        at once."""
+        client = self._cache
+        assert isinstance(client, _ClientPerPool)
+        return client.get_and_count(
+            self.make_and_validate_key(key),
+            [(self.make_and_validate_key(counter), timeout) for counter, timeout in counters],
+        )
