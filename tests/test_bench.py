@@ -139,3 +139,25 @@ def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp
     assert report.returncode == 0, report.stdout + report.stderr
     assert "How debits and bookings grow with load" in output.read_text()
     assert "debits on 3 wallets:" in output.read_text()
+
+
+def test_the_report_says_by_how_much_a_target_is_missed_and_what_bounds_it():
+    from bench.report import BOUNDS, issue_17_targets
+
+    http = (
+        "| GET /api/v1/wallet/balance (live key) | 1,000 | 2.0 | 9.0 | 0.40 | 0 | 0.07 |\n"
+        "Search vs the bare view returning the same response bytes: 0.30 of its requests/s\n"
+    )
+    webhooks = "| ratio ours / baseline | 0.15 |\n"
+    rows = {
+        line.split(" | ")[0]: line
+        for line in issue_17_targets({"http": http, "webhooks": webhooks})
+    }
+
+    balance = rows["| `GET /wallet/balance` vs bare Django JSON view ≥ 0.5 ×"]
+    assert "| 0.4 × | no | needs 1.25 × this run's rate; " + BOUNDS["balance"] + " |" in balance
+    search = rows["| search vs bare view returning the same bytes ≥ 0.3 ×"]
+    assert search.endswith("| 0.3 × | yes | — |")  # met: nothing to explain
+    kept_alive = rows["| webhook deliveries vs bare POST on one kept-alive connection ≥ 0.3 ×"]
+    assert "needs 2.00 × this run's rate; " + BOUNDS["kept_alive"] in kept_alive
+    assert rows["| instant bookings per second (sandbox) ≥ 30"].endswith("| not run | — | — |")
