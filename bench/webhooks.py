@@ -154,6 +154,7 @@ def run(
     first_commit = time.time()
     for number in range(events):
         record(100000 + number)
+    producer_rate = events / (time.time() - first_commit)
     received = wait_for(log_path, already + events, timeout=600)
     burst = received[already:]
     elapsed = max(e["received_at"] for e in burst) - first_commit
@@ -203,6 +204,7 @@ def run(
         f"| signed deliveries per second, one worker | {rate:.1f} |",
         f"| baseline: bare `requests` POSTs per second, one connection | {baseline_rate:.1f} |",
         f"| ratio ours / baseline | {rate / baseline_rate:.2f} |",
+        f"| events committed per second by this script during the burst | {producer_rate:.1f} |",
         f"| baseline: bare POSTs per second, a new HTTPS connection each | {fresh_rate:.1f} |",
         f"| ratio ours / new-connection baseline | {rate / fresh_rate:.2f} |",
         f"| commit → first attempt received, p50 ms | {statistics.median(latencies):.1f} |",
