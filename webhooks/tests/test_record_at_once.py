@@ -194,19 +194,25 @@ def test_the_handover_sees_the_endpoint_as_left_by_a_transaction_it_waited_for(t
     thread.start()
     assert holding.wait(timeout=30)
 
-    def waiting_for_a_lock() -> bool:
-        with connections.create_connection("default").cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                " AND query LIKE 'WITH counted AS%%'"
-            )
-            return cursor.fetchone()[0] > 0
+    seen_waiting = threading.Event()
 
     def let_go_once_blocked() -> None:
-        deadline = timezone.now() + timedelta(seconds=30)
-        while not waiting_for_a_lock() and timezone.now() < deadline:
-            threading.Event().wait(0.01)
-        release.set()
+        watcher = connections.create_connection("default")
+        try:
+            deadline = timezone.now() + timedelta(seconds=30)
+            while timezone.now() < deadline:
+                with watcher.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND query LIKE 'WITH counted AS%%'"
+                    )
+                    if cursor.fetchone()[0] > 0:
+                        seen_waiting.set()
+                        break
+                threading.Event().wait(0.01)
+        finally:
+            watcher.close()
+            release.set()
 
     releaser = threading.Thread(target=let_go_once_blocked)
     releaser.start()
@@ -218,7 +224,7 @@ def test_the_handover_sees_the_endpoint_as_left_by_a_transaction_it_waited_for(t
     )
     thread.join(timeout=30)
     releaser.join(timeout=30)
-    assert release.is_set()
+    assert seen_waiting.is_set()  # the statement did wait for the other transaction
 
     assert following is None  # the endpoint is no longer active: the batch stops
     rows = list(Delivery.objects.order_by("pk"))
