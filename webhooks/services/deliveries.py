@@ -438,7 +438,8 @@ def _record_in_batch(
     active at the same URL), the attempt, and one UPDATE that releases this delivery and takes
     the next (only if it is still this batch's: a redeliver or a lease that ran out may have
     given it to someone else). The batch is one slot against the cap throughout: the handover
-    is one statement, so no count ever sees the slot free in between."""
+    is one statement, so no count ever sees the slot free in between. On PostgreSQL the three
+    are one statement (`_record_success_at_once`)."""
     rest = batch.deliveries[batch.deliveries.index(delivery) + 1 :]
     if not outcome["error"] and _records_at_once():
         return _record_success_at_once(batch, delivery, outcome, rest)
