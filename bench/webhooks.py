@@ -23,6 +23,7 @@ own process and throwaway CA), all on this machine.
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -85,11 +86,7 @@ def cpu_seconds(pid: int) -> float:
     the worker's main process and its prefork child."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    pids = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        children = (task / "children").read_text().split()
-        pids += [int(child) for child in children]
-    for each in pids:
+    for each in worker_pids(pid):
         fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
     return total
@@ -109,8 +106,21 @@ def header(entry: dict, name: str) -> str:
     return {k.lower(): v for k, v in entry["headers"].items()}[name.lower()]
 
 
+def worker_pids(pid: int) -> list[int]:
+    """The worker's main process and its prefork children."""
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(child) for child in (task / "children").read_text().split()]
+    return pids
+
+
 def run(
-    events: int, latency_events: int, receiver_info: dict, log_path: Path, worker_pid: int
+    events: int,
+    latency_events: int,
+    receiver_info: dict,
+    log_path: Path,
+    worker_pid: int,
+    backlog: bool = False,
 ) -> str:
     import requests
     from django.db import transaction
@@ -151,9 +161,18 @@ def run(
     # Throughput: a burst.
     already = len(read_log(log_path))
     worker_cpu = cpu_seconds(worker_pid)
+    if backlog:  # the worker waits, stopped, until the whole burst is committed
+        stopped = worker_pids(worker_pid)
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
     first_commit = time.time()
     for number in range(events):
         record(100000 + number)
+    producer_rate = events / (time.time() - first_commit)
+    if backlog:
+        first_commit = time.time()  # the rate is the worker's alone, from its resumption
+        for pid in stopped:
+            os.kill(pid, signal.SIGCONT)
     received = wait_for(log_path, already + events, timeout=600)
     burst = received[already:]
     elapsed = max(e["received_at"] for e in burst) - first_commit
@@ -196,13 +215,20 @@ def run(
     latencies.sort()
     lines = [
         f"One Celery worker (prefork, concurrency 1), Redis broker, PostgreSQL, HTTPS receiver "
-        f"on this machine; {events} events in the burst, {latency_events} for latency.",
+        f"on this machine; {events} events in the burst, {latency_events} for latency"
+        + (
+            " (--backlog: the burst committed while the worker was stopped; the rate is from"
+            " its resumption to the last delivery received)."
+            if backlog
+            else "."
+        ),
         "",
         "| measure | value |",
         "|---|---:|",
         f"| signed deliveries per second, one worker | {rate:.1f} |",
         f"| baseline: bare `requests` POSTs per second, one connection | {baseline_rate:.1f} |",
         f"| ratio ours / baseline | {rate / baseline_rate:.2f} |",
+        f"| events committed per second by this script during the burst | {producer_rate:.1f} |",
         f"| baseline: bare POSTs per second, a new HTTPS connection each | {fresh_rate:.1f} |",
         f"| ratio ours / new-connection baseline | {rate / fresh_rate:.2f} |",
         f"| commit → first attempt received, p50 ms | {statistics.median(latencies):.1f} |",
@@ -219,6 +245,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--latency-events", type=int, default=200)
+    parser.add_argument(
+        "--backlog",
+        action="store_true",
+        help="commit the burst with the worker stopped, then time the worker alone",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch_dir:
         log_path = Path(scratch_dir) / "received.jsonl"
@@ -240,7 +271,9 @@ def main() -> int:
                 cache.clear()
                 app.control.purge()
                 worker = start_worker(dict(os.environ))
-                report = run(args.events, args.latency_events, info, log_path, worker.pid)
+                report = run(
+                    args.events, args.latency_events, info, log_path, worker.pid, args.backlog
+                )
                 worker.terminate()
                 worker.wait(timeout=30)
                 app.control.purge()

@@ -17,6 +17,7 @@ when the request is written (the server closed it at that moment) is replaced by
 connection and the request sent once more (`_KeptAlivePool.urlopen`).
 """
 
+import functools
 import http.client
 import ipaddress
 import logging
@@ -113,8 +114,16 @@ def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool
     return ip in _GLOBAL_UNICAST_IPV6 and not any(ip in net for net in _SPECIAL_IPV6_UNICAST)
 
 
-def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    return [ipaddress.ip_network(cidr, strict=False) for cidr in settings.WEBHOOKS_ALLOWED_NETWORKS]
+def _allowed_networks() -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    # Read for each request (tests change the setting), parsed once per value.
+    return _parsed_networks(tuple(settings.WEBHOOKS_ALLOWED_NETWORKS))
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_networks(
+    cidrs: tuple[str, ...],
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(cidr, strict=False) for cidr in cidrs)
 
 
 def _exempt(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
@@ -315,20 +324,42 @@ def _announces_body(headers) -> bool:
     return "Transfer-Encoding" in headers or headers.get("Content-Length", "0").strip() != "0"
 
 
+# What the session sent with every request besides the caller's headers (requests' defaults,
+# requests-hardened's User-Agent).
+_SESSION_HEADERS = {**requests.utils.default_headers(), "User-Agent": USER_AGENT}
+
+
+def _prepared(url: str, body: bytes, headers: dict[str, str]) -> requests.PreparedRequest:
+    """The request `Session.post` would prepare, without the session's merging: no cookies
+    (none are kept), no hooks, no environment (`trust_env` is off)."""
+    request = requests.PreparedRequest()
+    request.prepare_method("POST")
+    request.prepare_url(url, None)
+    request.prepare_headers({**_SESSION_HEADERS, **headers})
+    request.prepare_body(body, None)
+    request.prepare_auth(None, url)  # credentials in the URL, as the session would send them
+    return request
+
+
 def post_json(url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST a JSON body; raises UnsafeDestination, requests.Timeout, requests.SSLError or
     another requests.RequestException when no HTTP answer came back in time."""
     timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     deadline = time.monotonic() + timeout
-    session = _shared_session()
     # Timeout and CA bundle are read for each request (settings and environment can change);
     # the CA bundle is part of the pool's key, so a connection verified against one bundle is
     # never reused under another.
     verify = os.environ.get("REQUESTS_CA_BUNDLE") or True
+    request = _prepared(url, body, headers)
+    # Straight to the session's adapter, which resolves and checks the address of every
+    # request (`_CheckedAddressAdapter`) and never follows a redirect: the session's own
+    # send would only merge settings that are fixed here (no proxies, no environment, no
+    # hooks) and keep cookies between deliveries, which a webhook has no use for.
+    adapter = _shared_session().get_adapter(url)
     # A body read to its end hands the connection back to the pool; one cut short (an excerpt,
     # a timeout, an error) is closed with the response.
-    with session.post(
-        url, data=body, headers=headers, stream=True, timeout=(timeout, timeout), verify=verify
+    with adapter.send(
+        request, stream=True, timeout=(timeout, timeout), verify=verify, cert=None, proxies={}
     ) as r:
         if r.status_code in _NO_BODY_STATUSES and _announces_body(r.headers):
             # A body where HTTP allows none: it is not read as part of this answer, so it

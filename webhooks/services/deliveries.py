@@ -38,6 +38,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Field, Q
 from django.utils import timezone
 
+from core.sql import prepared_cursor
 from webhooks import http
 from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
 from webhooks.payloads import event_object
@@ -437,8 +438,11 @@ def _record_in_batch(
     active at the same URL), the attempt, and one UPDATE that releases this delivery and takes
     the next (only if it is still this batch's: a redeliver or a lease that ran out may have
     given it to someone else). The batch is one slot against the cap throughout: the handover
-    is one statement, so no count ever sees the slot free in between."""
+    is one statement, so no count ever sees the slot free in between. On PostgreSQL the three
+    are one statement (`_record_success_at_once`)."""
     rest = batch.deliveries[batch.deliveries.index(delivery) + 1 :]
+    if not outcome["error"] and _records_at_once():
+        return _record_success_at_once(batch, delivery, outcome, rest)
     with transaction.atomic():
         if not outcome["error"]:
             active, same_url = _count_success(batch.endpoint, attempted_at=outcome["attempted_at"])
@@ -479,6 +483,119 @@ def _record_in_batch(
     following.in_flight = True
     following.claimed_at = now  # type: ignore[attr-defined]  # not a field: see _post
     return attempt, following
+
+
+def _records_at_once() -> bool:
+    """Whether a success is recorded in one statement (`_record_success_at_once`): PostgreSQL
+    (data-modifying CTEs); elsewhere one transaction of three statements."""
+    return connection.vendor == "postgresql"
+
+
+def _record_success_at_once(
+    batch: _Batch, delivery: Delivery, outcome: dict, rest: list[Delivery]
+) -> tuple[DeliveryAttempt, Delivery | None]:
+    """`_record_in_batch` of a success on PostgreSQL: the same three writes as ONE statement
+    (`_success_statement`), in autocommit and prepared: one round trip per delivery instead of
+    five (BEGIN, three statements, COMMIT), and no planning. A single statement is atomic by
+    itself. When the batch ends here (its last delivery, time up, the endpoint changed, the
+    next delivery no longer the batch's), the rest is given back and the end handled as in
+    the three-statement path, in a transaction of their own."""
+    going_on = bool(rest) and time.monotonic() - batch.started < settings.WEBHOOK_BATCH_SECONDS
+    following = rest[0] if going_on else None
+    now = timezone.now()
+    attempt, active, same_url, taken = _success_statement(
+        batch, delivery, outcome, following=following, now=now
+    )
+    if following is not None and taken is not None:
+        following.attempt_count = taken
+        following.in_flight = True
+        following.claimed_at = now  # type: ignore[attr-defined]  # not a field: see _post
+        return attempt, following
+    if following is not None and active and same_url:
+        # The next one is no longer this batch's (as in _record_in_batch: left alone).
+        rest = rest[1:]
+    if rest or (active and (batch.full or batch.took_last_slot)):  # else _batch_end does nothing
+        with transaction.atomic():
+            # The rest was leased to the batch, not in flight, until now: nobody took it.
+            _release_and_take(
+                None, {}, following=None, give_back=rest, lease_id=batch.lease_id, now=now
+            )
+            _batch_end(batch, after=delivery, failed=False, active=active)
+    return attempt, None
+
+
+def _success_statement(
+    batch: _Batch,
+    delivery: Delivery,
+    outcome: dict,
+    *,
+    following: Delivery | None,
+    now: datetime,
+) -> tuple[DeliveryAttempt, bool, bool, int | None]:
+    """The endpoint's counters, the attempt's INSERT, and the release of `delivery` with the
+    handover to `following`, as data-modifying CTEs of one statement (PostgreSQL). Each part
+    has the conditions of its three-statement counterpart (`_count_success`, `_insert_attempt`,
+    `_release_and_take`): only rows still under the batch's lease move; `following` is put in
+    flight only if it is still pending and the endpoint, as the counters' UPDATE leaves it (it
+    takes the row's lock), is active at the batch's URL. Returns the attempt, whether the
+    endpoint is active, whether at the batch's URL, and `following`'s attempt count now (None:
+    not taken)."""
+    attempt, values = _attempt_row(delivery, succeeded=True, **outcome)
+    params = {
+        "endpoint": batch.endpoint.pk,
+        "url": batch.endpoint.url,
+        "attempted_at": outcome["attempted_at"],
+        "now": now,
+        "lease": batch.lease_id,
+        "done": delivery.pk,
+        "next": following.pk if following is not None else 0,  # ids start at 1: 0 is no row
+        "until": now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
+        "succeeded": Delivery.Status.SUCCEEDED,
+        "pending": Delivery.Status.PENDING,
+    }
+    params.update(zip(_attempt_param_names(), values, strict=True))
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(_success_sql(), params)
+        attempt.pk, active, same_url, taken = cursor.fetchone()
+    attempt._state.adding = False
+    attempt._state.db = connection.alias
+    return attempt, bool(active), bool(same_url), taken
+
+
+@functools.cache
+def _attempt_param_names() -> list[str]:
+    return [f"attempt_{column}" for column in _attempt_columns()]
+
+
+@functools.cache
+def _success_sql() -> str:
+    """`_success_statement`'s SQL, built once per process from the models' names."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(column) for column in _attempt_columns())
+    values = ", ".join(f"%({name})s" for name in _attempt_param_names())
+    endpoints = quote(WebhookEndpoint._meta.db_table)
+    attempts = quote(DeliveryAttempt._meta.db_table)
+    deliveries = quote(Delivery._meta.db_table)
+    # The tables' and columns' names come from the models; every value is a parameter.
+    return (
+        f"WITH counted AS (UPDATE {endpoints} SET total_deliveries = total_deliveries + 1,"  # noqa: S608
+        " consecutive_failures = 0, last_triggered_at = %(attempted_at)s, updated_at = %(now)s"
+        " WHERE id = %(endpoint)s RETURNING active, url),"
+        f" recorded AS (INSERT INTO {attempts} ({columns}) VALUES ({values}) RETURNING id),"
+        f" moved AS (UPDATE {deliveries} SET in_flight = (id = %(next)s),"
+        " leased_until = CASE WHEN id = %(next)s THEN %(until)s END,"
+        " lease_id = CASE WHEN id = %(next)s THEN lease_id ELSE '' END,"
+        " status = CASE WHEN id = %(done)s THEN %(succeeded)s ELSE status END,"
+        " next_attempt_at = CASE WHEN id = %(done)s THEN NULL ELSE next_attempt_at END,"
+        " attempt_count = attempt_count + CASE WHEN id = %(next)s THEN 1 ELSE 0 END"
+        " WHERE lease_id = %(lease)s AND (id = %(done)s OR (id = %(next)s"
+        " AND status = %(pending)s"
+        " AND EXISTS (SELECT 1 FROM counted WHERE active AND url = %(url)s)))"
+        " RETURNING id, attempt_count)"
+        " SELECT (SELECT id FROM recorded), COALESCE((SELECT active FROM counted), FALSE),"
+        " COALESCE((SELECT url = %(url)s FROM counted), FALSE),"
+        " (SELECT attempt_count FROM moved WHERE id = %(next)s)"
+    )
 
 
 def _count_success(endpoint: WebhookEndpoint, *, attempted_at: datetime) -> tuple[bool, bool]:
@@ -733,6 +850,37 @@ def _insert_attempt(
     """The attempt's row. Plain SQL (`RETURNING id`, PostgreSQL and SQLite 3.35+): the ORM's
     `create()` cost more CPU than anything else in a batch's record (model save machinery);
     the values are adapted by the model's own fields."""
+    attempt, params = _attempt_row(
+        delivery,
+        attempted_at=attempted_at,
+        succeeded=succeeded,
+        status_code=status_code,
+        duration_ms=duration_ms,
+        error=error,
+        excerpt=excerpt,
+        request_headers=request_headers,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(_attempt_insert(connection.vendor), params)
+        attempt.pk = cursor.fetchone()[0]
+    attempt._state.adding = False
+    attempt._state.db = connection.alias
+    return attempt
+
+
+def _attempt_row(
+    delivery: Delivery,
+    *,
+    attempted_at: datetime,
+    succeeded: bool,
+    status_code: int | None,
+    duration_ms: int,
+    error: str,
+    excerpt: str,
+    request_headers: dict | None,
+) -> tuple[DeliveryAttempt, list]:
+    """The attempt (not saved) and its values for an INSERT, in `_attempt_fields()` order,
+    adapted by the model's own fields."""
     attempt = DeliveryAttempt(
         delivery=delivery,
         number=delivery.attempt_count,
@@ -744,30 +892,39 @@ def _insert_attempt(
         response_excerpt=excerpt,
         request_headers=request_headers or {},
     )
-    sql, fields = _attempt_insert(connection.vendor)
     params = [
-        field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
+        field.get_db_prep_save(getattr(attempt, field.attname), connection)
+        for field in _attempt_fields()
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        attempt.pk = cursor.fetchone()[0]
-    attempt._state.adding = False
-    attempt._state.db = connection.alias
-    return attempt
+    return attempt, params
 
 
 @functools.cache
-def _attempt_insert(vendor: str) -> tuple[str, list[Field]]:
-    """The attempt's INSERT, built once per process, and the fields its values come from."""
-    fields = [field for field in DeliveryAttempt._meta.concrete_fields if not field.primary_key]
+def _attempt_fields() -> list[Field]:
+    """The attempt's fields that an INSERT sets: all but the id."""
+    return [
+        field
+        for field in DeliveryAttempt._meta.concrete_fields
+        if not field.primary_key and field.column
+    ]
+
+
+@functools.cache
+def _attempt_columns() -> list[str]:
+    return [field.column for field in _attempt_fields() if field.column]
+
+
+@functools.cache
+def _attempt_insert(vendor: str) -> str:
+    """The attempt's INSERT, built once per process."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields if field.column)
+    columns = _attempt_columns()
     # The table's and columns' names come from the model; every value is a parameter.
-    sql = (
-        f"INSERT INTO {quote(DeliveryAttempt._meta.db_table)} ({columns})"  # noqa: S608
-        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id"
+    return (
+        f"INSERT INTO {quote(DeliveryAttempt._meta.db_table)}"  # noqa: S608
+        f" ({', '.join(quote(column) for column in columns)})"
+        f" VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id"
     )
-    return sql, fields
 
 
 def _record_failure(

@@ -128,6 +128,33 @@ def test_an_exempted_network_is_reached_with_tls_verified(https_receiver):
     assert request.body == BODY and request.headers["X-Check"] == "1"
 
 
+def test_a_request_carries_the_session_headers_and_no_cookie_of_an_earlier_answer(https_receiver):
+    """The headers the requests session sent (its defaults, our User-Agent), the caller's; and
+    nothing an earlier answer set: a cookie is never sent back (two agencies may share a
+    receiver's host)."""
+    https_receiver.respond("/cookie", headers={"Set-Cookie": "session=abc; Path=/"})
+    http.post_json(https_receiver.url_for("/cookie"), BODY, HEADERS)
+    http.post_json(https_receiver.url_for("/cookie"), BODY, {**HEADERS, "X-Check": "2"})
+
+    first, second = (request.headers for request in https_receiver.requests)
+    for headers in (first, second):
+        assert headers["User-Agent"] == http.USER_AGENT
+        assert headers["Accept"] == "*/*" and headers["Connection"] == "keep-alive"
+        assert "gzip" in headers["Accept-Encoding"]
+        assert headers["Content-Type"] == "application/json"
+        assert headers["Content-Length"] == str(len(BODY))
+        assert "Cookie" not in headers
+    assert second["X-Check"] == "2" and "X-Check" not in first
+
+
+def test_credentials_in_the_url_are_sent_as_basic_authentication(https_receiver):
+    url = https_receiver.url.replace("https://", "https://agency:s3cret@")
+    http.post_json(url, BODY, HEADERS)
+
+    (request,) = https_receiver.requests
+    assert request.headers["Authorization"] == "Basic YWdlbmN5OnMzY3JldA=="
+
+
 def test_the_exemption_is_exactly_the_configured_networks(https_receiver, settings):
     settings.WEBHOOKS_ALLOWED_NETWORKS = ["10.0.0.0/8"]
     with pytest.raises(http.UnsafeDestination):
