@@ -104,6 +104,8 @@ class Result:
     errors: int
     first_error: str
     client_cpu_ms: float  # client CPU (user + system) per answer
+    # Server-side CPU µs per answer by process group, during the measured seconds (wrk only).
+    server_cpu_us: dict[str, float] | None = None
 
 
 @dataclass
@@ -263,12 +265,21 @@ def run_wrk(url: str, script: Path, connections: int, seconds: float) -> tuple[d
     return json.loads(line.removeprefix("BENCH_JSON ")), cpu
 
 
-def measure_wrk(base_url: str, endpoint: Endpoint, clients: int, warmup: float, seconds: float):
+def measure_wrk(
+    base_url: str,
+    endpoint: Endpoint,
+    clients: int,
+    warmup: float,
+    seconds: float,
+    master_pid: int | None = None,
+):
     with tempfile.TemporaryDirectory() as scratch:
         script = wrk_script(endpoint, Path(scratch))
         if warmup:
             run_wrk(base_url + endpoint.path, script, clients, warmup)
+        before = cpu_by_process(master_pid) if master_pid else None
         summary, cpu = run_wrk(base_url + endpoint.path, script, clients, seconds)
+        server_cpu = cpu_used_since(before, cpu_by_process(master_pid)) if before else None
     socket_errors = sum(summary[k] for k in ("connect", "read", "write", "timeout"))
     errors = summary["status"] + socket_errors
     ok = summary["requests"] - summary["status"]
@@ -287,7 +298,53 @@ def measure_wrk(base_url: str, endpoint: Endpoint, clients: int, warmup: float, 
         errors=errors,
         first_error=first_error,
         client_cpu_ms=cpu * 1000 / max(1, summary["requests"]),
+        server_cpu_us=server_cpu
+        and {
+            group: seconds_used * 1e6 / max(1, summary["requests"])
+            for group, seconds_used in server_cpu.items()
+        },
     )
+
+
+# --- CPU of the servers, by process (Linux /proc) ---------------------------------------------
+#
+# What each answer costs every process that serves it, not only the one that answers: the
+# gunicorn workers, PostgreSQL's processes and Redis, all on the same cores as the load.
+
+SERVER_GROUPS = {"postgres": "PostgreSQL", "redis-server": "Redis"}
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # ended meanwhile
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def cpu_by_process(master_pid: int) -> dict[tuple[str, int], float]:
+    """CPU seconds used so far by each gunicorn worker and each PostgreSQL and Redis process."""
+    groups: dict[int, str] = {}
+    children = Path(f"/proc/{master_pid}/task/{master_pid}/children")
+    with contextlib.suppress(OSError):
+        groups.update({int(pid): "gunicorn workers" for pid in children.read_text().split()})
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                group = SERVER_GROUPS.get((entry / "comm").read_text().strip())
+                if group:
+                    groups[int(entry.name)] = group
+    seconds = {(group, pid): _cpu_seconds(pid) for pid, group in groups.items()}
+    return {key: value for key, value in seconds.items() if value is not None}
+
+
+def cpu_used_since(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds per group between two snapshots (a process started meanwhile counts whole;
+    one that ended is left out)."""
+    used = {group: 0.0 for group in ("gunicorn workers", *SERVER_GROUPS.values())}
+    for (group, pid), seconds in after.items():
+        used[group] += seconds - before.get((group, pid), 0.0)
+    return used
 
 
 # --- memory of the workers --------------------------------------------------------------------
@@ -418,6 +475,7 @@ def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]
         "Only 2xx answers are counted; latency is client side (request sent → response read).",
         "The clients' CPU is taken from the same cores as the server's.",
     ]
+    lines += cpu_table(results)
     if memory:
         largest = max(w.rss_mb for w in memory)
         lines += [
@@ -438,6 +496,34 @@ def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]
     if problems:
         lines += ["", "First error per endpoint:", *problems]
     return "\n".join(lines)
+
+
+def cpu_table(results: list[Result]) -> list[str]:
+    """Where each answer's CPU went: what bounds a ratio when nothing waits."""
+    measured = [r for r in results if r.server_cpu_us]
+    if not measured:
+        return []
+    groups = ["gunicorn workers", *SERVER_GROUPS.values()]
+    lines = [
+        "",
+        "CPU per answer, by process, during the measured seconds (user + system, from /proc; "
+        "the load generator's from its own usage):",
+        "",
+        "| endpoint | " + " | ".join(f"{g} µs" for g in groups) + " | load generator µs "
+        "| total µs | × bare view's total |",
+        "|---|" + "---:|" * (len(groups) + 3),
+    ]
+    baseline = None
+    for r in measured:
+        cpu = r.server_cpu_us or {}
+        total = sum(cpu.values()) + r.client_cpu_ms * 1000
+        baseline = baseline or total
+        cells = " | ".join(f"{cpu.get(g, 0):,.0f}" for g in groups)
+        lines.append(
+            f"| {r.endpoint.name} | {cells} | {r.client_cpu_ms * 1000:,.0f} | {total:,.0f} "
+            f"| {total / baseline:.2f} |"
+        )
+    return lines
 
 
 # --- main -------------------------------------------------------------------------------------
@@ -554,8 +640,12 @@ def main() -> int:
                 print(
                     f"{endpoint.name}: {args.clients} clients, {args.seconds:g} s ...", flush=True
                 )
-                run = measure_wrk if args.client == "wrk" else measure
-                result = run(base_url, endpoint, args.clients, args.warmup, args.seconds)
+                if args.client == "wrk":
+                    result = measure_wrk(
+                        base_url, endpoint, args.clients, args.warmup, args.seconds, server.pid
+                    )
+                else:
+                    result = measure(base_url, endpoint, args.clients, args.warmup, args.seconds)
                 print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
                 results.append(result)
             memory = worker_memory(server.pid)

@@ -47,14 +47,15 @@ SECTIONS = [
 # docs/performance*.md tell what was cut and what is left.
 BOUNDS = {
     "balance": (
-        "Python per request, not waiting: one Redis command (generation and rate limit), one "
-        "PostgreSQL query, Django's middleware and DRF's dispatch, against a view that does "
-        "none of it (profile: CPU per request vs the bare view; docs/performance.md)"
+        "the gunicorn workers' Python, not waiting: one Redis command (generation and rate "
+        "limit), one PostgreSQL query, Django's middleware and DRF's dispatch, against a view "
+        "that does none of it (CPU per answer by process in the HTTP section; the balance's "
+        "profile below; docs/performance.md)"
     ),
     "search": (
-        "per-offer Python: pricing, rendering and storing every offer of the answer, against a "
-        "view that copies the same bytes (profile: the search's calls and CPU; "
-        "docs/performance-search.md)"
+        "per-offer Python in the gunicorn workers: pricing, rendering and storing every offer "
+        "of the answer, against a view that copies the same bytes (CPU per answer by process "
+        "in the HTTP section; the search's profile below; docs/performance-search.md)"
     ),
     "kept_alive": (
         "the worker's CPU and PostgreSQL round trips per delivery (claim, record, hand over), "
