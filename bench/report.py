@@ -27,6 +27,11 @@ SECTIONS = [
     ("bookings", "Instant bookings end to end", "bench/bookings.py"),
     ("webhooks", "Webhook deliveries", "bench/webhooks.py"),
     (
+        "webhooks_backlog",
+        "Webhook deliveries, the worker alone on a backlog",
+        "bench/webhooks.py --backlog",
+    ),
+    (
         "load_growth",
         "How debits and bookings grow with load: 1, 8, 32 clients; 1 and 100 wallets",
         "bench/load_growth.py",
@@ -160,8 +165,16 @@ def issue_17_targets(results: dict[str, str]) -> list[str]:
         r"\| GET /api/v1/wallet/balance[^|]*\|[^|]*\|[^|]*\|[^|]*\| ([\d.]+) \|", http
     )
     search = _number(r"same response bytes: ([\d.]+) of its requests/s", http)
-    new_connection = _number(r"ratio ours / new-connection baseline \| ([\d.]+)", webhooks)
-    kept_alive = _number(r"ratio ours / baseline \| ([\d.]+)", webhooks)
+    # Deliveries: the worker alone on a backlog (--backlog), as the bare POST loops it is
+    # compared with run alone; beside it, the burst's figure, with this bench committing the
+    # events on the same cores meanwhile.
+    backlog = results.get("webhooks_backlog", "")
+    new_connection, new_connection_text = _deliveries(
+        r"ratio ours / new-connection baseline \| ([\d.]+)", backlog, webhooks
+    )
+    kept_alive, kept_alive_text = _deliveries(
+        r"ratio ours / baseline \| ([\d.]+)", backlog, webhooks
+    )
     first_p50 = _number(r"commit → first attempt received, p50 ms \| ([\d.]+)", webhooks)
     rate = _number(r"bookings per second[^|]*\| ([\d.]+)", bookings)
     rss = _number(r"Largest worker RSS ([\d.]+) MB", http)
@@ -189,13 +202,13 @@ def issue_17_targets(results: dict[str, str]) -> list[str]:
         ),
         (
             "webhook deliveries vs bare POST, new HTTPS connection each ≥ 0.5 ×",
-            new_connection,
+            new_connection_text,
             _met(new_connection, 0.5),
             "",
         ),
         (
             "webhook deliveries vs bare POST on one kept-alive connection ≥ 0.3 ×",
-            kept_alive,
+            kept_alive_text,
             _met(kept_alive, 0.3),
             _short_by(kept_alive, 0.3) + BOUNDS["kept_alive"],
         ),
@@ -224,6 +237,17 @@ def issue_17_targets(results: dict[str, str]) -> list[str]:
             figure = f"{figure:g}{unit}"
         lines.append(f"{_row(target, figure, met)} {bound if met is False else '—'} |")
     return lines
+
+
+def _deliveries(pattern: str, backlog: str, burst: str) -> tuple[float | None, str | None]:
+    """The worker-alone ratio (else the burst's) and how the report shows both."""
+    alone, during_burst = _number(pattern, backlog), _number(pattern, burst)
+    if alone is None:
+        return during_burst, None if during_burst is None else f"{during_burst:g} × (burst)"
+    shown = f"{alone:g} × (worker alone)"
+    if during_burst is not None:
+        shown += f"; {during_burst:g} × while this bench commits the burst"
+    return alone, shown
 
 
 def _short_by(ratio: float | None, target: float) -> str:

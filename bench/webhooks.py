@@ -38,6 +38,7 @@ if str(REPO) not in sys.path:
 from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "webhooks.md"
+BACKLOG_RESULTS_FILE = REPO / "bench" / "results" / "webhooks_backlog.md"
 
 
 def start_receiver(log_path: Path) -> tuple[subprocess.Popen, dict]:
@@ -283,9 +284,10 @@ def main() -> int:
                 worker.kill()
             receiver.terminate()
     print(report)
-    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS_FILE.write_text(report + "\n")
-    print(f"\nwritten to {RESULTS_FILE.relative_to(REPO)}")
+    results_file = BACKLOG_RESULTS_FILE if args.backlog else RESULTS_FILE
+    results_file.parent.mkdir(parents=True, exist_ok=True)
+    results_file.write_text(report + "\n")
+    print(f"\nwritten to {results_file.relative_to(REPO)}")
     return 0
 
 
