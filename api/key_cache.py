@@ -79,8 +79,9 @@ def lookup(secret_hash: str, generation: str | None) -> Entry | None:
 
 
 def known(secret_hash: str) -> Entry | None:
-    """What this process last read of a key, however old: only for what never changes about a
-    key (its team, its mode)."""
+    """What this process last read of a key, however old (expired or of an older generation):
+    only for what never changes about a key (its team, its mode) and to leave alone a key it
+    already knows revoked."""
     return _entries.get(secret_hash)
 
 

@@ -15,9 +15,9 @@ from django.core.cache.backends.redis import RedisCacheClient
 
 # KEYS[1] read; KEYS[2…] counted, each kept ARGV[i - 1] seconds. One command: a pipeline of
 # MULTI, GET, INCR, EXPIRE…, EXEC costs the client as much Python as all of them apart.
-# (`false` keeps the reply's array whole where the read key is missing; it arrives as None.)
+# (A missing key reads as `false` in Lua, not nil, so the array stays whole; it arrives as None.)
 GET_AND_COUNT = """
-local reply = {redis.call('GET', KEYS[1]) or false}
+local reply = {redis.call('GET', KEYS[1])}
 for i = 2, #KEYS do
     reply[i] = redis.call('INCR', KEYS[i])
     redis.call('EXPIRE', KEYS[i], ARGV[i - 1])
@@ -37,8 +37,10 @@ class _ClientPerPool(RedisCacheClient):
         client = self._clients.get(index)
         if client is None:
             pool = self._get_connection_pool(write)
-            client = self._clients[index] = self._client(connection_pool=pool)
+            client = self._client(connection_pool=pool)
+            # The script first: another thread may use the client as soon as it is published.
             self._scripts[id(client)] = client.register_script(GET_AND_COUNT)
+            self._clients[index] = client
         return client
 
     def count(self, key: str, timeout: int) -> int:
@@ -55,7 +57,11 @@ class _ClientPerPool(RedisCacheClient):
             args=[timeout for _, timeout in counters],
         )
         serializer = self._serializer  # type: ignore[attr-defined]  # Django's, not in its stubs
-        return (None if value is None else serializer.loads(value)), counts
+        try:
+            value = None if value is None else serializer.loads(value)
+        except Exception:  # unreadable: read as missing; the counts stand (they were made)
+            value = None
+        return value, counts
 
 
 class RedisCache(DjangoRedisCache):

@@ -113,3 +113,16 @@ def test_a_search_refused_by_the_general_limit_takes_nothing_from_the_search_win
         answers = [client.post(SEARCH, {}, format="json") for _ in range(3)]
     # One search was counted before: two more fit in the search window, then it is full.
     assert [answer.status_code for answer in answers] == [400, 400, 429]
+
+
+def test_an_unreadable_generation_reads_the_database_and_counts_once(team, team_keys):
+    client = client_with(team_keys.live_key)
+    first = remaining(client.get(BALANCE))
+    # A value the cache cannot read back (written by something else, or corrupted).
+    raw = cache._cache.get_client(write=True)
+    raw.set(cache.make_and_validate_key(key_cache.GENERATION_KEY), b"\x80not a pickle")
+    ApiKey.objects.filter(team=team).update(last_used_at=None)  # shows the database was read
+
+    assert remaining(client.get(BALANCE)) == first - 1  # counted ahead, and only then
+    assert ApiKey.objects.get(team=team, live_mode=True).last_used_at is not None
+    assert remaining(client.get(BALANCE)) == first - 2
