@@ -27,7 +27,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 import orjson
@@ -35,10 +35,10 @@ import requests
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, F, Field, Q
+from django.db.models import Count, F, Field, Q, QuerySet
 from django.utils import timezone
 
-from core.sql import prepared_cursor
+from core.sql import CompiledQuery, prepared_cursor
 from webhooks import http
 from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
 from webhooks.payloads import event_object
@@ -243,7 +243,7 @@ def _in_flight_count(endpoint_id: str, *, now: datetime) -> int:
         f"SELECT COUNT(*) FROM {table}"  # noqa: S608 - the model's table; values are parameters
         " WHERE endpoint_id = %s AND in_flight AND leased_until > %s"
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [endpoint_id, connection.ops.adapt_datetimefield_value(now)])
         return cursor.fetchone()[0]
 
@@ -341,12 +341,11 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
     Four statements: the endpoint locked and read, the count, the deliveries with their events
     (FOR UPDATE SKIP LOCKED: rows another claim or sweep is taking are left to it), the lease."""
     size = settings.WEBHOOK_BATCH_SIZE
+    precompiled = _claims_precompiled()
     with transaction.atomic():
-        # NO KEY UPDATE, as in delivery_claim: inserting deliveries (KEY SHARE) is not blocked.
-        found = list(WebhookEndpoint.objects.select_for_update(no_key=True).filter(pk=endpoint_id))
-        if not found:
+        endpoint = _locked_endpoint(endpoint_id, precompiled=precompiled)
+        if endpoint is None:
             return None
-        [endpoint] = found
         now = timezone.now()
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
         in_flight = _in_flight_count(endpoint_id, now=now)
@@ -358,13 +357,8 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
                     endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False
                 ).update(leased_until=None, lease_id="")
             return None
-        claimable = _free(now) | Q(lease_id=lease_id) if lease_id else _free(now)
-        deliveries = list(
-            Delivery.objects.select_related("event")
-            .select_for_update(skip_locked=True, of=("self",))
-            .filter(claimable, endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
-            .filter(next_attempt_at__lte=now)
-            .order_by("next_attempt_at", "pk")[:size]
+        deliveries = _claimable(
+            endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
         )
         if not deliveries:
             return None
@@ -387,6 +381,74 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
         full=len(deliveries) >= size,
         took_last_slot=in_flight + 1 >= cap,
     )
+
+
+def _claims_precompiled() -> bool:
+    """Whether the batch claim reads through statements compiled once per process and prepared
+    (`core.sql.CompiledQuery`): PostgreSQL. Building the two querysets was most of a claim's
+    CPU (docs/performance-webhooks.md, "Fifth pass"). Elsewhere the querysets themselves."""
+    return connection.vendor == "postgresql"
+
+
+# An aware datetime no delivery has: it stands for the claim's `now` while the SQL is compiled
+# (the ORM passes an aware datetime through unchanged on PostgreSQL).
+_NOW_MARKER = datetime(1, 1, 1, 0, 0, 0, 424242, tzinfo=UTC)
+
+
+def _endpoint_locked(endpoint_id: str) -> QuerySet[WebhookEndpoint]:
+    # NO KEY UPDATE, as in delivery_claim: inserting deliveries (KEY SHARE) is not blocked.
+    return WebhookEndpoint.objects.select_for_update(no_key=True).filter(pk=endpoint_id)
+
+
+_ENDPOINT_LOCKED = CompiledQuery(_endpoint_locked, "endpoint_id")
+
+
+def _locked_endpoint(endpoint_id: str, *, precompiled: bool) -> WebhookEndpoint | None:
+    """The endpoint's row, locked (FOR NO KEY UPDATE) and read; None if there is none."""
+    if precompiled:
+        found = _ENDPOINT_LOCKED.instances(endpoint_id=endpoint_id)
+    else:
+        found = list(_endpoint_locked(endpoint_id))
+    return found[0] if found else None  # type: ignore[return-value]
+
+
+def _due_deliveries(
+    endpoint_id: str, *, lease_id: str | None, now: datetime, size: int
+) -> QuerySet[Delivery]:
+    """Up to `size` due deliveries of the endpoint, oldest first, with their events, that are
+    free or (`lease_id`) leased to the caller by the sweep; rows another claim or the sweep is
+    taking are skipped (FOR UPDATE SKIP LOCKED)."""
+    claimable = _free(now) | Q(lease_id=lease_id) if lease_id is not None else _free(now)
+    return (
+        Delivery.objects.select_related("event")
+        .select_for_update(skip_locked=True, of=("self",))
+        .filter(claimable, endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
+        .filter(next_attempt_at__lte=now)
+        .order_by("next_attempt_at", "pk")[:size]
+    )
+
+
+@functools.cache
+def _due_deliveries_compiled(size: int, by_lease: bool) -> CompiledQuery:
+    """`_due_deliveries` compiled once per batch size (the SQL's LIMIT) and lease-or-not."""
+    placeholders = ("endpoint_id", "now", *(("lease_id",) if by_lease else ()))
+
+    def build(endpoint_id: str, now: datetime, lease_id: str | None = None) -> QuerySet:
+        return _due_deliveries(endpoint_id, lease_id=lease_id, now=now, size=size)
+
+    return CompiledQuery(build, *placeholders, markers={"now": _NOW_MARKER})
+
+
+def _claimable(
+    endpoint_id: str, *, lease_id: str, now: datetime, size: int, precompiled: bool
+) -> list[Delivery]:
+    if not precompiled:
+        return list(_due_deliveries(endpoint_id, lease_id=lease_id or None, now=now, size=size))
+    query = _due_deliveries_compiled(size, bool(lease_id))
+    values = {"endpoint_id": endpoint_id, "now": now}
+    if lease_id:
+        values["lease_id"] = lease_id
+    return query.instances(**values)  # type: ignore[return-value]
 
 
 def _lease_batch(
@@ -414,7 +476,7 @@ def _lease_batch(
         at(_batch_until(now)),
         first_id,
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, params + ids)
 
 
@@ -514,13 +576,17 @@ def _record_success_at_once(
     if following is not None and active and same_url:
         # The next one is no longer this batch's (as in _record_in_batch: left alone).
         rest = rest[1:]
-    if rest or (active and (batch.full or batch.took_last_slot)):  # else _batch_end does nothing
+    if rest:
         with transaction.atomic():
             # The rest was leased to the batch, not in flight, until now: nobody took it.
             _release_and_take(
                 None, {}, following=None, give_back=rest, lease_id=batch.lease_id, now=now
             )
             _batch_end(batch, after=delivery, failed=False, active=active)
+    elif active and (batch.full or batch.took_last_slot):  # else _batch_end does nothing
+        # Only the look for waiting deliveries (one SELECT): no transaction of its own needed;
+        # the continuation is queued once it has answered (on_commit runs at once).
+        _batch_end(batch, after=delivery, failed=False, active=active)
     return attempt, None
 
 
@@ -702,7 +768,7 @@ def _waiting(endpoint_id: str) -> bool:
         f"SELECT 1 FROM {table} WHERE endpoint_id = %s AND status = %s"  # noqa: S608
         " AND next_attempt_at <= %s AND (leased_until IS NULL OR leased_until <= %s) LIMIT 1"
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [endpoint_id, Delivery.Status.PENDING, now, now])
         return cursor.fetchone() is not None
 
