@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from typing import Any
 
 import orjson
 import requests
@@ -902,30 +903,11 @@ def _record_attempt(
     return attempt
 
 
-def _insert_attempt(
-    delivery: Delivery,
-    *,
-    attempted_at: datetime,
-    succeeded: bool,
-    status_code: int | None,
-    duration_ms: int,
-    error: str,
-    excerpt: str,
-    request_headers: dict | None,
-) -> DeliveryAttempt:
-    """The attempt's row. Plain SQL (`RETURNING id`, PostgreSQL and SQLite 3.35+): the ORM's
-    `create()` cost more CPU than anything else in a batch's record (model save machinery);
-    the values are adapted by the model's own fields."""
-    attempt, params = _attempt_row(
-        delivery,
-        attempted_at=attempted_at,
-        succeeded=succeeded,
-        status_code=status_code,
-        duration_ms=duration_ms,
-        error=error,
-        excerpt=excerpt,
-        request_headers=request_headers,
-    )
+def _insert_attempt(delivery: Delivery, **outcome: Any) -> DeliveryAttempt:
+    """The attempt's row (`outcome`: `_attempt_row`'s keywords). Plain SQL (`RETURNING id`,
+    PostgreSQL and SQLite 3.35+): the ORM's `create()` cost more CPU than anything else in a
+    batch's record (model save machinery); the values are adapted by the model's own fields."""
+    attempt, params = _attempt_row(delivery, **outcome)
     with connection.cursor() as cursor:
         cursor.execute(_attempt_insert(connection.vendor), params)
         attempt.pk = cursor.fetchone()[0]
