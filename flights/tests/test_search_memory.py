@@ -3,14 +3,14 @@ cycles around the response would otherwise keep it (~1,100 dicts and lists for 5
 until the cyclic garbage collector walks it, which cost about as much CPU as building it."""
 
 import gc
-import io
-import sys
 
 import orjson
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+
+from bench.harness import wsgi_call
 
 pytestmark = pytest.mark.django_db
 
@@ -27,35 +27,17 @@ BODY = {
 def wsgi_search(key: str) -> bytes:
     """One search through Django's WSGI handler, as gunicorn calls it (the test client keeps
     references of its own to the response)."""
-    body = orjson.dumps(BODY)
-    environ = {
-        "REQUEST_METHOD": "POST",
-        "PATH_INFO": "/api/v1/flights/search",
-        "QUERY_STRING": "",
-        "SERVER_NAME": "testserver",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1",
-        "HTTP_HOST": "testserver",
-        "HTTP_AUTHORIZATION": f"Bearer {key}",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(body)),
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.url_scheme": "http",
-        "wsgi.errors": sys.stderr,
-    }
-    status = []
     # As Django's test client does: the test's connection (its transaction) stays open.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        response = WSGIHandler()(environ, lambda s, headers, exc_info=None: status.append(s))
-        content = b"".join(response)
-        response.close()
+        status, content = wsgi_call(
+            WSGIHandler(), "POST", "/api/v1/flights/search", key=key, body=orjson.dumps(BODY)
+        )
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
-    assert status[0].startswith("200"), content[:300]
+    assert status.startswith("200"), content[:300]
     return content
 
 
