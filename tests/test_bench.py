@@ -98,7 +98,7 @@ def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):
 def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp_path):
     """bench/load_growth.py --quick from a fresh clone: debits and bookings with 1 and 2 client
     processes on 1 and 3 wallets, each debit run against pgbench of the same shape, the ledger
-    checked after every run; then bench/report.py gains its section."""
+    checked after every run; then bench/report.py writes its section into docs/performance.md."""
     checkout = fresh_checkout(tmp_path / "clone")
     database = settings.DATABASES["default"]
     admin_url = (
@@ -127,7 +127,7 @@ def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp
             assert float(cells[7]) > 0  # ratio against pgbench of the same run
     assert "**debits, 3 wallets**" in text
 
-    output = checkout / "docs" / "benchmark-report.md"
+    output = checkout / "docs" / "performance.md"
     report = subprocess.run(
         [sys.executable, "bench/report.py"],
         cwd=checkout,
@@ -137,22 +137,21 @@ def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp
         timeout=60,
     )
     assert report.returncode == 0, report.stdout + report.stderr
-    assert "How debits and bookings grow with load" in output.read_text()
-    assert "debits on 3 wallets:" in output.read_text()
+    page = output.read_text()
+    assert "How debits and bookings grow with load" in page
+    assert "debits on 3 wallets:" in page
+    assert page.index("<!-- bench-report:targets:start -->") < page.index("debits on 3 wallets:")
 
 
 def test_the_report_says_by_how_much_a_target_is_missed_and_what_bounds_it():
-    from bench.report import BOUNDS, issue_17_targets
+    from bench.report import BOUNDS, targets
 
     http = (
         "| GET /api/v1/wallet/balance (live key) | 1,000 | 2.0 | 9.0 | 0.40 | 0 | 0.07 |\n"
         "Search vs the bare view returning the same response bytes: 0.30 of its requests/s\n"
     )
     webhooks = "| ratio ours / baseline | 0.15 |\n"
-    rows = {
-        line.split(" | ")[0]: line
-        for line in issue_17_targets({"http": http, "webhooks": webhooks})
-    }
+    rows = {line.split(" | ")[0]: line for line in targets({"http": http, "webhooks": webhooks})}
 
     balance = rows["| `GET /wallet/balance` vs bare Django JSON view ≥ 0.5 ×"]
     assert "| 0.4 × | no | needs 1.25 × this run's rate; " + BOUNDS["balance"] + " |" in balance
@@ -164,13 +163,13 @@ def test_the_report_says_by_how_much_a_target_is_missed_and_what_bounds_it():
 
 
 def test_deliveries_are_judged_on_the_worker_alone_and_the_burst_is_shown_beside():
-    from bench.report import issue_17_targets
+    from bench.report import targets
 
     burst = "| ratio ours / baseline | 0.24 |\n| ratio ours / new-connection baseline | 0.84 |\n"
     alone = "| ratio ours / baseline | 0.31 |\n| ratio ours / new-connection baseline | 1.02 |\n"
     rows = {
         line.split(" | ")[0]: line
-        for line in issue_17_targets({"webhooks": burst, "webhooks_backlog": alone})
+        for line in targets({"webhooks": burst, "webhooks_backlog": alone})
     }
     kept_alive = rows["| webhook deliveries vs bare POST on one kept-alive connection ≥ 0.3 ×"]
     assert "| 0.31 × (worker alone); 0.24 × while this bench commits the burst | yes | — |" in (
@@ -180,3 +179,35 @@ def test_deliveries_are_judged_on_the_worker_alone_and_the_burst_is_shown_beside
     assert "| 1.02 × (worker alone); 0.84 × while this bench commits the burst | yes |" in (
         new_connection
     )
+
+
+def test_the_report_rewrites_only_its_blocks_of_the_performance_page(tmp_path):
+    from bench.report import write_blocks
+
+    page = tmp_path / "performance.md"
+    page.write_text(
+        "# Performance\n\nBy hand.\n\n<!-- bench-report:targets:start -->\nold figures\n"
+        "<!-- bench-report:targets:end -->\n\nMore by hand.\n\n"
+        "<!-- bench-report:runs:start -->\n<!-- bench-report:runs:end -->\n"
+    )
+    write_blocks(page, {"targets": "| new | figures |", "runs": "### a bench"})
+    write_blocks(page, {"targets": "| new | figures |", "runs": "### a bench"})  # idempotent
+    assert page.read_text() == (
+        "# Performance\n\nBy hand.\n\n<!-- bench-report:targets:start -->\n\n| new | figures |"
+        "\n\n<!-- bench-report:targets:end -->\n\nMore by hand.\n\n"
+        "<!-- bench-report:runs:start -->\n\n### a bench\n\n<!-- bench-report:runs:end -->\n"
+    )
+    page.write_text("# Performance\n\nNo markers.\n")
+    with pytest.raises(SystemExit, match="bench-report:targets:start"):
+        write_blocks(page, {"targets": "| new | figures |"})
+    assert page.read_text() == "# Performance\n\nNo markers.\n"
+
+
+def test_the_committed_performance_page_has_the_report_blocks():
+    """bin/bench writes into docs/performance.md: each block's markers are there, once."""
+    page = (ROOT / "docs" / "performance.md").read_text()
+    for name in ("targets", "runs"):
+        start = f"<!-- bench-report:{name}:start -->"
+        end = f"<!-- bench-report:{name}:end -->"
+        assert page.count(start) == 1 and page.count(end) == 1
+        assert page.index(start) < page.index(end)

@@ -48,6 +48,17 @@ def test_the_committed_mo_is_compiled_from_the_po():
     assert len(messages) > 250
 
 
+def test_the_po_file_is_the_one_source_of_the_translations():
+    """Translations are written in django.po itself (bin/translations keeps them): no second
+    copy of the texts, as Python or otherwise, that the catalog could drift from."""
+    sources = [
+        path.relative_to(settings.BASE_DIR).as_posix()
+        for path in (Path(settings.BASE_DIR) / "locale").rglob("*")
+        if path.is_file() and path not in (PO, MO)
+    ]
+    assert sources == []
+
+
 def test_django_uses_our_catalog_and_its_own_for_the_rest():
     with translation.override("pt-br"):
         assert translation.gettext("Live data") == "Dados reais"  # ours

@@ -1,3 +1,0 @@
-TRANSLATIONS = {
-    "%(when)s (Brasília time)": "%(when)s (horário de Brasília)",
-}
