@@ -312,7 +312,7 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
 )
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.ApiKeyAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["agencies.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["api.renderers.ApiJSONRenderer"],
