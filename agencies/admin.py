@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from agencies.home import team_overview_page_context, team_overview_url
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
+from agencies.pricing import price_offer
 from agencies.services import (
     IntegrationAlreadyConnected,
     InvitationUserExists,
@@ -38,7 +39,6 @@ from core.admin import (
 from core.audit import audit_action
 from core.forms import LocalizedDecimalField
 from core.money import money_display
-from flights.pricing import price_offer
 
 PRICING_FIELDS = ("markup_percent", "fee")
 EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,11 +8,19 @@ class AgenciesConfig(AppConfig):
     verbose_name = _("Agencies")
 
     def connect_signals(self):
+        from agencies.key_cache import keys_changed
         from agencies.permissions import sync_agency_group
 
         post_migrate.connect(sync_agency_group, dispatch_uid="agencies.sync_agency_group")
-        # The per-process cache of API keys and teams is told of their changes by the api app
-        # (api/apps.py), which builds on agencies.
+        # Requests keep resolved keys and their teams per process (agencies/key_cache.py): any
+        # change to either (a revocation, a new markup or fee) must reach every process.
+        for model in ("ApiKey", "Team"):
+            for signal in (post_save, post_delete):
+                signal.connect(
+                    keys_changed,
+                    sender=f"agencies.{model}",
+                    dispatch_uid=f"agencies.{model}.{signal is post_save}.keys_changed",
+                )
 
     def ready(self):
         self.connect_signals()

@@ -20,7 +20,6 @@ from agencies.models import ApiKey, Integration, Invitation, Team, User, hash_se
 from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from core.exceptions import Conflict
-from wallet.services import wallet_create
 from webhooks.models import EventType
 from webhooks.services import event_record
 
@@ -46,7 +45,8 @@ def team_create(
     owner_password: str | None = None,
     tax_id: str = "",
 ) -> TeamCreated:
-    """A team with its live wallet, an owner panel user and one test and one live key."""
+    """A team, an owner panel user and one test and one live key. Saving the team opens its
+    live wallet in this transaction (wallet/receivers.py)."""
     team = Team(  # type: ignore[misc]  # MoneyField takes Money; stubs say Decimal
         name=name,
         markup_percent=markup_percent,
@@ -56,7 +56,6 @@ def team_create(
     )
     team.full_clean()
     team.save()
-    wallet_create(team=team)
     owner = agency_user_create(team=team, email=owner_email, password=owner_password)
     _, test_key = api_key_create(
         team=team, live_mode=False, name="Default test key", created_by=owner

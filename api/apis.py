@@ -15,7 +15,6 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.authentication import test_mode_meta
 from api.exceptions import error_body
 from api.idempotency import (
     HEADER,
@@ -27,6 +26,7 @@ from api.idempotency import (
     request_fingerprint,
     validate_key,
 )
+from api.modes import test_mode_meta
 from api.throttling import throttle_unauthenticated
 
 logger = logging.getLogger(__name__)

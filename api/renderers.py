@@ -1,6 +1,6 @@
 from drf_orjson_renderer.renderers import ORJSONRenderer
 
-from api.authentication import test_mode_meta
+from api.modes import test_mode_meta
 
 
 class ApiJSONRenderer(ORJSONRenderer):

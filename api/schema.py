@@ -8,9 +8,13 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from api.modes import ApiAuthentication
+
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "api.authentication.ApiKeyAuthentication"
+    # The configured ApiAuthentication (agencies' API keys) is named by the settings only.
+    target_class = ApiAuthentication
+    match_subclasses = True
     name = "bearerAuth"
 
     def get_security_definition(self, auto_schema):

@@ -78,13 +78,13 @@ def _count(scope: str, rate: str) -> Window:
 
 # --- Counted ahead, with the key's generation ---
 #
-# Every API request reads its key's generation (api/key_cache.py) and counts its team's window:
-# two round trips to Redis, a sixth of `GET /wallet/balance`'s cost (docs/performance.md). When
-# this process already knows the key, it knows its team and mode (neither ever changes), so
-# authentication reads the generation and counts the windows in one round trip, and the
-# throttle below takes the windows counted ahead instead of counting again. A key found
-# revoked or unknown after all gives its counts back (`uncount_ahead`): a request without a
-# usable key counts for its address, not for a team.
+# Every API request reads its key's generation (agencies/key_cache.py) and counts its team's
+# window: two round trips to Redis, a sixth of `GET /wallet/balance`'s cost (docs/performance.md).
+# When this process already knows the key, it knows its team and mode (neither ever changes), so
+# authentication (agencies/authentication.py) reads the generation and counts the windows in one
+# round trip, and the throttle below takes the windows counted ahead instead of counting again.
+# A key found revoked or unknown after all gives its counts back (`uncount_ahead`): a request
+# without a usable key counts for its address, not for a team.
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class ApiRateThrottle(BaseThrottle):
         if not getattr(client, "is_authenticated", False):
             return True
         counted_ahead = getattr(request._request, "counted_ahead", {})
-        limits = limits_for(team_id=client.api_key.team_id, live_mode=client.live_mode, view=view)
+        limits = limits_for(team_id=client.team_id, live_mode=client.live_mode, view=view)
         for scope, rate in limits:
             ahead = counted_ahead.pop(scope, None)
             window = ahead.window if ahead is not None else _count(scope, rate)

@@ -30,9 +30,9 @@ from decimal import Decimal
 
 from django.utils.dateparse import parse_datetime
 
+from agencies.pricing import Price
 from core.timestamps import iso_utc
 from flights.payloads import flight_key
-from flights.pricing import Price
 from flights.suppliers.base import (
     Baggage,
     Condition,

@@ -9,11 +9,11 @@ from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
 
+from agencies.pricing import Price
 from core.ids import CROCKFORD, id_time_part
 from core.money import fmt
 from core.timestamps import iso_utc
 from flights import airports, reference
-from flights.pricing import Price
 from flights.suppliers.base import Condition, SupplierOffer, SupplierSegment, SupplierSlice
 
 

@@ -6,10 +6,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agencies.models import Team
+from agencies.pricing import price_offer
 from core.ids import id_time_part
 from flights import airports, packing, payloads
 from flights.models import OfferRequest
-from flights.pricing import price_offer
 
 OFFER_ID = re.compile(r"^off_[0-9a-hjkmnp-tv-z]{26}$")
 

@@ -11,12 +11,12 @@ from decimal import Decimal
 from django.utils import timezone
 
 from agencies.models import Team
+from agencies.pricing import price_offer
 from core.exceptions import register_error
 from core.ids import new_id, sibling_id
 from flights import packing, payloads
 from flights.fx import UnknownCurrency, rate_provider
 from flights.models import OfferRequest
-from flights.pricing import price_offer
 from flights.suppliers import supplier_for
 from flights.suppliers.base import SearchRequest, SupplierError
 

@@ -13,8 +13,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from agencies.authentication import resolve_api_key
 from api.apis import json_error
-from api.authentication import resolve_api_key
 from api.throttling import over_limit
 from core.exceptions import register_error
 from core.http import client_address

@@ -1,9 +1,24 @@
+import functools
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import DecimalField, Max, Min, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.conf import settings
+from django.db.models import (
+    DecimalField,
+    Expression,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
+from django.utils.module_loading import import_string
 
 from agencies.models import Team
 from core.money import fmt
@@ -15,26 +30,22 @@ from wallet.services import RechargeNotFound
 ZERO = Decimal("0.00")
 
 
-def pending_holds_amount(*, team: Team, live_mode: bool) -> Decimal:
-    """BRL cost of the team's `pending` hold bookings (DESIGN.md "Money")."""
-    from bookings.selectors import pending_holds_total  # bookings build on the wallet
-
-    return pending_holds_total(team=team, live_mode=live_mode)
+@functools.cache
+def _pending_holds_of() -> Callable[..., Expression]:
+    """The BRL cost of a team's pending holds (DESIGN.md "Money"), as an expression of an outer
+    query: bookings build on the wallet, so it is named by a setting, not imported."""
+    return import_string(settings.WALLET_PENDING_HOLDS_SUBQUERY)
 
 
 def _live_balance(team_id: str) -> QuerySet:
-    from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
-
     return (
         Wallet.objects.filter(team_id=team_id)
-        .annotate(pending=pending_holds_total_of("team_id", live_mode=True))
+        .annotate(pending=_pending_holds_of()("team_id", live_mode=True))
         .values_list("balance", "last_transaction_at", "pending")
     )
 
 
 def _test_balance(team_id: str) -> QuerySet:
-    from bookings.selectors import pending_holds_total_of  # bookings build on the wallet
-
     last_test_movement = (
         Transaction.objects.filter(team_id=OuterRef("pk"), live_mode=False)
         .order_by()
@@ -46,7 +57,7 @@ def _test_balance(team_id: str) -> QuerySet:
         Team.objects.filter(pk=team_id)
         .annotate(
             last=Subquery(last_test_movement),
-            pending=pending_holds_total_of("pk", live_mode=False),
+            pending=_pending_holds_of()("pk", live_mode=False),
         )
         .values_list("last", "pending")
     )

@@ -1,10 +1,15 @@
+from __future__ import annotations
+
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
-from agencies.models import Team
 from core.exceptions import NotFound
 from webhooks.models import Event, EventType, WebhookEndpoint
+
+if TYPE_CHECKING:  # webhooks sit below agencies (layers in pyproject.toml): a type only
+    from agencies.models import Team
 
 
 class EventNotFound(NotFound):

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from agencies import key_cache
 from agencies.models import ApiKey
 from agencies.services import api_key_create, api_key_revoke
-from api import key_cache
 
 pytestmark = [
     pytest.mark.django_db,

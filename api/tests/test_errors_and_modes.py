@@ -5,7 +5,7 @@ from django.test import Client as DjangoClient
 
 from agencies.models import ApiKey
 from agencies.services import api_key_revoke
-from api.authentication import TEST_MODE_MESSAGE
+from api.modes import TEST_MODE_MESSAGE
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.plumbing_urls")]
 

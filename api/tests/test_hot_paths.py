@@ -20,9 +20,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from agencies import key_cache
 from agencies.models import ApiKey
 from agencies.services import api_key_revoke
-from api import key_cache
 from tests.stack import Stack, needs_real_stack
 from wallet.tests.factories import fund
 
@@ -362,7 +362,7 @@ def test_team_saved_by_a_service_is_seen_by_every_process(test_client, team):
 
 def test_each_request_gets_its_own_key_and_team(live_client, team, team_keys):
     """Nothing a request does to `request.user`'s objects reaches the next request."""
-    from api.authentication import _key_for_secret
+    from agencies.authentication import _key_for_secret
 
     first = _key_for_secret(team_keys.live_key)
     second = _key_for_secret(team_keys.live_key)

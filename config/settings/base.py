@@ -312,7 +312,7 @@ IDEMPOTENCY_IN_FLIGHT_TIMEOUT = timedelta(
 )
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.ApiKeyAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["agencies.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["api.renderers.ApiJSONRenderer"],
@@ -587,6 +587,12 @@ PIX_RECEIVER_NAME = env.str("PIX_RECEIVER_NAME", default="AGENCY BACKOFFICE")
 PIX_RECEIVER_CITY = env.str("PIX_RECEIVER_CITY", default="SAO PAULO")
 BOLETO_BENEFICIARY_NAME = env.str("BOLETO_BENEFICIARY_NAME", default="Agency Back Office Ltda")
 BOLETO_BENEFICIARY_DOCUMENT = env.str("BOLETO_BENEFICIARY_DOCUMENT", default="00.000.000/0001-91")
+# The wallet's pending amount (what the team's pending holds will cost) is the bookings' to
+# tell, and bookings sit above the wallet (the layers in pyproject.toml): the wallet finds it by
+# this name, once per process (wallet/selectors.py). It is `f(team_ref, *, live_mode)`, an
+# expression of that amount in an outer query whose field `team_ref` is the team's id, so that
+# a balance stays one query.
+WALLET_PENDING_HOLDS_SUBQUERY = "bookings.selectors.pending_holds_total_of"
 
 # --- Flights -------------------------------------------------------------------------------------
 FX_PROVIDER = env.str("FX_PROVIDER", default="static")  # static | ptax (Banco Central PTAX)

@@ -7,8 +7,8 @@ from django.core.cache import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agencies.pricing import price_offer
 from flights.fx import PTAX_URL, PtaxRates, StaticRates, UnknownCurrency
-from flights.pricing import price_offer
 
 CENT = Decimal("0.01")
 

@@ -7,7 +7,7 @@ from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
-from wallet.services import wallet_create, wallet_credit
+from wallet.services import wallet_credit
 
 
 def fund(team, amount: str, *, reference_id: str = "rch_seed", live_mode: bool = True):
@@ -24,7 +24,8 @@ def fund(team, amount: str, *, reference_id: str = "rch_seed", live_mode: bool =
 
 
 class WalletFactory(DjangoModelFactory):
-    """A team's live wallet, empty (money arrives through `fund` or `TransactionFactory`)."""
+    """A team's live wallet: the one the wallet app opened with the team (wallet/receivers.py);
+    money arrives through `fund` or `TransactionFactory`."""
 
     class Meta:
         model = Wallet
@@ -34,7 +35,7 @@ class WalletFactory(DjangoModelFactory):
     @classmethod
     def _create(cls, model_class, *, team, **fields):
         assert not fields, "a wallet's balance moves only through the ledger"
-        return wallet_create(team=team)
+        return Wallet.objects.get(team=team)
 
 
 class TransactionFactory(DjangoModelFactory):

@@ -1,8 +1,11 @@
+from __future__ import annotations
+
 import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.cache import cache
@@ -11,7 +14,6 @@ from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from agencies.models import Team
 from core.exceptions import Conflict, InvalidRequest, TooManyRequests, UnprocessableEntity
 from webhooks import http
 from webhooks.models import (
@@ -23,6 +25,9 @@ from webhooks.models import (
     WebhookEndpoint,
 )
 from webhooks.services.deliveries import deliveries_dispatch_on_commit, delivery_send
+
+if TYPE_CHECKING:  # webhooks sit below agencies (layers in pyproject.toml): a type only
+    from agencies.models import Team
 
 
 class InvalidUrl(InvalidRequest):

@@ -9,13 +9,15 @@ event use that definition:
   is the SQL Django compiles from `_subscribers_of`, not a restatement of it.
 """
 
+from __future__ import annotations
+
 import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.conf import settings
@@ -26,11 +28,13 @@ from django.db.models import BooleanField, CharField, F, Field, Func, QuerySet, 
 from django.db.models.expressions import RawSQL
 from django.db.models.sql.compiler import SQLCompiler
 
-from agencies.models import Team
 from core.ids import new_id
 from core.sql import CompiledQuery
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
+
+if TYPE_CHECKING:  # webhooks sit below agencies (layers in pyproject.toml): a type only
+    from agencies.models import Team
 
 _JSON_EACH_CONTAINS = "EXISTS (SELECT 1 FROM json_each({events}) WHERE json_each.value = {type})"
 

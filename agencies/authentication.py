@@ -1,9 +1,9 @@
 """`Authorization: Bearer sk_test_…|sk_live_…` authentication.
 
 The key is resolved once per request (by its SHA-256 hash) and cached on the Django request, so
-that the renderer and the error handlers outside DRF can tell test mode from live mode too. It is
-read from the database at most once per process in a while, and again at once after any key or
-team changes (api/key_cache.py).
+that the renderer and the error handlers outside DRF can tell test mode from live mode too
+(`live_mode_of`, asked by api/modes.py). It is read from the database at most once per process
+in a while, and again at once after any key or team changes (agencies/key_cache.py).
 """
 
 import re
@@ -14,18 +14,15 @@ from typing import cast
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import exceptions
-from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.authentication import get_authorization_header
 
+from agencies import key_cache
 from agencies.models import ApiKey, Team, hash_secret
-from api import key_cache
+from api.modes import ApiAuthentication
 from api.throttling import ApiRateThrottle, limits_for, read_and_count_ahead, uncount_ahead
 
 BEARER_PATTERN = re.compile(r"^Bearer (sk_(?:test|live)_[A-Za-z0-9]{40})$")
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # at most one write per key per minute
-TEST_MODE_MESSAGE = (
-    "Test mode: sandbox data. The wallet balance is a fictitious 5000.00 BRL, no real payment "
-    "is charged and no real ticket is issued."
-)
 _UNSET = object()
 
 
@@ -39,6 +36,10 @@ class ApiClient:
     @property
     def team(self) -> Team:
         return self.api_key.team
+
+    @property
+    def team_id(self) -> str:
+        return self.api_key.team_id
 
     @property
     def live_mode(self) -> bool:
@@ -65,7 +66,7 @@ _TEAM_ID, _LIVE_MODE, _REVOKED_AT = (
 
 
 def _generation(secret_hash: str, django_request, view) -> str | None:
-    """The shared generation, read before the database (api/key_cache.py). When this process
+    """The shared generation, read before the database (agencies/key_cache.py). When this process
     already knows the key and the view is rate-limited, the same round trip counts the
     request's windows (api/throttling.py, "Counted ahead")."""
     known = key_cache.known(secret_hash)
@@ -112,14 +113,12 @@ def _key_for_secret(secret: str, django_request=None, view=None) -> ApiKey | Non
     return key
 
 
-def test_mode_meta(django_request) -> dict | None:
-    key = resolve_api_key(django_request)
-    if key is None or key.live_mode:
-        return None
-    return {"test_mode": True, "message": TEST_MODE_MESSAGE}
+class ApiKeyAuthentication(ApiAuthentication):
+    @classmethod
+    def live_mode_of(cls, django_request) -> bool | None:
+        key = resolve_api_key(django_request)
+        return None if key is None else key.live_mode
 
-
-class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request):
         if not get_authorization_header(request):
             return None  # DRF answers 401 Unauthorized with our WWW-Authenticate header
