@@ -27,7 +27,10 @@ from agencies.services import (
     integration_disconnect,
     invitation_create,
 )
-from core.admin import (
+from core.audit import audit_action
+from core.money import money_display
+from flights.pricing import price_offer
+from panel.admin import (
     AuditedAdminMixin,
     TeamScopedAdmin,
     is_support,
@@ -35,10 +38,7 @@ from core.admin import (
     money_cell,
     status_label,
 )
-from core.audit import audit_action
-from core.forms import LocalizedDecimalField
-from core.money import money_display
-from flights.pricing import price_offer
+from panel.forms import LocalizedDecimalField
 
 PRICING_FIELDS = ("markup_percent", "fee")
 EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost

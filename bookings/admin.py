@@ -16,9 +16,9 @@ from bookings.services import (
     booking_cancel_preview,
     booking_check_with_supplier,
 )
-from core.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from core.exceptions import ApplicationError
 from core.money import money_display
+from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event

@@ -7,7 +7,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.admin import (
+from core.exceptions import ApplicationError
+from core.money import money_display
+from panel.admin import (
     ReadOnlyAdmin,
     TeamScopedAdmin,
     admin_url,
@@ -15,8 +17,6 @@ from core.admin import (
     money_cell,
     status_label,
 )
-from core.exceptions import ApplicationError
-from core.money import money_display
 from wallet import boleto
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.selectors import wallet_balance_snapshot

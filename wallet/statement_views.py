@@ -22,8 +22,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from agencies.models import Team
-from core.admin import is_support, user_team_id
 from core.timestamps import business_date
+from panel.admin import is_support, user_team_id
 from wallet import statement_exports
 from wallet.statements import (
     Statement,

@@ -11,7 +11,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from core.admin import (
+from panel.admin import (
     ReadOnlyAdmin,
     TeamScopedAdmin,
     admin_url,

@@ -60,7 +60,7 @@ ACTION_LABELS.update(
 )
 
 # The services' messages this portal shows (the API's English is the msgid, as in
-# core/panel_messages.py).
+# panel/messages.py).
 PANEL_MESSAGES = [
     gettext_noop("Reactivate the webhook before recovering its events"),
     gettext_noop("Another webhook URL of this team is being checked; retry shortly"),

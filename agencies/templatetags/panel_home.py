@@ -2,7 +2,7 @@
 
 from django import template
 
-from core.admin import local_datetime, status_label
+from panel.admin import local_datetime, status_label
 
 register = template.Library()
 

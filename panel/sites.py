@@ -1,15 +1,21 @@
-"""The panel's site: who may enter at all (roles that fail closed)."""
+"""The panel's site: who may enter at all (roles that fail closed), and the address a login is
+counted under. The concrete site, with the cross-app pages, is the dashboard's
+(dashboard/sites.py)."""
 
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
 
 from core.http import client_address
 
 
 class PanelAdminSite(admin.AdminSite):
-    # Titles and header: core/admin.py.
+    site_header = _("Agency back office")
+    site_title = _("Agency back office")
+    index_title = _("Control panel")
+    site_url = None  # no public site behind the panel: no "View site" link
 
     def has_permission(self, request):
         """Two kinds of user, both explicit: support (a superuser, or a member of the Support
@@ -23,14 +29,14 @@ class PanelAdminSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         """The home page: the agency's day, or support's worklist (agencies/home.py, named by
-        settings.PANEL_HOME_CONTEXT: core imports no app), above the list of every page
+        settings.PANEL_HOME_CONTEXT: the panel imports no app), above the list of every page
         (templates/admin/index.html)."""
         home_page_context = import_string(settings.PANEL_HOME_CONTEXT)
         return super().index(request, {**home_page_context(request), **(extra_context or {})})
 
 
 class PanelAdminConfig(AdminConfig):
-    default_site = "core.panel.PanelAdminSite"
+    default_site = "panel.sites.PanelAdminSite"
 
 
 def login_client_address(request) -> str | None:
