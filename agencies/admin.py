@@ -6,9 +6,8 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -16,7 +15,6 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from agencies.home import team_overview_page_context, team_overview_url
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.services import (
     IntegrationAlreadyConnected,
@@ -122,34 +120,9 @@ class TeamAdmin(TeamScopedAdmin):
 
     @admin.display(description=_("overview"))
     def overview_link(self, obj):
-        return format_html('<a href="{}">{}</a>', team_overview_url(obj.pk), _("Overview"))
-
-    def get_urls(self):
-        overview = path(
-            "<path:object_id>/overview/",
-            self.admin_site.admin_view(self.overview_view),
-            name="agencies_team_overview",
-        )
-        return [overview, *super().get_urls()]  # before the admin's catch-all object URL
-
-    def overview_view(self, request, object_id):
-        """Support's page of one team: wallet, keys, users, integrations, webhooks and recent
-        bookings, each linking to its list (agencies/home.py)."""
-        if not is_support(request):
-            raise PermissionDenied
-        team = self.get_object(request, unquote(object_id))
-        if team is None:
-            raise Http404
-        context = {
-            **self.admin_site.each_context(request),
-            **team_overview_page_context(request, team),
-            "title": _("Overview: %(team)s") % {"team": team.name},
-            "subtitle": None,
-            "opts": self.opts,
-            "original": team,
-        }
-        request.current_app = self.admin_site.name
-        return TemplateResponse(request, "admin/agencies/team/overview.html", context)
+        # The dashboard's page (dashboard/sites.py), found by its name.
+        url = reverse("admin:agencies_team_overview", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Overview"))
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.

@@ -59,7 +59,8 @@ AUTH_USER_MODEL = "agencies.User"
 APPEND_SLASH = False  # the spec's URLs have no trailing slash
 
 INSTALLED_APPS = [
-    "panel.sites.PanelAdminConfig",  # the Django admin with our site: roles that fail closed
+    # The Django admin with the panel's site: roles that fail closed, the home page, the dashboard.
+    "dashboard.apps.DashboardAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -82,6 +83,7 @@ INSTALLED_APPS = [
     "bookings",
     "webhooks",
     "api",  # the API's plumbing: keys, errors, limits, idempotency, schema (docs/architecture.md)
+    "dashboard",  # the panel's pages that read every app: the home page, a team's overview
 ]
 
 MIDDLEWARE = [
@@ -566,9 +568,6 @@ AXES_USERNAME_FORM_FIELD = "username"
 # X-Forwarded-For is trusted), so a client cannot pick its own address by sending the header.
 AXES_CLIENT_IP_CALLABLE = "panel.sites.login_client_address"
 
-# The panel's home page (core/panel.py): the context of the agency's day or support's worklist,
-# named here so that core does not import the app that builds it.
-PANEL_HOME_CONTEXT = "agencies.home.home_page_context"
 PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
 

@@ -1,4 +1,4 @@
-"""Filters of the home and team overview pages (agencies/home.py)."""
+"""Filters of the home and team overview pages (dashboard/display.py)."""
 
 from django import template
 
