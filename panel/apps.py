@@ -10,6 +10,11 @@ class PanelConfig(AppConfig):
 
     default = True  # the app's config (this module also holds django-axes' one, below)
     name = "panel"
+    # The panel actions of panel/admin.py, as their audit entries read (core/audit.py).
+    audit_actions = {
+        "periodic_task_disable": _("Disabled periodic task"),
+        "periodic_task_enable": _("Enabled periodic task"),
+    }
 
 
 class LoginProtectionConfig(AxesAppConfig):

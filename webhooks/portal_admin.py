@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
-from core.audit import ACTION_LABELS, audit_action
+from core.audit import audit_action
 from core.exceptions import ApplicationError
 from webhooks.display import attempt_error_for_people
 from webhooks.models import (
@@ -50,14 +50,6 @@ from webhooks.services import (
     webhook_update,
 )
 from webhooks.services.recovery import recovery_window
-
-ACTION_LABELS.update(
-    {
-        "webhook_test": _("Sent a test event"),
-        "webhook_recover": _("Recovered events"),
-        "delivery_redeliver": _("Redelivered event"),
-    }
-)
 
 # The services' messages this portal shows (the API's English is the msgid, as in
 # panel/messages.py).
