@@ -1,29 +1,41 @@
+"""The agencies' pages in the panel: teams (a change of pricing is confirmed first), users and
+their roles, API keys, clients, supplier integrations, invitations, and the page where an
+invitee accepts one."""
+
 from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.services import (
     IntegrationAlreadyConnected,
+    InvitationInvalid,
     InvitationUserExists,
     api_key_create,
     api_key_revoke,
     integration_connect,
     integration_disconnect,
+    invitation_accept,
     invitation_create,
+    invitation_from_token,
+    invitation_usable,
 )
 from core.audit import audit_action
 from core.money import money_display
@@ -540,3 +552,33 @@ class InvitationAdmin(TeamScopedAdmin):
             self.message_user(request, exc.message, messages.ERROR)
             raise PermissionDenied(exc.message) from None
         obj.pk, obj.team, obj.expires_at = created.pk, team, created.expires_at
+
+
+# --- Accepting an invitation --------------------------------------------------------------------
+# A panel page outside the admin's own views: config/urls.py mounts it under /admin/.
+
+
+@never_cache
+@sensitive_post_parameters("new_password1", "new_password2")
+def invitation_accept_view(request, token: str):
+    """The invitee chooses their password; the invitation is then used and cannot be again."""
+    invitation = invitation_from_token(token)
+    panel = admin.site.each_context(request)  # the panel's header and title
+    if not invitation_usable(invitation):
+        return TemplateResponse(request, "registration/invitation_invalid.html", panel, status=410)
+    # An unsaved user so that the password validators can compare with the e-mail.
+    invitee = User(username=invitation.email, email=invitation.email, team=invitation.team)
+    form = SetPasswordForm(invitee, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            invitation_accept(invitation=invitation, password=form.cleaned_data["new_password1"])
+        except (InvitationInvalid, InvitationUserExists):
+            return TemplateResponse(
+                request, "registration/invitation_invalid.html", panel, status=410
+            )
+        return redirect(reverse_lazy("admin:login") + "?invited=1")
+    return TemplateResponse(
+        request,
+        "registration/invitation_accept.html",
+        {**panel, "form": form, "invitation": invitation, "title": invitation.team.name},
+    )
