@@ -1,34 +1,46 @@
+"""The agencies' pages in the panel: teams (a change of pricing is confirmed first), users and
+their roles, API keys, clients, supplier integrations, invitations, and the page where an
+invitee accepts one."""
+
 from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 
-from agencies.home import team_overview_page_context, team_overview_url
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
 from agencies.pricing import price_offer
 from agencies.services import (
     IntegrationAlreadyConnected,
+    InvitationInvalid,
     InvitationUserExists,
     api_key_create,
     api_key_revoke,
     integration_connect,
     integration_disconnect,
+    invitation_accept,
     invitation_create,
+    invitation_from_token,
+    invitation_usable,
 )
-from core.admin import (
+from core.audit import audit_action
+from core.money import money_display
+from panel.admin import (
     AuditedAdminMixin,
     TeamScopedAdmin,
     is_support,
@@ -36,9 +48,7 @@ from core.admin import (
     money_cell,
     status_label,
 )
-from core.audit import audit_action
-from core.forms import LocalizedDecimalField
-from core.money import money_display
+from panel.forms import LocalizedDecimalField
 
 PRICING_FIELDS = ("markup_percent", "fee")
 EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost
@@ -122,34 +132,9 @@ class TeamAdmin(TeamScopedAdmin):
 
     @admin.display(description=_("overview"))
     def overview_link(self, obj):
-        return format_html('<a href="{}">{}</a>', team_overview_url(obj.pk), _("Overview"))
-
-    def get_urls(self):
-        overview = path(
-            "<path:object_id>/overview/",
-            self.admin_site.admin_view(self.overview_view),
-            name="agencies_team_overview",
-        )
-        return [overview, *super().get_urls()]  # before the admin's catch-all object URL
-
-    def overview_view(self, request, object_id):
-        """Support's page of one team: wallet, keys, users, integrations, webhooks and recent
-        bookings, each linking to its list (agencies/home.py)."""
-        if not is_support(request):
-            raise PermissionDenied
-        team = self.get_object(request, unquote(object_id))
-        if team is None:
-            raise Http404
-        context = {
-            **self.admin_site.each_context(request),
-            **team_overview_page_context(request, team),
-            "title": _("Overview: %(team)s") % {"team": team.name},
-            "subtitle": None,
-            "opts": self.opts,
-            "original": team,
-        }
-        request.current_app = self.admin_site.name
-        return TemplateResponse(request, "admin/agencies/team/overview.html", context)
+        # The dashboard's page (dashboard/sites.py), found by its name.
+        url = reverse("admin:agencies_team_overview", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Overview"))
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.
@@ -567,3 +552,33 @@ class InvitationAdmin(TeamScopedAdmin):
             self.message_user(request, exc.message, messages.ERROR)
             raise PermissionDenied(exc.message) from None
         obj.pk, obj.team, obj.expires_at = created.pk, team, created.expires_at
+
+
+# --- Accepting an invitation --------------------------------------------------------------------
+# A panel page outside the admin's own views: config/urls.py mounts it under /admin/.
+
+
+@never_cache
+@sensitive_post_parameters("new_password1", "new_password2")
+def invitation_accept_view(request, token: str):
+    """The invitee chooses their password; the invitation is then used and cannot be again."""
+    invitation = invitation_from_token(token)
+    panel = admin.site.each_context(request)  # the panel's header and title
+    if not invitation_usable(invitation):
+        return TemplateResponse(request, "registration/invitation_invalid.html", panel, status=410)
+    # An unsaved user so that the password validators can compare with the e-mail.
+    invitee = User(username=invitation.email, email=invitation.email, team=invitation.team)
+    form = SetPasswordForm(invitee, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            invitation_accept(invitation=invitation, password=form.cleaned_data["new_password1"])
+        except (InvitationInvalid, InvitationUserExists):
+            return TemplateResponse(
+                request, "registration/invitation_invalid.html", panel, status=410
+            )
+        return redirect(reverse_lazy("admin:login") + "?invited=1")
+    return TemplateResponse(
+        request,
+        "registration/invitation_accept.html",
+        {**panel, "form": form, "invitation": invitation, "title": invitation.team.name},
+    )

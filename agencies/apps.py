@@ -6,6 +6,12 @@ from django.utils.translation import gettext_lazy as _
 class AgenciesConfig(AppConfig):
     name = "agencies"
     verbose_name = _("Agencies")
+    # The panel actions of agencies/admin.py, as their audit entries read (core/audit.py).
+    audit_actions = {
+        "api_key_revoke": _("Revoked API key"),
+        "integration_disconnect": _("Disconnected integration"),
+        "pricing_change": _("Changed pricing"),
+    }
 
     def connect_signals(self):
         from agencies.key_cache import keys_changed

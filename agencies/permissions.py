@@ -1,7 +1,7 @@
 """The permissions of the two kinds of panel user, each kept in one group synced after
 `migrate`: "Agency users" and "Support" (membership of "Support" is the support role).
 
-Which rows an agency user sees is decided by `core.admin.TeamScopedAdmin`; these permissions
+Which rows an agency user sees is decided by `panel.admin.TeamScopedAdmin`; these permissions
 decide only which models and actions they have at all. Later apps add their codenames here."""
 
 from django.contrib.auth.models import Group, Permission

@@ -8,17 +8,17 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from bookings.display import booking_page
 from bookings.models import Booking, BookingDocument, BookingPassenger
-from bookings.page import booking_page
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
     booking_cancel,
     booking_cancel_preview,
     booking_check_with_supplier,
 )
-from core.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from core.exceptions import ApplicationError
 from core.money import money_display
+from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event
@@ -175,7 +175,7 @@ class BookingAdmin(TeamScopedAdmin):
         return super().get_queryset(request).prefetch_related("passengers")
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        """The readable booking page (bookings/page.py) above the booking's fields: only for a
+        """The readable booking page (bookings/display.py) above the booking's fields: only for a
         booking the user may see (get_object is scoped to their team), with only the actions
         they may take."""
         booking = self.get_object(request, object_id)

@@ -1,13 +1,34 @@
-"""A failed booking's reason for people. It is stored as `<code>: <the supplier's message>` in
-English (bookings/services/outcomes.py); the panel shows what the code means in the reader's
-language (what was refunded is in the booking's money movements), and the stored text as it is
-when the code is not one we know."""
+"""What the panel shows of bookings, for people.
+
+A failed booking's reason: it is stored as `<code>: <the supplier's message>` in English
+(bookings/services/outcomes.py); the panel shows what the code means in the reader's language
+(what was refunded is in the booking's money movements), and the stored text as it is when the
+code is not one we know.
+
+The booking page (docs/booking-page.md), assembled from a booking and the rows around it: the
+itinerary and the passengers (bookings/itinerary.py) and their tickets, the client and the
+client's price, the money that moved, the fare's conditions and the booking's timeline. Plain
+data for the template; the functions read, never write. Instants (a payment, an e-mail, a
+deadline) are São Paulo time, labelled."""
 
 import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
 
-from django.utils.translation import gettext_noop
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
-from core.i18n import stored_text_for_people
+from bookings.itinerary import Passenger, Slice, erased, itinerary, passengers
+from bookings.models import Booking, BookingEmail
+from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people, stored_text_for_people
+from core.money import money_display
+from wallet.models import Transaction
+from webhooks.models import Delivery, Event
+
+# --- Failure reasons ----------------------------------------------------------------------------
+
 
 REASONS = {
     "issuance_failed": gettext_noop("The airline could not issue the tickets."),
@@ -29,3 +50,368 @@ _KNOWN = [(re.compile(rf"{code}: .*", re.S), message) for code, message in REASO
 
 def failure_reason_for_people(stored: str) -> str:
     return stored_text_for_people(stored or "", _KNOWN)
+
+
+# --- Client -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClientSummary:
+    id: str
+    name: str
+    email: str
+    erased: bool
+
+
+def client_summary(booking: Booking) -> ClientSummary:
+    client = booking.client
+    gone = erased(client.full_name) or client.email.endswith("@erased.invalid")
+    return ClientSummary(
+        id=client.id,
+        name=_("[erased]") if gone else client.full_name,
+        email="" if gone else client.email,
+        erased=gone,
+    )
+
+
+# --- Money --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Movement:
+    id: str
+    kind: str  # "payment" or "refund"
+    label: str
+    value: Decimal  # the transaction's amount (positive)
+    amount: str  # "-R$ 565,23" for a debit
+    when: str
+    at: datetime
+
+
+@dataclass
+class Money:
+    client_price: str  # what the agency's customer pays
+    cost: str  # what the wallet pays (base_cost_brl)
+    markup: str
+    fee: str
+    margin: str  # markup + fee
+    airline_total: str  # the airline's fare in its currency
+    airline_base: str
+    airline_taxes: str
+    exchange_rate: str
+    foreign: bool
+    movements: list[Movement]
+    paid: str  # what the wallet paid in the end (payments − refunds), "" if nothing moved
+    state: str  # a sentence: paid, awaiting payment until…, refunded…
+
+
+def _rate(value: Decimal) -> str:
+    from django.utils.formats import number_format
+
+    return number_format(value.normalize(), use_l10n=True)
+
+
+def movements(booking: Booking) -> list[Movement]:
+    rows = Transaction.objects.filter(
+        team_id=booking.team_id, live_mode=booking.live_mode, reference_id=booking.id
+    ).order_by("created_at", "id")
+    result = []
+    for t in rows:
+        debit = t.type == Transaction.Type.DEBIT
+        result.append(
+            Movement(
+                id=t.id,
+                kind="payment" if debit else "refund",
+                label=_("Paid from the wallet") if debit else _("Refunded to the wallet"),
+                value=t.amount,
+                amount=money_display(t.amount, t.currency, negative=debit),
+                when=sao_paulo_time_for_people(t.created_at),
+                at=t.created_at,
+            )
+        )
+    return result
+
+
+def money(booking: Booking, moved: list[Movement] | None = None) -> Money:
+    moved = movements(booking) if moved is None else moved
+    payments = [m for m in moved if m.kind == "payment"]
+    refunds = [m for m in moved if m.kind == "refund"]
+    paid = sum((m.value for m in payments), Decimal("0.00"))
+    refunded = sum((m.value for m in refunds), Decimal("0.00"))
+    if refunds:
+        state = _("Paid %(paid)s, refunded %(refunded)s on %(when)s.") % {
+            "paid": money_display(paid),
+            "refunded": money_display(refunded),
+            "when": refunds[-1].when,
+        }
+    elif payments:
+        state = _("Paid from the wallet on %(when)s.") % {"when": payments[0].when}
+    elif booking.status == Booking.Status.PENDING:
+        if booking.payment_required_by:
+            state = _("Awaiting payment: pay by %(when)s or the hold expires.") % {
+                "when": sao_paulo_time_for_people(booking.payment_required_by)
+            }
+        else:
+            state = _("Awaiting payment.")
+    else:
+        state = _("Nothing was charged.")
+    currency = booking.total_currency
+    return Money(
+        client_price=money_display(booking.client_amount),
+        cost=money_display(booking.base_cost_brl),
+        markup=money_display(booking.markup_amount),
+        fee=money_display(booking.fee_amount),
+        margin=money_display(booking.markup_amount + booking.fee_amount),
+        airline_total=money_display(booking.total_amount, currency),
+        airline_base=money_display(booking.base_amount, currency),
+        airline_taxes=money_display(booking.tax_amount, currency),
+        exchange_rate=_rate(booking.exchange_rate),
+        foreign=currency != "BRL",
+        movements=moved,
+        paid=money_display(paid - refunded) if moved else "",
+        state=state,
+    )
+
+
+# --- Conditions and deadlines -------------------------------------------------------------------
+
+
+@dataclass
+class Condition:
+    label: str
+    text: str
+    allowed: bool
+
+
+def _condition_text(condition: dict | None) -> tuple[str, bool]:
+    condition = condition or {}
+    if not condition.get("allowed"):
+        return _("Not allowed"), False
+    penalty = condition.get("penalty_amount")
+    if penalty in (None, "") or Decimal(str(penalty)) == 0:
+        return _("Allowed, without penalty"), True
+    amount = money_display(Decimal(str(penalty)), condition.get("penalty_currency") or "BRL")
+    return _("Allowed, with a penalty of %(amount)s") % {"amount": amount}, True
+
+
+def conditions(booking: Booking) -> list[Condition]:
+    raw = booking.conditions or {}
+    result = []
+    for key, label in (
+        ("refund_before_departure", _("Refund before departure")),
+        ("change_before_departure", _("Change before departure")),
+    ):
+        text, allowed = _condition_text(raw.get(key))
+        result.append(Condition(label=label, text=text, allowed=allowed))
+    return result
+
+
+@dataclass
+class Deadline:
+    label: str
+    when: str
+    passed: bool
+
+
+def deadlines(booking: Booking, *, now: datetime | None = None) -> list[Deadline]:
+    """A hold's deadlines, while it waits for payment (afterwards they no longer apply)."""
+    if booking.status != Booking.Status.PENDING:
+        return []
+    now = now or timezone.now()
+    result = []
+    for label, value in (
+        (_("Pay by"), booking.payment_required_by),
+        (_("Price guaranteed until"), booking.price_guarantee_expires_at),
+    ):
+        if value is not None:
+            result.append(
+                Deadline(label=label, when=sao_paulo_time_for_people(value), passed=value <= now)
+            )
+    return result
+
+
+# --- Timeline -----------------------------------------------------------------------------------
+
+
+EVENT_LABELS = {
+    "booking.created": gettext_lazy("Booking created"),
+    "booking.confirmed": gettext_lazy("Booking confirmed (paid)"),
+    "booking.ticketed": gettext_lazy("Tickets issued"),
+    "booking.cancelled": gettext_lazy("Booking cancelled"),
+    "booking.expired": gettext_lazy("Booking expired"),
+    "booking.failed": gettext_lazy("Booking failed"),
+    "booking.updated": gettext_lazy("Booking updated"),
+}
+# When several rows share one instant (one transaction writes them): the order of the states
+# their object is in, each change before its `booking.updated` twin.
+_STATUS_ORDER: dict[str | None, int] = {"pending": 0, "confirmed": 1, "ticketed": 2}
+
+
+def instant_for_people(value: datetime | None) -> str:
+    """An instant of the timeline in São Paulo time with seconds (rows a second apart)."""
+    if value is None:
+        return ""
+    local = timezone.localtime(value, SAO_PAULO)
+    return f"{date_for_people(local)}, {local:%H:%M:%S}"
+
+
+@dataclass
+class DeliveryState:
+    delivery_id: int
+    endpoint: str
+    status: str  # pending, succeeded, failed
+    label: str
+    attempts: int
+
+
+@dataclass
+class Entry:
+    at: datetime
+    when: str  # São Paulo time with seconds
+    kind: str  # "event", "email", "payment", "refund"
+    title: str
+    detail: str = ""
+    code: str = ""  # the event's type, the e-mail's kind
+    object_id: str = ""
+    deliveries: list[DeliveryState] = field(default_factory=list)
+    order: tuple = ()
+
+
+def booking_events(booking: Booking):
+    """The booking's events (its id in `data.object`), narrowed by team, mode and time first."""
+    return Event.objects.filter(
+        team_id=booking.team_id,
+        live_mode=booking.live_mode,
+        type__startswith="booking.",
+        created_at__gte=booking.created_at - timedelta(minutes=1),
+        data_object__id=booking.id,
+    ).order_by("created_at")
+
+
+def _delivery_state(delivery: Delivery) -> DeliveryState:
+    if delivery.status == Delivery.Status.SUCCEEDED:
+        label = _("Delivered")
+    elif delivery.status == Delivery.Status.FAILED:
+        label = _("Failed")
+    elif delivery.next_attempt_at:
+        label = _("Pending: next attempt %(when)s") % {
+            "when": sao_paulo_time_for_people(delivery.next_attempt_at)
+        }
+    else:
+        label = _("Pending")
+    return DeliveryState(
+        delivery_id=delivery.pk,
+        endpoint=delivery.endpoint.url,
+        status=delivery.status,
+        label=label,
+        attempts=delivery.attempt_count,
+    )
+
+
+def timeline(booking: Booking, moved: list[Movement] | None = None) -> list[Entry]:
+    """Everything that happened to the booking, oldest first: its events (with each webhook
+    delivery's state), the e-mails (sent, or waiting to be sent) and the money that moved."""
+    entries = []
+    events = list(booking_events(booking).prefetch_related("deliveries__endpoint"))
+    for event in events:
+        states = [_delivery_state(d) for d in event.deliveries.all()]
+        entries.append(
+            Entry(
+                at=event.created_at,
+                when=instant_for_people(event.created_at),
+                kind="event",
+                title=str(EVENT_LABELS.get(event.type, event.type)),
+                code=event.type,
+                object_id=event.id,
+                detail="" if states else _("No webhook subscribed: nothing to deliver."),
+                deliveries=sorted(states, key=lambda s: s.delivery_id),
+                order=(
+                    1,
+                    _STATUS_ORDER.get((event.data_object or {}).get("status"), 3),
+                    event.type == "booking.updated",
+                ),
+            )
+        )
+    for email in booking.emails.all():
+        sent = email.sent_at is not None
+        entries.append(
+            Entry(
+                at=email.sent_at or email.created_at,
+                when=instant_for_people(email.sent_at or email.created_at),
+                kind="email",
+                title=_("E-mail: %(kind)s") % {"kind": email.get_kind_display()},
+                detail=_("Sent") if sent else _("Waiting to be sent"),
+                code=email.kind,
+                order=(2, list(BookingEmail.Kind.values).index(email.kind)),
+            )
+        )
+    for movement in movements(booking) if moved is None else moved:
+        entries.append(
+            Entry(
+                at=movement.at,
+                when=instant_for_people(movement.at),
+                kind=movement.kind,
+                title=f"{movement.label}: {movement.amount}",
+                object_id=movement.id,
+                order=(0, 0 if movement.kind == "payment" else 1),
+            )
+        )
+    return sorted(entries, key=lambda e: (e.at, e.order))
+
+
+# --- The page -----------------------------------------------------------------------------------
+
+
+@dataclass
+class BookingPage:
+    booking: Booking
+    reference: str
+    route: str  # "GRU → LIS → GRU"
+    first_departure: str
+    slices: list[Slice]
+    passengers: list[Passenger]
+    client: ClientSummary
+    money: Money
+    conditions: list[Condition]
+    deadlines: list[Deadline]
+    timeline: list[Entry]
+    erased_at: str  # "" unless the passengers' personal data was erased
+    outcome_unknown_since: str
+    failure_reason: str  # "" unless it failed: what its code means, in the reader's language
+
+
+def _route(slices: list[Slice]) -> str:
+    codes: list[str] = []
+    for slice_ in slices:
+        for code in (slice_.origin.code, slice_.destination.code):
+            if not codes or codes[-1] != code:
+                codes.append(code)
+    return " → ".join(codes)
+
+
+def booking_page(booking: Booking) -> BookingPage:
+    people = passengers(booking)
+    names = {p.passenger_id: p.name for p in people}
+    slices = itinerary(booking, names)
+    moved = movements(booking)
+    first = slices[0].origin.written if slices and slices[0].origin.moment else ""
+    return BookingPage(
+        booking=booking,
+        reference=booking.booking_reference or booking.id,
+        route=_route(slices),
+        first_departure=first,
+        slices=slices,
+        passengers=people,
+        client=client_summary(booking),
+        money=money(booking, moved),
+        conditions=conditions(booking),
+        deadlines=deadlines(booking),
+        timeline=timeline(booking, moved),
+        erased_at=sao_paulo_time_for_people(booking.personal_data_erased_at)
+        if booking.personal_data_erased_at
+        else "",
+        outcome_unknown_since=sao_paulo_time_for_people(booking.outcome_unknown_since)
+        if booking.outcome_unknown_since
+        else "",
+        failure_reason=failure_reason_for_people(booking.failure_reason),
+    )

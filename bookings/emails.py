@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
-from bookings import page
+from bookings.itinerary import itinerary
 from bookings.models import Booking, BookingEmail
 from core.emails import email_message
 from core.i18n import sao_paulo_time_for_people
@@ -118,7 +118,7 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "agency": team.name,
         "agency_email": team.notification_email,
         "airline": (booking.owner or {}).get("name", ""),
-        "itinerary": page.itinerary(booking),  # the booking page's, in the same words
+        "itinerary": itinerary(booking),  # as the booking page words it
         "travellers": [
             {"name": f"{p.given_name} {p.family_name}", "tickets": tickets.get(p.passenger_id, [])}
             for p in passengers

@@ -2,14 +2,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from agencies.views import (
+from agencies.admin import invitation_accept_view
+from api.apis import api_not_found, health
+from panel.sites import (
     PanelPasswordResetCompleteView,
     PanelPasswordResetConfirmView,
     PanelPasswordResetDoneView,
     PanelPasswordResetView,
-    invitation_accept_view,
 )
-from api.apis import api_not_found, health
 
 # Before admin/: the admin's own URLs end in a catch-all. The admin's login page links to
 # "admin_password_reset" when it exists.

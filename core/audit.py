@@ -1,41 +1,46 @@
 """The panel's audit trail, on django-auditlog. Every save of a registered model
 (settings.AUDITLOG_INCLUDE_TRACKING_MODELS) is an entry with its old and new values, and, in a
 panel request, who made it (auditlog's middleware). A panel action writes one explicit entry
-naming the action, what it did to the amounts, and the old and new values of the object."""
+naming the action, what it did to the amounts, and the old and new values of the object.
+
+Each app names its own panel actions: the codes its actions store in their entries, with how
+they read, in its AppConfig's `audit_actions` (agencies/apps.py, …). `action_labels` gathers
+them from the app registry when an entry is first read, so no module writes into another's."""
 
 from collections.abc import Callable
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from auditlog.context import disable_auditlog
 from auditlog.diff import model_instance_diff
+from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from core.models import AuditEntry
 
-# The panel actions that write an explicit entry, by the code stored in the entry.
-ACTION_LABELS = {
-    "api_key_revoke": _("Revoked API key"),
-    "booking_cancel": _("Cancelled booking"),
-    "recharge_mark_paid": _("Marked recharge paid"),
-    "recharge_cancel": _("Cancelled recharge"),
-    "webhook_deactivate": _("Deactivated webhook"),
-    "webhook_reactivate": _("Reactivated webhook"),
-    "integration_disconnect": _("Disconnected integration"),
-    "pricing_change": _("Changed pricing"),
-    "periodic_task_disable": _("Disabled periodic task"),
-    "periodic_task_enable": _("Enabled periodic task"),
-}
+
+@cache
+def action_labels() -> dict[str, Any]:
+    """The panel actions that write an explicit entry, by the code stored in the entry: every
+    installed app's `audit_actions`. A code belongs to one app."""
+    labels: dict[str, Any] = {}
+    for config in apps.get_app_configs():
+        for code, label in getattr(config, "audit_actions", {}).items():
+            if code in labels:
+                raise ImproperlyConfigured(f"The audit action {code!r} is declared twice.")
+            labels[code] = label
+    return labels
 
 
 def action_label(entry) -> str:
     """How an entry reads in the panel: the action and its effect, or created/changed/deleted."""
     code = (entry.additional_data or {}).get("action")
     if code:
-        label = str(ACTION_LABELS.get(code, code))
+        label = str(action_labels().get(code, code))
         summary = (entry.additional_data or {}).get("summary", "")
         return f"{label}: {summary}" if summary else label
     return {

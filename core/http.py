@@ -1,5 +1,5 @@
 """What a request says about who sent it, for the API's rate limits (api/throttling.py) and the
-panel's login protection (core/panel.py) alike."""
+panel's login protection (panel/sites.py) alike."""
 
 from django.conf import settings
 

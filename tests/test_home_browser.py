@@ -1,5 +1,5 @@
 """The panel's home page in a real Chromium set to pt-BR: an agency user's day, and support's
-worklist across teams with a team's overview (agencies/home.py). With
+worklist across teams with a team's overview (dashboard/display.py). With
 PANEL_SCREENSHOTS=docs/screenshots it saves home-1440, home-390, support-home-1440 and
 team-overview-1440."""
 

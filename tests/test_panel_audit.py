@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from django.test import Client as BrowserClient
 from django.urls import reverse
+from django.utils import translation
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from agencies.models import ApiKey, Client, Integration, Team
@@ -15,6 +16,7 @@ from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
 from bookings.models import Booking
 from bookings.tests.helpers import NOW, book, offers
+from core.audit import action_label, action_labels
 from core.models import AuditEntry
 from wallet.models import Recharge, Wallet
 from wallet.tests.factories import fund
@@ -299,3 +301,33 @@ def test_the_unaudited_fields_stay_out(team):
     assert "secret_hash" not in created.changes
     client = Client.objects.create(team=team, live_mode=True, full_name="B", email="b@example.com")
     assert AuditEntry.objects.filter(object_pk=client.pk).exists()
+
+
+# How each panel action's entry reads, in English and Portuguese.
+ACTION_TEXTS = {
+    "api_key_revoke": ("Revoked API key", "Chave de API revogada"),
+    "integration_disconnect": ("Disconnected integration", "Integração desconectada"),
+    "pricing_change": ("Changed pricing", "Precificação alterada"),
+    "booking_cancel": ("Cancelled booking", "Reserva cancelada"),
+    "recharge_mark_paid": ("Marked recharge paid", "Recarga marcada como paga"),
+    "recharge_cancel": ("Cancelled recharge", "Recarga cancelada"),
+    "webhook_deactivate": ("Deactivated webhook", "Webhook desativado"),
+    "webhook_reactivate": ("Reactivated webhook", "Webhook reativado"),
+    "webhook_test": ("Sent a test event", "Evento de teste enviado"),
+    "webhook_recover": ("Recovered events", "Eventos recuperados"),
+    "delivery_redeliver": ("Redelivered event", "Evento reenviado"),
+    "periodic_task_disable": ("Disabled periodic task", "Tarefa periódica desativada"),
+    "periodic_task_enable": ("Enabled periodic task", "Tarefa periódica ativada"),
+}
+
+
+def test_each_app_names_its_actions_and_entries_read_them_in_both_languages():
+    """The apps declare their actions (AppConfig.audit_actions); gathered from the registry,
+    they are every action of the panel, each read in the reader's language."""
+    assert set(action_labels()) == set(ACTION_TEXTS)
+    for code, (english, portuguese) in ACTION_TEXTS.items():
+        entry = AuditEntry(additional_data={"action": code, "summary": "R$ 10,00"})
+        with translation.override("en"):
+            assert action_label(entry) == f"{english}: R$ 10,00"
+        with translation.override("pt-br"):
+            assert action_label(entry) == f"{portuguese}: R$ 10,00"

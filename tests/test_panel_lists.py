@@ -17,7 +17,7 @@ from bookings.tests.helpers import book, holdable, person
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_create
 from wallet.tests.factories import fund
-from webhooks.admin import RECENT_DELIVERIES
+from webhooks.admin.endpoints import RECENT_DELIVERIES
 from webhooks.models import Delivery, Event
 from webhooks.tests.factories import make_endpoint
 

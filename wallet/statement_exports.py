@@ -23,9 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from core.money import money_display, q
-from wallet.descriptions import description_for_people
+from wallet.display import Statement, description_for_people
 from wallet.models import TEST_MODE_BALANCE, Transaction
-from wallet.statements import Statement
 
 BOM = "\ufeff"
 # Cells a spreadsheet would run as a formula (OWASP "CSV injection"): written as text.

@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class WebhooksConfig(AppConfig):
     name = "webhooks"
     verbose_name = _("Webhooks")
+    # The panel actions of the webhooks' admin, as their audit entries read (core/audit.py).
+    audit_actions = {
+        "webhook_deactivate": _("Deactivated webhook"),
+        "webhook_reactivate": _("Reactivated webhook"),
+        "webhook_test": _("Sent a test event"),
+        "webhook_recover": _("Recovered events"),
+        "delivery_redeliver": _("Redelivered event"),
+    }

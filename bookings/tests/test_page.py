@@ -1,7 +1,7 @@
-"""The booking page's data (bookings/page.py): the itinerary in each airport's local time, the
-passengers and tickets, the client's price and the money that moved, the timeline, and a booking
-whose personal data was erased. And the page in the panel: scoped to the team, with only the
-actions the user may take."""
+"""The booking page's data (bookings/display.py, bookings/itinerary.py): the itinerary in each
+airport's local time, the passengers and tickets, the client's price and the money that moved,
+the timeline, and a booking whose personal data was erased. And the page in the panel: scoped
+to the team, with only the actions the user may take."""
 
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from agencies.tests.factories import SupportUserFactory
+from bookings.display import booking_page
+from bookings.itinerary import duration_for_people, itinerary
 from bookings.models import Booking
-from bookings.page import booking_page, duration_for_people, itinerary
 from bookings.retention import booking_personal_data_erase
 from bookings.tests.helpers import (
     BOOKING_EVENTS,

@@ -59,7 +59,8 @@ AUTH_USER_MODEL = "agencies.User"
 APPEND_SLASH = False  # the spec's URLs have no trailing slash
 
 INSTALLED_APPS = [
-    "core.panel.PanelAdminConfig",  # the Django admin with our site: roles that fail closed
+    # The Django admin with the panel's site: roles that fail closed, the home page, the dashboard.
+    "dashboard.apps.DashboardAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -73,14 +74,16 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_guid",
     "auditlog",
-    "core.apps.LoginProtectionConfig",  # django-axes, named for the panel
+    "panel.apps.LoginProtectionConfig",  # django-axes, named for the panel
     "core",
+    "panel",  # the panel's kit: its site, admin mixins, forms and template filters
     "agencies",
     "wallet",
     "flights",
     "bookings",
     "webhooks",
     "api",  # the API's plumbing: keys, errors, limits, idempotency, schema (docs/architecture.md)
+    "dashboard",  # the panel's pages that read every app: the home page, a team's overview
 ]
 
 MIDDLEWARE = [
@@ -563,11 +566,8 @@ AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 AXES_USERNAME_FORM_FIELD = "username"
 # The same client address as the API's rate limits (DJANGO_BEHIND_TLS_PROXY decides whether
 # X-Forwarded-For is trusted), so a client cannot pick its own address by sending the header.
-AXES_CLIENT_IP_CALLABLE = "core.panel.login_client_address"
+AXES_CLIENT_IP_CALLABLE = "panel.sites.login_client_address"
 
-# The panel's home page (core/panel.py): the context of the agency's day or support's worklist,
-# named here so that core does not import the app that builds it.
-PANEL_HOME_CONTEXT = "agencies.home.home_page_context"
 PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
 

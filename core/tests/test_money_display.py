@@ -3,7 +3,6 @@
 from decimal import Decimal
 
 import pytest
-from django.template import Context, Template
 from django.utils import translation
 
 from core.money import LocalizedNumberError, money_display, parse_localized_decimal
@@ -24,13 +23,6 @@ NBSP = "\N{NO-BREAK SPACE}"
 def test_money_display(language, value, negative, shown):
     with translation.override(language):
         assert money_display(value, negative=negative) == shown
-
-
-def test_the_template_filter_is_the_same_formatter():
-    template = Template("{% load panel %}{{ amount|money }} {{ amount|money:'USD' }}")
-    with translation.override("pt-br"):
-        rendered = template.render(Context({"amount": Decimal("2550")}))
-    assert rendered == f"R${NBSP}2.550,00 US${NBSP}2.550,00"
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The wallet statement (wallet/statements.py, its panel page and its CSV and PDF): the numbers
+"""The wallet statement (wallet/display.py, its panel page and its CSV and PDF): the numbers
 agree with the ledger (opening + credits - debits = closing = the balance at the end of the
 period), São Paulo days bound the period to the microsecond, live and test never mix, and an
 agency user never sees another team's statement."""
@@ -17,9 +17,7 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
-from wallet.models import Transaction, Wallet
-from wallet.services import wallet_credit, wallet_debit
-from wallet.statements import (
+from wallet.display import (
     StatementPeriod,
     StatementPeriodError,
     balance_at,
@@ -27,6 +25,8 @@ from wallet.statements import (
     statement_get,
     statement_period,
 )
+from wallet.models import Transaction, Wallet
+from wallet.services import wallet_credit, wallet_debit
 
 pytestmark = pytest.mark.django_db
 
@@ -474,7 +474,7 @@ def test_a_movement_written_while_the_statement_is_read_is_in_no_part_of_it(team
 def test_known_ledger_descriptions_are_shown_in_the_readers_language(team):
     from django.utils import translation
 
-    from wallet.descriptions import description_for_people
+    from wallet.display import description_for_people
 
     with translation.override("pt-br"):
         assert description_for_people("Booking ord_1 (G3)") == "Reserva ord_1 (G3)"

@@ -15,8 +15,8 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
+from webhooks.display import endpoint_health, parse_brasilia
 from webhooks.models import Delivery, DeliveryAttempt, EventType, WebhookEndpoint
-from webhooks.portal import endpoint_health, parse_brasilia
 from webhooks.services import (
     deliveries_sweep,
     delivery_attempt,

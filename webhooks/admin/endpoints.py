@@ -1,13 +1,13 @@
-"""The webhook portal's pages in the panel (Svix's app portal and Stripe's webhook pages are the
-models): an endpoint's health on its page, its attempt log, "send a test event" and
-"reactivate" that show the receiver's answer, "recover since…", and "redeliver" on a
-delivery's page. Every page reads the endpoint through the admin's team-scoped queryset, so an
-agency user reaches only their team's endpoints (another team's id is "not found"), and every
-action goes through the same services as the API, recorded in the endpoint's history."""
+"""A webhook endpoint's pages in the panel, the webhook portal (Svix's app portal and Stripe's
+webhook pages are the models): the list and the endpoint's page with its health, its attempt
+log, "send a test event" and "reactivate" that show the receiver's answer, and "recover
+since…". Every page reads the endpoint through the admin's team-scoped queryset, so an agency
+user reaches only their team's endpoints (another team's id is "not found"), and every action
+goes through the same services as the API, recorded in the endpoint's history."""
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
@@ -16,25 +16,24 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import localize
+from django.utils.html import format_html
 from django.utils.http import urlencode
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.text import capfirst
+from django.utils.timezone import localtime
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
-from core.audit import ACTION_LABELS, audit_action
+from core.audit import audit_action
 from core.exceptions import ApplicationError
-from webhooks.display import attempt_error_for_people
-from webhooks.models import (
-    SUBSCRIBABLE_EVENT_TYPES,
-    Delivery,
-    DeliveryAttempt,
-    EventType,
-    WebhookEndpoint,
-)
-from webhooks.portal import (
+from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, related_rows, status_label
+from webhooks.admin.deliveries import delivery_status
+from webhooks.display import (
     ATTEMPTS_PER_PAGE,
     STATUSES,
     InvalidTypedTime,
+    attempt_error_for_people,
     endpoint_attempts,
     endpoint_health,
     filter_attempts,
@@ -42,33 +41,40 @@ from webhooks.portal import (
     parse_brasilia,
     read_filters,
 )
+from webhooks.models import (
+    SUBSCRIBABLE_EVENT_TYPES,
+    Delivery,
+    DeliveryAttempt,
+    EventType,
+    WebhookEndpoint,
+)
 from webhooks.services import (
-    delivery_redeliver,
     event_payload,
+    webhook_delete,
+    webhook_reactivate_after_test,
     webhook_recover,
+    webhook_send_test_event,
     webhook_test_now,
     webhook_update,
 )
 from webhooks.services.recovery import recovery_window
 
-ACTION_LABELS.update(
-    {
-        "webhook_test": _("Sent a test event"),
-        "webhook_recover": _("Recovered events"),
-        "delivery_redeliver": _("Redelivered event"),
-    }
-)
-
-# The services' messages this portal shows (the API's English is the msgid, as in
-# core/panel_messages.py).
+# The services' messages these pages show (the API's English is the msgid, as in
+# panel/messages.py).
 PANEL_MESSAGES = [
     gettext_noop("Reactivate the webhook before recovering its events"),
     gettext_noop("Another webhook URL of this team is being checked; retry shortly"),
     gettext_noop("Webhook not found"),
-    gettext_noop("Delivery not found"),
 ]
 
+RECENT_DELIVERIES = 20  # shown on a webhook's page; the rest are one click away
 RECOVER_DEFAULT = 24  # hours back the "recover since…" field suggests for an active endpoint
+
+STATUS_LABELS = {
+    "succeeded": _("Succeeded"),
+    "failed": _("Failed"),
+    "test": _("Test"),
+}
 
 
 def attempt_view(attempt: DeliveryAttempt) -> dict:
@@ -85,17 +91,168 @@ def attempt_view(attempt: DeliveryAttempt) -> dict:
     }
 
 
-if TYPE_CHECKING:  # what the mixins are mixed into
-    _EndpointAdminBase = admin.ModelAdmin[WebhookEndpoint]
-    _DeliveryAdminBase = admin.ModelAdmin[Delivery]
-else:
-    _EndpointAdminBase = _DeliveryAdminBase = object
+class WebhookEndpointForm(forms.ModelForm):
+    events = forms.MultipleChoiceField(
+        label=capfirst(_("events")),
+        choices=[(t, t) for t in sorted(SUBSCRIBABLE_EVENT_TYPES)],
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    class Meta:
+        model = WebhookEndpoint
+        # `active` is switched by the confirmed actions (deactivate, reactivate), not here.
+        fields = ["events"]
 
 
-class WebhookPortalMixin(_EndpointAdminBase):
-    """For WebhookEndpointAdmin."""
-
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(TeamScopedAdmin):
     change_form_template = "admin/webhooks/webhookendpoint/change_form.html"
+    form = WebhookEndpointForm
+    list_display = [
+        "url",
+        "team",
+        "state",
+        "success_rate_display",
+        "total_deliveries",
+        "last_triggered_at",
+    ]
+    list_filter = [live_mode_filter(), "active", "team"]
+    search_fields = ["url", "id", "team__name"]
+    list_select_related = ["team"]
+    readonly_fields = [
+        "id",
+        "team",
+        "url",
+        "live_mode",
+        "state",
+        "consecutive_failures",
+        "deactivated_at",
+        "reactivated_at",
+        "success_rate_display",
+        "total_deliveries",
+        "failed_deliveries",
+        "last_triggered_at",
+        "created_at",
+        "updated_at",
+        "recent_deliveries",
+    ]
+    # `active` shows as the state; it changes only through the confirmed actions.
+    fields = [*readonly_fields[:5], "events", *readonly_fields[5:]]
+    actions = ["deactivate", "reactivate", "send_test_event"]
+
+    @admin.display(description=_("state"), ordering="active")
+    def state(self, obj):
+        if obj.active:
+            return status_label("active", pgettext_lazy("webhook", "Active"))
+        return status_label("inactive", _("Deactivated"))
+
+    @admin.display(description=_("success rate"))
+    def success_rate_display(self, obj):
+        from django.utils.formats import number_format
+
+        return f"{number_format(obj.success_rate, decimal_pos=2)}\N{NO-BREAK SPACE}%"
+
+    @admin.display(description=_("recent deliveries"))
+    def recent_deliveries(self, obj):
+        deliveries = obj.deliveries.select_related("event").order_by("-created_at", "-id")
+        latest = list(deliveries[:RECENT_DELIVERIES])
+        return related_rows(
+            headers=[_("event"), _("type"), _("status"), _("attempts"), _("created at")],
+            rows=[
+                (
+                    format_html(
+                        '<a href="{}">{}</a>', admin_url(Delivery, "change", d.pk), d.event_id
+                    ),
+                    d.event.type,
+                    delivery_status(d),
+                    d.attempt_count,
+                    localize(localtime(d.created_at)),
+                )
+                for d in latest
+            ],
+            total=deliveries.count(),
+            changelist_url=admin_url(Delivery, "changelist"),
+            filters={
+                "endpoint__id__exact": obj.pk,
+                "mode": "live" if obj.live_mode else "test",
+            },
+            limit=RECENT_DELIVERIES,
+        )
+
+    def has_add_permission(self, request):
+        return False  # created through the API, where the URL is probed and the secret shown
+
+    def save_model(self, request, obj, form, change):
+        saved = WebhookEndpoint.objects.get(pk=obj.pk)
+        webhook_update(endpoint=saved, events=obj.events)
+
+    def delete_model(self, request, obj):
+        webhook_delete(endpoint=obj)
+
+    def delete_queryset(self, request, queryset):
+        for endpoint in queryset:
+            webhook_delete(endpoint=endpoint)
+
+    @admin.action(description=_("Deactivate selected webhooks"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        def describe(endpoint):
+            if not endpoint.active:
+                return _("Already inactive: nothing changes.")
+            return _(
+                "No events are sent to %(url)s until it is reactivated; they wait and are sent "
+                "after reactivation."
+            ) % {"url": endpoint.url}
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="webhook_deactivate",
+            title=_("Deactivate webhooks"),
+            question=_("Deactivate these webhooks?"),
+            describe=describe,
+            run=lambda endpoint: webhook_update(endpoint=endpoint, active=False),
+            done_message=_("Deactivated %(object)s."),
+        )
+
+    @admin.action(description=_("Reactivate selected webhooks"), permissions=["change"])
+    def reactivate(self, request, queryset):
+        def describe(endpoint):
+            if endpoint.active:
+                return _("Already active: nothing changes.")
+            return _(
+                "A test event is sent to %(url)s first; if the receiver accepts it, events are "
+                "sent again, starting with those that waited, and the count of consecutive "
+                "failures starts again from 0. If not, it stays deactivated."
+            ) % {"url": endpoint.url}
+
+        return self.confirm_then_run(
+            request,
+            queryset,
+            action="webhook_reactivate",
+            title=_("Reactivate webhooks"),
+            question=_("Reactivate these webhooks?"),
+            describe=describe,
+            run=lambda endpoint: webhook_reactivate_after_test(endpoint=endpoint),
+            done_message=_("Reactivated %(object)s."),
+        )
+
+    @admin.action(description=_("Send a test event"), permissions=["change"])
+    def send_test_event(self, request, queryset):
+        for endpoint in queryset:
+            webhook_send_test_event(endpoint=endpoint)
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext(
+                "Test event queued for %(count)d webhook.",
+                "Test event queued for %(count)d webhooks.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+    # --- the webhook portal's pages -------------------------------------------------------
 
     def get_urls(self):
         info = self.opts.app_label, self.opts.model_name
@@ -376,59 +533,3 @@ class WebhookPortalMixin(_EndpointAdminBase):
         return HttpResponseRedirect(
             reverse("admin:webhooks_webhookendpoint_attempts", args=[endpoint.pk])
         )
-
-
-STATUS_LABELS = {
-    "succeeded": _("Succeeded"),
-    "failed": _("Failed"),
-    "test": _("Test"),
-}
-
-
-class DeliveryPortalMixin(_DeliveryAdminBase):
-    """For DeliveryAdmin: a "redeliver" button on the delivery's page."""
-
-    change_form_template = "admin/webhooks/delivery/change_form.html"
-
-    def get_urls(self):
-        info = self.opts.app_label, self.opts.model_name
-        return [
-            path(
-                "<path:object_id>/redeliver/",
-                self.admin_site.admin_view(self.redeliver_view),
-                name="{}_{}_redeliver".format(*info),
-            ),
-            *super().get_urls(),
-        ]
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        extra = {"can_redeliver": self.has_redeliver_permission(request)}
-        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
-
-    def redeliver_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        delivery = self.get_object(request, unquote(object_id))  # team-scoped
-        if delivery is None:
-            raise Http404(_t("Delivery not found"))
-        if not self.has_redeliver_permission(request):
-            raise PermissionDenied
-        if delivery.is_test:
-            self.message_user(
-                request, _("A test is sent once; send a new test instead."), messages.ERROR
-            )
-        else:
-            audit_action(
-                actor=request.user,
-                obj=delivery.endpoint,
-                action="delivery_redeliver",
-                summary=delivery.event_id,
-                run=lambda obj: delivery_redeliver(delivery=delivery),
-            )
-            self.message_user(
-                request,
-                _("%(event)s is being delivered again, from its first attempt.")
-                % {"event": delivery.event_id},
-                messages.SUCCESS,
-            )
-        return HttpResponseRedirect(reverse("admin:webhooks_delivery_change", args=[delivery.pk]))

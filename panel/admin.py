@@ -30,11 +30,6 @@ from core.exceptions import ApplicationError
 from core.models import AuditEntry
 from core.money import money_display
 
-admin.site.site_header = _("Agency back office")
-admin.site.site_title = _("Agency back office")
-admin.site.index_title = _("Control panel")
-admin.site.site_url = None  # no public site behind the panel: no "View site" link
-
 # Colour of each status value; the label's text always says the status too.
 STATUS_TONES = {
     "success": {"completed", "ticketed", "succeeded", "active", "live", "credit"},

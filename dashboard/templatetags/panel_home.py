@@ -1,8 +1,8 @@
-"""Filters of the home and team overview pages (agencies/home.py)."""
+"""Filters of the home and team overview pages (dashboard/display.py)."""
 
 from django import template
 
-from core.admin import local_datetime, status_label
+from panel.admin import local_datetime, status_label
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""The panel's home page and a team's overview (agencies/home.py): the figures are the wallet's
+"""The panel's home page and a team's overview (dashboard/display.py): the figures are the wallet's
 and the ledger's, another team's data never shows, support sees what needs attention first, and
 the pages cost a bounded number of queries."""
 
@@ -13,12 +13,12 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
-from agencies.home import periods, support_home, team_home
 from agencies.models import ApiKey
 from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.selectors import pending_holds_total
 from bookings.tests.helpers import book, holdable, offers, person
+from dashboard.display import periods, support_home, team_home
 from wallet.models import ProviderNotification, Transaction, Wallet
 from wallet.selectors import wallet_balance
 from wallet.services import recharge_complete, recharge_create

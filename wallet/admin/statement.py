@@ -1,4 +1,4 @@
-"""The wallet statement in the panel: the page, its CSV and its PDF (wallet/statements.py
+"""The wallet statement in the panel: the page, its CSV and its PDF (wallet/display.py
 computes, wallet/statement_exports.py writes the files).
 
 Mounted by TransactionAdmin.get_urls under /admin/wallet/transaction/statement/, behind the
@@ -22,10 +22,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from agencies.models import Team
-from core.admin import is_support, user_team_id
 from core.timestamps import business_date
+from panel.admin import is_support, user_team_id
 from wallet import statement_exports
-from wallet.statements import (
+from wallet.display import (
     Statement,
     StatementPeriodError,
     month_to_date,

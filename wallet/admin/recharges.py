@@ -1,3 +1,6 @@
+"""Recharges in the panel (marked paid in the sandbox, cancelled) and every payment
+notification received, verified again by support."""
+
 import json
 
 from django.contrib import admin, messages
@@ -7,7 +10,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.admin import (
+from core.exceptions import ApplicationError
+from core.money import money_display
+from panel.admin import (
     ReadOnlyAdmin,
     TeamScopedAdmin,
     admin_url,
@@ -15,104 +20,10 @@ from core.admin import (
     money_cell,
     status_label,
 )
-from core.exceptions import ApplicationError
-from core.money import money_display
 from wallet import boleto
-from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
+from wallet.models import ProviderNotification, Recharge, Transaction
 from wallet.selectors import wallet_balance_snapshot
 from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
-
-
-@admin.register(Wallet)
-class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    list_display = ["team", "money_balance", "last_transaction_at", "movement_count"]
-    search_fields = ["team__name", "team__id", "team__tax_id"]
-    readonly_fields = [
-        "team",
-        "money_balance",
-        "last_transaction_at",
-        "movement_count",
-        "created_at",
-    ]
-    fields = [*readonly_fields]
-
-    @admin.display(description=_("balance"), ordering="balance")
-    def money_balance(self, obj):
-        return money_cell(obj.balance, obj.currency)
-
-    def get_list_display(self, request):
-        return [*super().get_list_display(request), "statement_link"]
-
-    def get_fields(self, request, obj=None):
-        return [*super().get_fields(request, obj), "statement_link"]
-
-    def get_readonly_fields(self, request, obj=None):
-        return [*super().get_readonly_fields(request, obj), "statement_link"]
-
-    @admin.display(description=_("statement"))
-    def statement_link(self, obj):
-        from wallet.statement_views import statement_url
-
-        return format_html(
-            '<a href="{}">{}</a>', statement_url(team=obj.team_id), gettext("Statement")
-        )
-
-
-@admin.register(Transaction)
-class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    """The ledger: read-only for everyone, support staff included."""
-
-    # When first (the link to the row), then what and how much; ids are long: in the detail.
-    list_display = [
-        "created_at",
-        "team",
-        "type_display",
-        "money_amount",
-        "money_balance_after",
-        "reference",
-    ]
-    list_filter = [live_mode_filter(), "type", "reference_type", "payment_method", "team"]
-    search_fields = ["id", "reference_id", "description"]
-    search_help_text = _("Transaction id, booking or recharge id, or description.")
-    date_hierarchy = "created_at"
-    list_select_related = ["team"]
-    readonly_fields = [
-        "id",
-        "team",
-        "live_mode",
-        "type_display",
-        "money_amount",
-        "money_balance_after",
-        "description",
-        "reference",
-        "payment_method",
-        "sequence",
-        "created_at",
-    ]
-    fields = [*readonly_fields]
-
-    def get_urls(self):
-        from wallet.statement_views import urls  # /admin/wallet/transaction/statement/
-
-        return urls(self) + super().get_urls()
-
-    @admin.display(description=_("type"), ordering="type")
-    def type_display(self, obj):
-        return status_label(obj.type, obj.get_type_display())
-
-    @admin.display(description=_("amount"), ordering="amount")
-    def money_amount(self, obj):
-        return money_cell(obj.amount, obj.currency, negative=obj.type == Transaction.Type.DEBIT)
-
-    @admin.display(description=_("balance after"))
-    def money_balance_after(self, obj):
-        return money_cell(obj.balance_after, obj.currency)
-
-    @admin.display(description=_("reference"), ordering="reference_id")
-    def reference(self, obj):
-        return format_html(
-            "{}<br><small>{}</small>", obj.get_reference_type_display(), obj.reference_id
-        )
 
 
 @admin.register(Recharge)

@@ -1,4 +1,11 @@
-"""The wallet statement: a team's ledger over a period of São Paulo days (selectors-style reads,
+"""What the panel shows of the wallet, for people: ledger descriptions in the reader's language,
+and the wallet statement.
+
+A movement's `description` is stored as written when it happened, in English (the API returns
+it as it is); the panel, the statement and its files show the known ones in the reader's
+language, and anything else as stored.
+
+The wallet statement: a team's ledger over a period of São Paulo days (selectors-style reads,
 always scoped by team and mode).
 
 A statement is the ledger and nothing else: its opening balance is the sum of the movements
@@ -19,6 +26,7 @@ committed, and every later one is left out of every part. Test mode has no chain
 movement landing during the read may show in the rows and not the totals.
 """
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -27,11 +35,42 @@ from decimal import Decimal
 from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from agencies.models import Team
+from core.i18n import stored_text_for_people
 from core.timestamps import business_day_bounds
-from wallet.descriptions import description_for_people
 from wallet.models import Transaction
+
+# --- Ledger descriptions ------------------------------------------------------------------------
+
+# The stored English (as bookings/services/ and wallet/services/recharges.py write it) and
+# its message for people; the pattern's groups fill the placeholders.
+_KNOWN = [
+    (
+        re.compile(r"Booking (?P<booking>\S+) \((?P<airline>[^)]*)\)"),
+        gettext_noop("Booking %(booking)s (%(airline)s)"),
+    ),
+    (
+        re.compile(r"Refund of booking (?P<booking>\S+): issuance failed"),
+        gettext_noop("Refund of booking %(booking)s: issuance failed"),
+    ),
+    (
+        re.compile(r"Refund of booking (?P<booking>\S+)"),
+        gettext_noop("Refund of booking %(booking)s"),
+    ),
+    (
+        re.compile(r"Recharge (?P<recharge>\S+) by (?P<method>.+)"),
+        gettext_noop("Recharge %(recharge)s by %(method)s"),
+    ),
+]
+
+
+def description_for_people(stored: str) -> str:
+    return stored_text_for_people(stored, _KNOWN)
+
+
+# --- The statement ------------------------------------------------------------------------------
 
 ZERO = Decimal("0.00")
 MAX_PERIOD_YEARS = 5
