@@ -209,7 +209,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch_dir:
         log_path = Path(scratch_dir) / "received.jsonl"
         receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
-            [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", log_path],
+            [sys.executable, "-m", "tests.kit.receiver", "--port", "0", "--log", log_path],
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,

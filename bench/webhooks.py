@@ -43,7 +43,7 @@ BACKLOG_RESULTS_FILE = REPO / "bench" / "results" / "webhooks_backlog.md"
 
 def start_receiver(log_path: Path) -> tuple[subprocess.Popen, dict]:
     receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
-        [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", str(log_path)],
+        [sys.executable, "-m", "tests.kit.receiver", "--port", "0", "--log", str(log_path)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         text=True,
@@ -127,10 +127,10 @@ def run(
     from django.db import transaction
 
     from agencies.tests.factories import make_team
+    from tests.kit.receiver import verify_signature
     from webhooks.models import Delivery, EventType
     from webhooks.services import event_payload, event_record
     from webhooks.tests.factories import SECRET, make_endpoint
-    from webhooks.tests.receiver import verify_signature
 
     team = make_team("Bench webhooks").team
     endpoint = make_endpoint(team, receiver_info["url"], events=["wallet.credit"])

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from agencies.models import Team
 from agencies.tests.factories import make_team
 from bookings.tests.helpers import book, holdable, person
-from tests.browsers import PASSWORD
+from tests.kit.browsers import PASSWORD
 from wallet.services import recharge_complete, recharge_create
 from wallet.tests.factories import fund
 from webhooks.models import Delivery, DeliveryAttempt, Event

@@ -13,8 +13,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.stack import PASSENGER, RoundRobin, Stack, needs_real_stack, wait_until
-from webhooks.tests.receiver import Receiver, verify_signature
+from tests.kit.receiver import Receiver, verify_signature
+from tests.kit.stack import PASSENGER, RoundRobin, Stack, needs_real_stack, wait_until
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 

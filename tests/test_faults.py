@@ -22,10 +22,10 @@ from django.conf import settings
 
 from agencies.tests.factories import make_team
 from bookings.models import Booking
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.receiver import Receiver
+from tests.kit.stack import PASSENGER, Stack, needs_real_stack, wait_until
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
-from webhooks.tests.receiver import Receiver
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -15,7 +15,7 @@ from agencies.models import User
 from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.tests.helpers import book, offers, person
-from tests.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
 from tests.scenarios import agency_with_a_day_of_work
 from wallet.models import Recharge, Wallet
 from wallet.services import recharge_complete, recharge_create

@@ -12,10 +12,10 @@ import pytest
 import requests
 
 from agencies.models import Team
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.receiver import Receiver
+from tests.kit.stack import PASSENGER, Stack, needs_real_stack, wait_until
 from webhooks.models import Delivery
 from webhooks.tests.factories import make_endpoint
-from webhooks.tests.receiver import Receiver
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 

@@ -11,7 +11,7 @@ import requests
 
 from agencies.tests.factories import make_team
 from bookings.models import Booking
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.stack import PASSENGER, Stack, needs_real_stack, wait_until
 from wallet.models import Transaction, Wallet
 from wallet.tests.factories import fund
 

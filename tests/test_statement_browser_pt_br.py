@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 from agencies.models import Team
 from agencies.tests.factories import make_team
 from bookings.tests.helpers import book, holdable, person
-from tests.browsers import (
+from tests.kit.browsers import (
     CHROMEDRIVER,
     CHROMIUM,
     DESKTOP,

@@ -23,7 +23,7 @@ from django.utils import timezone
 from agencies.models import ApiKey
 from agencies.services import api_key_revoke
 from api import key_cache
-from tests.stack import Stack, needs_real_stack
+from tests.kit.stack import Stack, needs_real_stack
 from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from bookings.tests.helpers import (
     round_trip_with_a_codeshare_connection,
 )
 from core.money import money_display
-from tests.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, open_page
+from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, open_page
 from wallet.tests.factories import fund
 from webhooks.tests.factories import make_endpoint
 

@@ -13,7 +13,7 @@ from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.retention import booking_personal_data_erase
 from bookings.tests.helpers import book, holdable
-from tests.browsers import PASSWORD, needs_chromium
+from tests.kit.browsers import PASSWORD, needs_chromium
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 

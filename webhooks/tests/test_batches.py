@@ -10,13 +10,13 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from tests.stack import wait_until
+from tests.kit.receiver import verify_signature
+from tests.kit.stack import wait_until
 from webhooks.models import Delivery, WebhookEndpoint
 from webhooks.services import deliveries_send_batch, delivery_attempt, webhook_send_test_event
 from webhooks.services.deliveries import _queued_key
 from webhooks.tasks import deliver_webhook
 from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 
 def backlog(team, count: int) -> list[int]:

@@ -11,6 +11,7 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from tests.kit.receiver import verify_signature
 from wallet.tests.factories import fund
 from webhooks.models import Delivery, Event
 from webhooks.services import (
@@ -23,7 +24,6 @@ from webhooks.services import (
 )
 from webhooks.services.deliveries import delivery_claim
 from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
 

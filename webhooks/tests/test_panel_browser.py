@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from agencies.tests.factories import make_team
-from tests.browsers import PASSWORD, needs_chromium
+from tests.kit.browsers import PASSWORD, needs_chromium
 from webhooks.models import WebhookEndpoint
 from webhooks.tests.factories import make_endpoint
 

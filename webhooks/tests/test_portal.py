@@ -15,6 +15,7 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.kit.receiver import verify_signature
 from webhooks.models import Delivery, DeliveryAttempt, EventType, WebhookEndpoint
 from webhooks.portal import endpoint_health, parse_brasilia
 from webhooks.services import (
@@ -26,7 +27,6 @@ from webhooks.services import (
 )
 from webhooks.services.deliveries import delivery_claim
 from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
 BRASILIA = ZoneInfo("America/Sao_Paulo")

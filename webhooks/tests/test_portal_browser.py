@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from agencies.tests.factories import make_team
-from tests.browsers import DESKTOP, PASSWORD, log_in, needs_chromium, screenshot
+from tests.kit.browsers import DESKTOP, PASSWORD, log_in, needs_chromium, screenshot
 from webhooks.models import Delivery, DeliveryAttempt, EventType, WebhookEndpoint
 from webhooks.tests.factories import make_endpoint, record
 

@@ -30,7 +30,7 @@ class Command(BaseCommand):
             raise CommandError("Run with DJANGO_SETTINGS_MODULE=config.settings.test")
         call_command("migrate", verbosity=0)
         from agencies.tests.factories import make_team
-        from webhooks.tests.receiver import Receiver
+        from tests.kit.receiver import Receiver
 
         receiver = Receiver().start()
         try:

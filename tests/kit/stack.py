@@ -16,7 +16,7 @@ import pytest
 import requests
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REAL_STACK = settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
     settings.REDIS_URL
 )
