@@ -4,14 +4,16 @@ conftest.py (`pytest_plugins`). An app's own fixtures stay in its `tests/conftes
 from typing import NamedTuple
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
 from agencies.models import Team, User
 from agencies.services import TeamCreated
-from agencies.tests.factories import make_team
 from tests.kit import browsers, pooler
+from tests.kit.clock import NOW
+from tests.kit.factories import make_team
 from tests.kit.receiver import Receiver
 
 
@@ -43,6 +45,15 @@ def _fresh_cache():
     cache.clear()  # rate-limit windows must not leak between tests
     yield
     cache.clear()
+
+
+@pytest.fixture
+def frozen_time():
+    """The clock stopped at `NOW` (tests/kit/clock.py) for the whole test; the traveller moves
+    it (`frozen_time.shift(seconds)`). A module asks for it with
+    `pytestmark = pytest.mark.usefixtures("frozen_time")`, before its other fixtures run."""
+    with time_machine.travel(NOW, tick=False) as traveller:
+        yield traveller
 
 
 class TeamKeys(NamedTuple):
@@ -134,6 +145,28 @@ def https_receiver(_receiver_server, settings, monkeypatch):
     _receiver_server.reset()
     yield _receiver_server
     _receiver_server.reset()
+
+
+@pytest.fixture
+def receiver():
+    """A receiver of this test's own, for processes started apart (tests/kit/stack.py), which
+    trust it through their own REQUESTS_CA_BUNDLE (`receiver.ca_path`)."""
+    server = Receiver().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def broker():
+    """The test process queues through Redis for real (not eagerly), on an empty queue, for
+    tests with a real Celery worker."""
+    from config.celery_app import app
+
+    app.conf.task_always_eager = False
+    app.control.purge()
+    yield app
+    app.control.purge()
+    app.conf.task_always_eager = True
 
 
 @pytest.fixture

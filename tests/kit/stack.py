@@ -16,24 +16,19 @@ import pytest
 import requests
 from django.conf import settings
 
+from tests.kit.marks import NEEDS_POSTGRESQL, ON_POSTGRESQL
+
 ROOT = Path(__file__).resolve().parents[2]
-REAL_STACK = settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    settings.REDIS_URL
-)
+REAL_STACK = ON_POSTGRESQL and bool(settings.REDIS_URL)
 needs_real_stack = pytest.mark.skipif(
-    not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
+    not REAL_STACK, reason=f"{NEEDS_POSTGRESQL} and Redis (DATABASE_URL and REDIS_URL)"
 )
 
 
-# The lead passenger of the bookings these tests make.
-PASSENGER = {
-    "given_name": "Ana",
-    "family_name": "Souza",
-    "gender": "f",
-    "born_on": "1990-05-01",
-    "email": "ana@example.com",
-    "phone_number": "+5511987654321",
-}
+def database_url() -> str:
+    """DATABASE_URL naming the test database, for processes started apart to work on it."""
+    test_db = settings.DATABASES["default"]["NAME"]
+    return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
 
 
 def free_port() -> int:
@@ -66,13 +61,11 @@ class Stack:
     """Processes started here are killed (their whole process group) by `stop()`."""
 
     def __init__(self, receiver_ca: str | None = None):
-        test_db = settings.DATABASES["default"]["NAME"]
-        database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "DJANGO_SECRET_KEY": "end-to-end-tests-only-" + "x" * 40,
-            "DATABASE_URL": database_url,
+            "DATABASE_URL": database_url(),
             "REDIS_URL": settings.REDIS_URL,
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "EMAIL_URL": "dummymail://",

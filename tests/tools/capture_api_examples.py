@@ -24,7 +24,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test.utils import override_settings
 
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import make_team
     from tests.kit.receiver import Receiver
 
     if settings.DATABASES["default"]["NAME"] != ":memory:":
@@ -164,9 +164,9 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
     from agencies.services import api_key_revoke, integration_connect, integration_disconnect
     from bookings.models import Booking
     from bookings.services import booking_expire
+    from tests.kit.factories import fund
     from wallet.models import Recharge
     from wallet.services import recharge_expire, wallet_debit
-    from wallet.tests.factories import fund
     from webhooks.models import Event, EventType
     from webhooks.payloads import event_object
 

@@ -10,11 +10,10 @@ import time
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.conf import settings as django_settings
 
+from tests.kit.stack import database_url, needs_real_stack
 from wallet.models import ProviderNotification
 from wallet.tests.asaas import (
     add_read_back,
@@ -23,13 +22,8 @@ from wallet.tests.asaas import (
     pending_recharge,
 )
 
-REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    django_settings.REDIS_URL
-)
 pytestmark = [
-    pytest.mark.skipif(
-        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
-    ),
+    needs_real_stack,
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(90),
     pytest.mark.usefixtures("support_alerts"),
@@ -39,21 +33,7 @@ SUPPORT = "support@agency.example"
 
 
 @pytest.fixture
-def broker():
-    """The test process queues through Redis for real (not eagerly), on an empty queue."""
-    from config.celery_app import app
-
-    app.conf.task_always_eager = False
-    app.control.purge()
-    yield app
-    app.control.purge()
-    app.conf.task_always_eager = True
-
-
-@pytest.fixture
 def worker():
-    test_db = django_settings.DATABASES["default"]["NAME"]
-    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
     process = subprocess.Popen(
         [
             sys.executable,
@@ -72,7 +52,7 @@ def worker():
         env={
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": database_url,
+            "DATABASE_URL": database_url(),
             "SUPPORT_ALERT_EMAILS": SUPPORT,
         },
         start_new_session=True,

@@ -11,8 +11,8 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from tests.kit.factories import SECRET, fund, make_endpoint, record
 from tests.kit.receiver import verify_signature
-from wallet.tests.factories import fund
 from webhooks.models import Delivery, Event
 from webhooks.services import (
     deliveries_sweep,
@@ -23,7 +23,6 @@ from webhooks.services import (
     webhook_update,
 )
 from webhooks.services.deliveries import delivery_claim
-from webhooks.tests.factories import SECRET, make_endpoint, record
 
 pytestmark = pytest.mark.django_db
 

@@ -7,24 +7,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils import timezone
 
+from tests.kit.factories import make_endpoint
+from tests.kit.stack import database_url, needs_real_stack
 from webhooks.models import Delivery, EventType
 from webhooks.services import event_record
-from webhooks.tests.factories import make_endpoint
 
-REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    django_settings.REDIS_URL
-)
 pytestmark = [
-    pytest.mark.skipif(
-        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
-    ),
+    needs_real_stack,
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(90),
 ]
@@ -34,26 +28,12 @@ BATCH_SECONDS = 2  # a batch's waiting deliveries are leased for BATCH_SECONDS +
 
 
 @pytest.fixture
-def broker():
-    """The test process queues through Redis for real (not eagerly), on an empty queue."""
-    from config.celery_app import app
-
-    app.conf.task_always_eager = False
-    app.control.purge()
-    yield app
-    app.control.purge()
-    app.conf.task_always_eager = True
-
-
-@pytest.fixture
 def start_worker(https_receiver):
     workers = []
-    test_db = django_settings.DATABASES["default"]["NAME"]
-    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": database_url(),
         "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
         "REQUESTS_CA_BUNDLE": https_receiver.ca_path,
         "WEBHOOK_ATTEMPT_LEASE_SECONDS": str(LEASE_SECONDS),
