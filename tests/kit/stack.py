@@ -31,6 +31,27 @@ def database_url() -> str:
     return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
 
 
+def start_celery_worker(env: dict, *options: str) -> subprocess.Popen:
+    """A Celery worker of the project with `options` ("--pool=solo") in `env`: quiet, on its own
+    (no gossip, mingle or heartbeat) and in a process group of its own, which `kill` ends."""
+    alone = ["--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"]
+    return subprocess.Popen(  # noqa: S603 - fixed argument lists
+        [sys.executable, "-m", "celery", "-A", "config", "worker", *options, *alone],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def kill(process: subprocess.Popen) -> None:
+    """Kill a process started in a group of its own, its children with it, and reap it."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -156,9 +177,7 @@ class Stack:
 
     def stop(self) -> None:
         for process in self.processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            kill(process)
 
 
 class RoundRobin(requests.Session):

@@ -4,16 +4,13 @@ broker loses the message."""
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
-from tests.kit.stack import database_url, needs_real_stack
+from tests.kit.stack import database_url, kill, needs_real_stack, start_celery_worker, wait_until
 from wallet.models import ProviderNotification
 from wallet.tests.asaas import (
     add_read_back,
@@ -28,50 +25,20 @@ pytestmark = [
     pytest.mark.timeout(90),
     pytest.mark.usefixtures("support_alerts"),
 ]
-ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = "support@agency.example"
 
 
 @pytest.fixture
 def worker():
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=WARNING",
-        ],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": database_url(),
-            "SUPPORT_ALERT_EMAILS": SUPPORT,
-        },
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": database_url(),
+        "SUPPORT_ALERT_EMAILS": SUPPORT,
+    }
+    process = start_celery_worker(env, "--pool=solo")
     yield process
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
-def wait_until(condition, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
+    kill(process)
 
 
 def alert_stamped() -> bool:
