@@ -149,9 +149,8 @@ def application_modules():
 def test_the_application_never_imports_the_tests():
     modules = list(application_modules())
     assert len(modules) > 100 and ROOT / "manage.py" in modules  # the walk found them
-    assert offenders(modules) == [], "application code must not import test code:\n" + (
-        "\n".join(offenders(modules))
-    )
+    found = offenders(modules)
+    assert found == [], "application code must not import test code:\n" + "\n".join(found)
 
 
 def from_the_kit(dotted: str) -> bool:
