@@ -27,20 +27,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.harness import collect_offers, percentile, scratch_django  # noqa: E402 - needs sys.path
+from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "bookings.md"
-
-
-def passenger(pid):
-    return {
-        "id": pid,
-        "given_name": "Ana",
-        "family_name": "Souza",
-        "gender": "f",
-        "born_on": "1990-05-01",
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-    }
 
 
 def run(bookings: int, threads: int) -> str:
@@ -49,11 +38,10 @@ def run(bookings: int, threads: int) -> str:
     from django.urls import clear_url_caches, path
     from rest_framework.response import Response
 
-    from agencies.tests.factories import make_team
     from api.apis import ApiView
     from config import urls
+    from tests.kit.factories import fund, make_team
     from wallet.ledger_check import ledger_problems
-    from wallet.tests.factories import fund
 
     team = make_team("Bench bookings")
     fund(team.team, "900000000.00")

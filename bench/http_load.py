@@ -569,8 +569,7 @@ def main() -> int:
         from django.core.cache import cache
         from django.db import connections
 
-        from agencies.tests.factories import make_team
-        from wallet.tests.factories import fund
+        from tests.kit.factories import fund, make_team
 
         cache.clear()  # FLUSHDB of the scratch Redis database
         team = make_team("Bench HTTP")

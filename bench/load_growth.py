@@ -64,6 +64,7 @@ from bench.wallet_debits import (  # noqa: E402 - needs sys.path
     find_pgbench,
     pgbench_script,
 )
+from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
 
 RESULTS_DIR = REPO / "bench" / "results"
 RESULTS_FILE = RESULTS_DIR / "load_growth.md"
@@ -285,22 +286,9 @@ def combine(run: Run, parts: list[dict]) -> None:
 # --- the parent: set up, snapshots, checks --------------------------------------------------------
 
 
-def passenger(pid):
-    return {
-        "id": pid,
-        "given_name": "Ana",
-        "family_name": "Souza",
-        "gender": "f",
-        "born_on": "1990-05-01",
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-    }
-
-
 def setup_teams(count: int) -> list[tuple[str, str]]:
     """`count` teams as create_team makes them, each live wallet funded. (team id, live key)."""
-    from agencies.tests.factories import make_team
-    from wallet.tests.factories import fund
+    from tests.kit.factories import fund, make_team
 
     teams = []
     for n in range(count):

@@ -28,8 +28,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import collect_offers, scratch_django, wsgi_call  # noqa: E402 - needs sys.path
+from bench.harness import collect_offers, scratch_django  # noqa: E402 - needs sys.path
 from bench.profile_hotpaths import HOOK_URL, profile  # noqa: E402 - needs sys.path
+from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
+from tests.kit.wsgi import wsgi_call  # noqa: E402 - needs sys.path
 
 BATCHES = 5
 
@@ -40,12 +42,10 @@ def run(n: int, top: int, cpu_only: bool, callees: str = "") -> str:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import fund, make_endpoint, make_team
     from wallet.ledger_check import ledger_problems
-    from wallet.tests.factories import fund
     from webhooks.models import EventType
     from webhooks.tasks import deliver_webhook, deliver_webhooks
-    from webhooks.tests.factories import make_endpoint
 
     team = make_team("Profiled bookings")
     fund(team.team, "900000000.00")
@@ -63,17 +63,7 @@ def run(n: int, top: int, cpu_only: bool, callees: str = "") -> str:
             {
                 "offerId": offer["id"],
                 "type": "instant",
-                "passengers": [
-                    {
-                        "id": offer["passengers"][0]["id"],
-                        "given_name": "Ana",
-                        "family_name": "Souza",
-                        "gender": "f",
-                        "born_on": "1990-05-01",
-                        "email": "ana@example.com",
-                        "phone_number": "+5511987654321",
-                    }
-                ],
+                "passengers": [passenger(offer["passengers"][0]["id"])],
                 "payments": [
                     {
                         "type": "balance",

@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import profile_text, scratch_django, wsgi_call  # noqa: E402 - needs sys.path
+from bench.harness import profile_text, scratch_django  # noqa: E402 - needs sys.path
+from tests.kit.wsgi import wsgi_call  # noqa: E402 - needs sys.path
 
 SEARCH_BODY = {
     "type": "round_trip",
@@ -109,12 +110,10 @@ def run(n: int, top: int, cpu_only: bool = False) -> str:
     import responses
     from django.core.handlers.wsgi import WSGIHandler
 
-    from agencies.tests.factories import make_team
-    from wallet.tests.factories import fund
+    from tests.kit.factories import fund, make_endpoint, make_team, record
     from webhooks.models import Delivery
     from webhooks.services import delivery_attempt
     from webhooks.tasks import deliver_webhook, deliver_webhooks
-    from webhooks.tests.factories import make_endpoint, record
 
     team = make_team("Profiled Travel")
     fund(team.team, "1000.00")

@@ -37,11 +37,10 @@ def run(deliveries: int, top: int, url: str) -> str:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import make_endpoint, make_team, record
     from webhooks.models import Delivery
     from webhooks.services import delivery_attempt
     from webhooks.tasks import deliver_webhook, deliver_webhooks
-    from webhooks.tests.factories import make_endpoint, record
 
     team = make_team("Profiled webhooks").team
     make_endpoint(team, url)
@@ -120,10 +119,9 @@ def run_batches(deliveries: int, batch: int, top: int, url: str) -> str:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import make_endpoint, make_team, record
     from webhooks.services import deliveries_send_batch
     from webhooks.tasks import deliver_webhook, deliver_webhooks
-    from webhooks.tests.factories import make_endpoint, record
 
     # The production default unless larger: a backlog smaller than it is a batch that is not
     # full (no look for more at its end), as a lone delivery is.
@@ -209,7 +207,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch_dir:
         log_path = Path(scratch_dir) / "received.jsonl"
         receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
-            [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", log_path],
+            [sys.executable, "-m", "tests.kit.receiver", "--port", "0", "--log", log_path],
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,

@@ -75,9 +75,9 @@ def run(requests: int) -> str:
     from django.urls import path
     from rest_framework.response import Response
 
-    from agencies.tests.factories import make_team
     from api.apis import ApiView
     from config import urls
+    from tests.kit.factories import make_team
 
     team = make_team("Bench search")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")

@@ -167,7 +167,7 @@ class Result:
 def setup_wallet() -> str:
     """One team with its live wallet (make_team, as create_team makes it), funded through
     wallet_credit so that the ledger starts consistent. Returns the team id."""
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import make_team
     from wallet.services import wallet_credit
 
     team = make_team("Bench hot wallet").team

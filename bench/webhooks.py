@@ -7,7 +7,7 @@ latency from the commit of an event to its first attempt arriving.
 In a scratch database (created, migrated, dropped) and a scratch Redis database
 (BENCH_REDIS_URL, default redis://127.0.0.1:6379/11, the broker; flushed before and after).
 Processes: this script (records events, each in its own transaction, as the services do), ONE
-Celery worker (prefork, concurrency 1) and the HTTPS receiver (webhooks/tests/receiver.py, its
+Celery worker (prefork, concurrency 1) and the HTTPS receiver (tests/kit/receiver.py, its
 own process and throwaway CA), all on this machine.
 
 * latency: events recorded one at a time, each after the previous one arrived; commit →
@@ -43,7 +43,7 @@ BACKLOG_RESULTS_FILE = REPO / "bench" / "results" / "webhooks_backlog.md"
 
 def start_receiver(log_path: Path) -> tuple[subprocess.Popen, dict]:
     receiver = subprocess.Popen(  # noqa: S603 - fixed argument list
-        [sys.executable, "-m", "webhooks.tests.receiver", "--port", "0", "--log", str(log_path)],
+        [sys.executable, "-m", "tests.kit.receiver", "--port", "0", "--log", str(log_path)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         text=True,
@@ -126,11 +126,10 @@ def run(
     import requests
     from django.db import transaction
 
-    from agencies.tests.factories import make_team
+    from tests.kit.factories import SECRET, make_endpoint, make_team
+    from tests.kit.receiver import verify_signature
     from webhooks.models import Delivery, EventType
     from webhooks.services import event_payload, event_record
-    from webhooks.tests.factories import SECRET, make_endpoint
-    from webhooks.tests.receiver import verify_signature
 
     team = make_team("Bench webhooks").team
     endpoint = make_endpoint(team, receiver_info["url"], events=["wallet.credit"])

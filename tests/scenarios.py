@@ -7,13 +7,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agencies.models import Team
-from agencies.tests.factories import make_team
-from bookings.tests.helpers import book, holdable, person
-from tests.browsers import PASSWORD
+from bookings.tests.helpers import book, holdable
+from tests.kit.browsers import PASSWORD
+from tests.kit.factories import fund, make_endpoint, make_team
+from tests.kit.passengers import passenger
 from wallet.services import recharge_complete, recharge_create
-from wallet.tests.factories import fund
 from webhooks.models import Delivery, DeliveryAttempt, Event
-from webhooks.tests.factories import make_endpoint
 
 
 def agency_with_a_day_of_work():
@@ -44,7 +43,9 @@ def agency_with_a_day_of_work():
     made_ok = book(
         api,
         offer,
-        people=[person(offer["passengers"][0]["id"], given="Bruno", family="Carvalho")],
+        people=[
+            passenger(offer["passengers"][0]["id"], given_name="Bruno", family_name="Carvalho")
+        ],
         metadata={"client_reference": "PED-2026-0043"},
     )
     assert made_ok.status_code == 201, made_ok.json()

@@ -11,8 +11,9 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings
 
+from tests.kit.marks import needs_postgresql
+
 ROOT = Path(__file__).resolve().parents[1]
-ON_POSTGRESQL = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 
 def admin_url() -> str:
@@ -38,7 +39,7 @@ def fresh_checkout(destination: Path) -> Path:
     return destination
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the benches need PostgreSQL (DATABASE_URL)")
+@needs_postgresql("the benches measure PostgreSQL")
 @pytest.mark.timeout(180)
 def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     checkout = fresh_checkout(tmp_path / "clone")
@@ -66,7 +67,7 @@ def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     assert (checkout / "bench" / "results" / "wallet_debits.md").is_file()
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the benches need PostgreSQL (DATABASE_URL)")
+@needs_postgresql("the benches measure PostgreSQL")
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize(
     "bench, arguments",
@@ -93,7 +94,7 @@ def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):
     assert (checkout / "bench" / "results" / f"{bench}.md").is_file()
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="the benches need PostgreSQL (DATABASE_URL)")
+@needs_postgresql("the benches measure PostgreSQL")
 @pytest.mark.timeout(420)
 def test_load_growth_bench_quick_mode_checks_the_ledger_and_feeds_the_report(tmp_path):
     """bench/load_growth.py --quick from a fresh clone: debits and bookings with 1 and 2 client

@@ -13,8 +13,9 @@ from decimal import Decimal
 
 import pytest
 
-from tests.stack import PASSENGER, RoundRobin, Stack, needs_real_stack, wait_until
-from webhooks.tests.receiver import Receiver, verify_signature
+from tests.kit.passengers import passenger
+from tests.kit.receiver import verify_signature
+from tests.kit.stack import RoundRobin, Stack, needs_real_stack, wait_until
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -29,13 +30,6 @@ EVERY_EVENT = [
     "booking.ticketed",
     "booking.cancelled",
 ]
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -104,7 +98,7 @@ def test_an_agencys_day(stack, receiver):
         json={
             "offerId": offer["id"],
             "type": "hold",
-            "passengers": [{"id": result["passengers"][0]["id"], **PASSENGER}],
+            "passengers": [passenger(result["passengers"][0]["id"])],
         },
     )
     assert hold.status_code == 201, hold.text

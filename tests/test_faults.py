@@ -20,12 +20,12 @@ import redis
 import requests
 from django.conf import settings
 
-from agencies.tests.factories import make_team
 from bookings.models import Booking
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.factories import fund, make_team
+from tests.kit.passengers import passenger
+from tests.kit.receiver import Receiver
+from tests.kit.stack import Stack, needs_real_stack, wait_until
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
-from webhooks.tests.receiver import Receiver
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
@@ -71,7 +71,7 @@ def instant_booking_request(api: requests.Session, url: str) -> dict:
     return {
         "offerId": offer["id"],
         "type": "instant",
-        "passengers": [{"id": result["passengers"][0]["id"], **PASSENGER}],
+        "passengers": [passenger(result["passengers"][0]["id"])],
         "payments": [
             {
                 "type": "balance",

@@ -26,8 +26,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks, positive_data_acceptance
 from schemathesis.generation import GenerationMode
 
-from agencies.tests.factories import make_team
-from wallet.tests.factories import fund
+from tests.kit.factories import fund, make_team
 
 pytestmark = pytest.mark.django_db
 

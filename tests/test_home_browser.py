@@ -12,14 +12,14 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agencies.models import User
-from agencies.tests.factories import make_team
 from bookings.models import Booking
-from bookings.tests.helpers import book, offers, person
-from tests.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from bookings.tests.helpers import book, offers
+from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.kit.factories import fund, make_team
+from tests.kit.passengers import passenger
 from tests.scenarios import agency_with_a_day_of_work
 from wallet.models import Recharge, Wallet
 from wallet.services import recharge_complete, recharge_create
-from wallet.tests.factories import fund
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +57,7 @@ def a_second_team_with_problems():
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
     offer = offers(api)[0]
-    people = [person(offer["passengers"][0]["id"], family="Issuancefail")]
+    people = [passenger(offer["passengers"][0]["id"], family_name="Issuancefail")]
     assert book(api, offer, type="instant", people=people).json()["status"] == "failed"
     return made, late
 

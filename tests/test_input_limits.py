@@ -3,28 +3,20 @@ item 3). One test per reproduction of the issue; on PostgreSQL the NUL character
 over-long strings were 500s (SQLite stores them), so run these there too."""
 
 import json
-from datetime import UTC, datetime
 
 import pytest
-import time_machine
 from django.apps import apps
 from django.test import Client
 
 from agencies.models import Client as AgencyClient
 from bookings.models import Booking
-from wallet.tests.factories import fund
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from webhooks.models import WebhookEndpoint
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 PROJECT_APPS = ("agencies", "wallet", "flights", "bookings", "webhooks", "core")
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 def row_counts() -> dict[str, int]:
@@ -61,19 +53,6 @@ def search_offer(client) -> dict:
     }
     offers = post(client, "/api/v1/flights/search", body).json()["offers"]
     return next(o for o in offers if not o["payment_requirements"]["requires_instant_payment"])
-
-
-def passenger(pid, **overrides):
-    return {
-        "id": pid,
-        "given_name": "Ana",
-        "family_name": "Souza",
-        "gender": "f",
-        "born_on": "1990-05-01",
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-        **overrides,
-    }
 
 
 def booking_body(offer, **overrides):

@@ -8,7 +8,6 @@ bounded so that a failure reproduces; run it on PostgreSQL too (NUL characters a
 a column are only refused there)."""
 
 import json
-from datetime import UTC, datetime
 from decimal import Decimal
 from urllib.parse import quote, urlencode
 
@@ -19,16 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from agencies.tests.factories import make_team
 from bookings.schemas import PASSENGER_EXAMPLE
+from tests.kit.clock import NOW
+from tests.kit.factories import fund, make_endpoint, make_team
 from wallet.models import Recharge
 from wallet.services import recharge_create
-from wallet.tests.factories import fund
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 PROJECT_APPS = ("agencies", "wallet", "flights", "bookings", "webhooks", "core")
 EXAMPLES = 40
 

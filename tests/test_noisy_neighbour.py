@@ -12,22 +12,15 @@ import pytest
 import requests
 
 from agencies.models import Team
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.factories import make_endpoint
+from tests.kit.passengers import passenger
+from tests.kit.stack import Stack, needs_real_stack, wait_until
 from webhooks.models import Delivery
-from webhooks.tests.factories import make_endpoint
-from webhooks.tests.receiver import Receiver
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
 SLOW_ANSWER = 4.8  # seconds: just inside the 5 s webhook timeout, so every attempt succeeds
 BACKLOG = 30  # team A's events, each a 4.8 s delivery
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -121,7 +114,7 @@ def test_a_slow_receiver_does_not_delay_another_teams_ticketing(stack, receiver,
         json={
             "offerId": offer["id"],
             "type": "hold",
-            "passengers": [{"id": search["passengers"][0]["id"], **PASSENGER}],
+            "passengers": [passenger(search["passengers"][0]["id"])],
         },
     )
     assert hold.status_code == 201, hold.text

@@ -3,10 +3,10 @@ the amounts, old and new values); plain changes are audited too; each object's h
 shows them, and the activity list is scoped like everything else."""
 
 from decimal import Decimal
+from functools import partial
 
 import pytest
 import time_machine
-from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import translation
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
@@ -15,21 +15,19 @@ from agencies.models import ApiKey, Client, Integration, Team
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
 from bookings.models import Booking
-from bookings.tests.helpers import NOW, book, offers
+from bookings.tests.helpers import book, offers
 from core.audit import action_label, action_labels
 from core.models import AuditEntry
+from tests.kit import panel
+from tests.kit.clock import NOW
+from tests.kit.factories import fund, make_endpoint
 from wallet.models import Recharge, Wallet
-from wallet.tests.factories import fund
 from webhooks.models import WebhookEndpoint
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db
 
 
-def browser_for(user):
-    browser = BrowserClient(headers={"accept-language": "en"})  # the English texts below
-    browser.force_login(user)
-    return browser
+browser_for = partial(panel.browser_for, language="en")  # the English texts below
 
 
 def changelist(model) -> str:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from agencies.models import ApiKey
 from bookings.models import Booking
-from tests.browsers import DESKTOP, PHONE, log_in, needs_chromium, open_page, screenshot
+from tests.kit.browsers import DESKTOP, PHONE, log_in, needs_chromium, open_page, screenshot
 from tests.scenarios import agency_with_a_day_of_work
 from wallet.models import Recharge
 

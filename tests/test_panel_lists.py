@@ -7,30 +7,24 @@ from decimal import Decimal
 
 import pytest
 import time_machine
-from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
 from agencies.models import Team
 from agencies.tests.factories import SupportUserFactory
-from bookings.tests.helpers import book, holdable, person
+from bookings.tests.helpers import book, holdable
+from tests.kit.factories import fund, make_endpoint
+from tests.kit.panel import browser_for
+from tests.kit.passengers import passenger
 from wallet.models import Recharge, Transaction
 from wallet.services import recharge_create
-from wallet.tests.factories import fund
 from webhooks.admin.endpoints import RECENT_DELIVERIES
 from webhooks.models import Delivery, Event
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db
 
 BOOKINGS = reverse("admin:bookings_booking_changelist")
 RECHARGES = reverse("admin:wallet_recharge_changelist")
-
-
-def browser_for(user):
-    browser = BrowserClient()
-    browser.force_login(user)
-    return browser
 
 
 def listed(browser, url, **params):
@@ -92,7 +86,7 @@ def test_bookings_are_found_by_locator_ticket_passenger_and_client_reference(
     offer = holdable(live_client)
     first = book(live_client, offer, type="instant", metadata={"client_reference": "PED-77"}).json()
     offer = holdable(live_client, origin="CGH", destination="SDU")
-    people = [person(offer["passengers"][0]["id"], given="Bruno", family="Carvalho")]
+    people = [passenger(offer["passengers"][0]["id"], given_name="Bruno", family_name="Carvalho")]
     second = book(live_client, offer, people=people).json()
     browser = browser_for(team_owner)
     ticket = first["documents"][0]["unique_identifier"]

@@ -17,14 +17,16 @@ from django.core.management import call_command
 from django.db import ProgrammingError, connection
 from rest_framework.test import APIClient
 
+from tests.kit.factories import fund
+from tests.kit.marks import NEEDS_POSTGRESQL, ON_POSTGRESQL
+from tests.kit.passengers import passenger
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction
-from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.skipif(
-    not (settings.DATABASE_POOLER == "pgbouncer" and connection.vendor == "postgresql"),
-    reason="runs through PgBouncer only (DATABASE_POOLER=pgbouncer and DATABASE_URL at a "
-    "PgBouncer in transaction mode, as .ci/run sets them)",
+    not (settings.DATABASE_POOLER == "pgbouncer" and ON_POSTGRESQL),
+    reason=f"{NEEDS_POSTGRESQL} through PgBouncer (DATABASE_POOLER=pgbouncer and DATABASE_URL "
+    "at a PgBouncer in transaction mode, as .ci/run sets them)",
 )
 
 
@@ -197,15 +199,7 @@ def test_bookings_and_debits_through_the_pool(team, team_keys):
     # Enough for the hold and the three cheapest instant offers, not for all six.
     funded = cost(hold_offer) + sum(cost(o) for o in instant_offers[:3])
     fund(team, str(funded))
-    passenger = {
-        "id": found["passengers"][0]["id"],
-        "given_name": "Ana",
-        "family_name": "Souza",
-        "gender": "f",
-        "born_on": "1990-05-01",
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-    }
+    lead = passenger(found["passengers"][0]["id"])
 
     def pay(offer):
         return {
@@ -216,7 +210,7 @@ def test_bookings_and_debits_through_the_pool(team, team_keys):
 
     hold = client().post(
         "/api/v1/bookings",
-        {"offerId": hold_offer["id"], "type": "hold", "passengers": [passenger]},
+        {"offerId": hold_offer["id"], "type": "hold", "passengers": [lead]},
         format="json",
     )
     assert hold.status_code == 201, hold.content
@@ -253,7 +247,7 @@ def test_bookings_and_debits_through_the_pool(team, team_keys):
             {
                 "offerId": instant_offers[n]["id"],
                 "type": "instant",
-                "passengers": [passenger],
+                "passengers": [lead],
                 "payments": [pay(instant_offers[n])],
             },
             format="json",

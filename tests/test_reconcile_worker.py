@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 import requests
 
-from agencies.tests.factories import make_team
 from bookings.models import Booking
-from tests.stack import PASSENGER, Stack, needs_real_stack, wait_until
+from tests.kit.factories import fund, make_team
+from tests.kit.passengers import passenger
+from tests.kit.stack import Stack, needs_real_stack, wait_until
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 FUNDS = Decimal("50000.00")
@@ -47,9 +47,7 @@ def instant_booking(api: requests.Session, url: str, family_name: str, day: int)
         json={
             "offerId": offer["id"],
             "type": "instant",
-            "passengers": [
-                {**PASSENGER, "family_name": family_name, "id": offer["passengers"][0]["id"]}
-            ],
+            "passengers": [passenger(offer["passengers"][0]["id"], family_name=family_name)],
             "payments": [
                 {
                     "type": "balance",

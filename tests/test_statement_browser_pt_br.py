@@ -23,22 +23,21 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agencies.models import Team
-from agencies.tests.factories import make_team
-from bookings.tests.helpers import book, holdable, person
-from tests.browsers import (
-    CHROMEDRIVER,
-    CHROMIUM,
+from bookings.tests.helpers import book, holdable
+from tests.kit.browsers import (
     DESKTOP,
     PASSWORD,
     PHONE,
+    chromium,
     log_in,
     needs_chromium,
     open_page,
     screenshot,
 )
+from tests.kit.factories import fund, make_team
+from tests.kit.passengers import passenger
 from wallet.models import Wallet
 from wallet.services import recharge_complete, recharge_create
-from wallet.tests.factories import fund
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 SP = ZoneInfo("America/Sao_Paulo")
@@ -53,29 +52,16 @@ def downloads(tmp_path):
 
 @pytest.fixture
 def browser(downloads):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
+    driver = chromium(
         "--lang=pt-BR",
         "--hide-scrollbars",
         f"--window-size={DESKTOP[0]},{DESKTOP[1]}",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option(
-        "prefs",
-        {
+        prefs={
             "intl.accept_languages": "pt-BR,pt",
             "download.default_directory": str(downloads),
             "download.prompt_for_download": False,
         },
     )
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.execute_cdp_cmd(
         "Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
     )
@@ -117,7 +103,7 @@ def a_month_of_work(today):
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
     for origin, destination, given in (("GRU", "GIG", "Ana"), ("CGH", "SDU", "Bruno")):
         offer = holdable(api, origin=origin, destination=destination)
-        people = [person(offer["passengers"][0]["id"], given=given, family="Souza")]
+        people = [passenger(offer["passengers"][0]["id"], given_name=given, family_name="Souza")]
         response = book(api, offer, type="instant", people=people)
         assert response.status_code == 201, response.json()
     return made, before, test_recharge

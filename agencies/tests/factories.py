@@ -5,7 +5,7 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.models import ApiKey, Client, Integration, Invitation, Team, User
-from agencies.services import api_key_create, team_create
+from agencies.services import api_key_create
 
 
 class TeamFactory(DjangoModelFactory):
@@ -75,9 +75,3 @@ class InvitationFactory(DjangoModelFactory):
     team = factory.SubFactory(TeamFactory)
     email = factory.Sequence(lambda n: f"invited{n}@agency.example")
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))
-
-
-def make_team(name: str = "Agency", **kwargs):
-    """A team as `create_team` makes it: wallet, owner panel user, a test and a live key."""
-    email = kwargs.pop("owner_email", f"owner-{name.lower().replace(' ', '-')}@agency.example")
-    return team_create(name=name, owner_email=email, **kwargs)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from agencies.models import ApiKey, Client, Integration, hash_secret
 from agencies.services import integration_connect
 from agencies.tests.factories import ClientFactory, SupportUserFactory
-from agencies.tests.helpers import browser_for
+from tests.kit.panel import browser_for
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db

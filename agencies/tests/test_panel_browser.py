@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from agencies.models import ApiKey, User
-from agencies.tests.factories import make_team
-from tests.browsers import PASSWORD, needs_chromium
+from tests.kit.browsers import PASSWORD, needs_chromium
+from tests.kit.factories import make_team
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 SCREENSHOTS = os.environ.get("PANEL_SCREENSHOTS")  # a folder: save what the browser saw

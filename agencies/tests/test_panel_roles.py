@@ -3,6 +3,7 @@ findings (a new key's secret kept in the session; a duplicate client's 500)."""
 
 import re
 from datetime import timedelta
+from functools import partial
 
 import pytest
 import time_machine
@@ -17,6 +18,8 @@ from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Invitation, Team
 from agencies.permissions import AGENCY_GROUP_NAME
 from agencies.tests.factories import ClientFactory
 from core.models import AuditEntry
+from tests.kit import panel
+from tests.kit.marks import needs_postgresql
 from wallet.models import Recharge, Transaction
 from webhooks.models import Event, WebhookEndpoint
 
@@ -25,10 +28,7 @@ PASSWORD = "correct horse battery staple"
 SCOPED_MODELS = [Team, ApiKey, Client, Invitation, Recharge, Transaction, Event, WebhookEndpoint]
 
 
-def browser_for(user):
-    browser = BrowserClient(headers={"accept-language": "en"})  # the English texts below
-    browser.force_login(user)
-    return browser
+browser_for = partial(panel.browser_for, language="en")  # the English texts below
 
 
 def changelist(model) -> str:
@@ -354,6 +354,7 @@ def test_the_same_email_in_the_other_mode_or_team_is_fine(team, team_owner, othe
     assert Client.objects.get(team=team, live_mode=True).email == "ana@example.com"
 
 
+@needs_postgresql("row locks; SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 def test_one_link_submitted_twice_at_once_makes_one_user(team, team_owner):
     import threading
@@ -362,8 +363,6 @@ def test_one_link_submitted_twice_at_once_makes_one_user(team, team_owner):
 
     from agencies.services import InvitationInvalid, invitation_accept
 
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     invitation = Invitation.objects.create(
         team=team,
         email="twice@alpha.example",

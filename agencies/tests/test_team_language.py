@@ -5,9 +5,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from agencies.tests.helpers import browser_for
+from tests.kit.factories import make_endpoint
+from tests.kit.panel import browser_for
 from webhooks.emails import deactivation_alert_send
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,8 @@ the real stack; the test settings' ERROR_CATALOGUE_STRICT makes any uncatalogued
 test fail too."""
 
 import re
-from datetime import UTC, datetime
 
 import pytest
-import time_machine
 from django.core.management import call_command
 from django.test import Client as DjangoClient
 from django.test import override_settings
@@ -24,21 +22,14 @@ from api.exceptions import error_body, error_details
 from api.idempotency import MAX_KEY_LENGTH
 from core.exceptions import UncataloguedError
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time")]
 
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 SEARCH = "/api/v1/flights/search"
 
 
 @pytest.fixture(scope="module")
 def schema():
     return generated_schema()
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 def _operation(schema: dict, method: str, path: str) -> dict | None:

@@ -23,8 +23,8 @@ from django.utils import timezone
 from agencies import key_cache
 from agencies.models import ApiKey
 from agencies.services import api_key_revoke
-from tests.stack import Stack, needs_real_stack
-from wallet.tests.factories import fund
+from tests.kit.factories import fund
+from tests.kit.stack import Stack, needs_real_stack
 
 pytestmark = pytest.mark.django_db
 
@@ -134,9 +134,9 @@ def test_a_delivery_attempt_makes_six_statements(team, https_receiver):
     take the lease), then record (the endpoint's counters, the attempt, release the delivery).
     With a slot to spare at the claim, nobody can be waiting for this attempt's slot: no
     look for a waiting delivery (webhooks/tests/test_attempt_cap.py covers the other case)."""
+    from tests.kit.factories import make_endpoint, record
     from webhooks.models import Delivery
     from webhooks.services import delivery_attempt
-    from webhooks.tests.factories import make_endpoint, record
 
     make_endpoint(team, https_receiver.url)
     record(team)  # not dispatched: on_commit callbacks do not run in this test
@@ -169,9 +169,9 @@ def test_a_batch_of_deliveries_makes_four_statements_plus_one_per_delivery_on_po
     statements per delivery, the same writes. The endpoint is read once per batch; nothing
     looks for waiting deliveries (the batch was not full and left a slot free:
     webhooks/tests/test_batches.py covers the other cases)."""
+    from tests.kit.factories import make_endpoint, record
     from webhooks.models import Delivery
     from webhooks.services import deliveries_send_batch
-    from webhooks.tests.factories import make_endpoint, record
 
     endpoint = make_endpoint(team, https_receiver.url)
     for _ in range(5):
@@ -224,8 +224,8 @@ def test_an_instant_booking_makes_19_statements_on_postgresql(
     booking is not read again for its audit entry. SQLite moves the balance in separate
     statements (the portable path)."""
     from bookings.tests.helpers import book, offers
+    from tests.kit.factories import make_endpoint
     from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery
-    from webhooks.tests.factories import make_endpoint
 
     fund(team, "100000.00")
     endpoint = make_endpoint(

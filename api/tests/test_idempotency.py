@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from agencies.models import Client
 from core.models import IdempotencyKey
+from tests.kit.marks import needs_postgresql
 
 pytestmark = pytest.mark.urls("tests.plumbing_urls")
 
@@ -172,10 +173,9 @@ def test_overlong_key_is_400(live_client):
     assert response.json()["error"]["message"] == "Invalid request parameters"
 
 
+@needs_postgresql("SQLite serialises writers, so there is no race to test")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_requests_with_one_key_create_one_row(team_keys):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: SQLite serialises writers, so there is no race to test")
     barrier = threading.Barrier(8)
     statuses = []
 

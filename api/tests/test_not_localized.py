@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import Client as BrowserClient
 
-from wallet.tests.factories import fund
+from tests.kit.factories import fund
 
 pytestmark = pytest.mark.django_db
 

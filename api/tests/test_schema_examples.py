@@ -1,7 +1,7 @@
 """The schema's examples are true: each operation's sandbox example (api/api_examples.json,
-from `manage.py capture_api_examples`) validates against the schema the operation declares, and
-every operation has a summary, a description, an answer example and, when it takes a body, a
-request example."""
+from `python -m tests.tools.capture_api_examples`) validates against the schema the operation
+declares, and every operation has a summary, a description, an answer example and, when it
+takes a body, a request example."""
 
 import copy
 

@@ -1,14 +1,10 @@
 """Booking helpers shared by test modules (a plain module, not a test module): search the
-sandbox supplier, pick an offer, describe a passenger and book through the API, as an agency's
+sandbox supplier, pick an offer and book through the API, as an agency's
 integration does. Import them from here, never from another test module."""
 
-from datetime import UTC, datetime
-
 from bookings.models import Booking
+from tests.kit.passengers import passenger
 from wallet.models import Transaction
-
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
-
 
 BOOKINGS = "/api/v1/bookings"
 
@@ -30,25 +26,11 @@ def holdable(client, **kwargs):
     )
 
 
-def person(pid, *, given="Ana", family="Souza", born="1990-05-01", **extra):
-    return {
-        "id": pid,
-        "given_name": given,
-        "family_name": family,
-        "gender": "f",
-        "title": "ms",
-        "born_on": born,
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-        **extra,
-    }
-
-
 def book(client, offer, *, type="hold", people=None, payments=None, **extra):
     body = {
         "offerId": offer["id"],
         "type": type,
-        "passengers": people or [person(offer["passengers"][0]["id"])],
+        "passengers": people or [passenger(offer["passengers"][0]["id"])],
         **extra,
     }
     if payments is not None:
@@ -120,12 +102,12 @@ def passport(number):
 def book_two(client, offer):
     first, second = (p["id"] for p in offer["passengers"])
     people = [
-        person(first, identity_documents=passport("FX123456")),
-        person(
+        passenger(first, identity_documents=passport("FX123456")),
+        passenger(
             second,
-            given="Bruno",
-            family="Carvalho",
-            born="1988-02-03",
+            given_name="Bruno",
+            family_name="Carvalho",
+            born_on="1988-02-03",
             identity_documents=passport("FX654321"),
         ),
     ]
@@ -143,7 +125,7 @@ def instant(client, family_name):
         client,
         offer,
         type="instant",
-        people=[person(offer["passengers"][0]["id"], family=family_name)],
+        people=[passenger(offer["passengers"][0]["id"], family_name=family_name)],
     )
 
 

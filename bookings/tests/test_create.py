@@ -4,16 +4,11 @@ import pytest
 import time_machine
 
 from bookings.models import Booking
-from bookings.tests.helpers import NOW, book, error, holdable, person
+from bookings.tests.helpers import book, error, holdable
+from tests.kit.passengers import passenger
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 
 def test_an_expired_offer_answers_expired_until_purged_an_hour_later(live_client):
@@ -36,7 +31,7 @@ def test_a_booking_keeps_exactly_what_the_search_showed(live_client):
         live_client,
         offer,
         people=[
-            person(
+            passenger(
                 offer["passengers"][0]["id"],
                 identity_documents=[
                     {
@@ -85,8 +80,8 @@ def test_a_booking_keeps_exactly_what_the_search_showed(live_client):
 )
 def test_invalid_passenger_data_names_passenger_and_field(live_client, change, field):
     offer = holdable(live_client)
-    passenger = {**person(offer["passengers"][0]["id"]), **change}
-    response = book(live_client, offer, people=[passenger])
+    changed = {**passenger(offer["passengers"][0]["id"]), **change}
+    response = book(live_client, offer, people=[changed])
     assert error(response) == (400, "Invalid passenger data")
     assert list(response.json()["error"]["details"]) == [f"passengers[0].{field}"]
 
@@ -97,11 +92,11 @@ def test_infants_travel_with_exactly_one_adult(live_client):
         passengers=[{"type": "adult", "count": 1}, {"type": "infant_without_seat", "count": 1}],
     )
     adult_id, infant_id = (p["id"] for p in offer["passengers"])
-    infant = person(infant_id, given="Bia", born="2026-06-01")
-    lone = book(live_client, offer, people=[person(adult_id), infant])
+    infant = passenger(infant_id, given_name="Bia", born_on="2026-06-01")
+    lone = book(live_client, offer, people=[passenger(adult_id), infant])
     assert error(lone) == (400, "Invalid passenger data")
     carried = book(
-        live_client, offer, people=[person(adult_id, infant_passenger_id=infant_id), infant]
+        live_client, offer, people=[passenger(adult_id, infant_passenger_id=infant_id), infant]
     )
     assert carried.status_code == 201
     assert [p["type"] for p in carried.json()["passengers"]] == ["adult", "infant_without_seat"]

@@ -10,18 +10,19 @@ from email.policy import default as email_policy
 from zoneinfo import ZoneInfo
 
 import pytest
-import time_machine
 from django.core import mail
 
 from bookings.emails import booking_email_message, customer_refund
 from bookings.models import Booking, BookingDocument, BookingEmail
 from bookings.tasks import send_booking_email
-from bookings.tests.helpers import NOW, book, holdable, person
+from bookings.tests.helpers import book, holdable
 from core.money import money_display
+from tests.kit.clock import NOW
+from tests.kit.factories import make_endpoint
+from tests.kit.passengers import passenger
 from webhooks.emails import deactivation_alert_send
-from webhooks.tests.factories import make_endpoint
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 AGENCY = "Agência Sol & Mar"
 AGENCY_EMAIL = "reservas@solemar.example"
@@ -47,12 +48,6 @@ SUBJECTS = {
     },
 }
 KINDS = list(SUBJECTS["en"])
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +78,7 @@ def booking(live_client, team):
         "expires_on": "2031-01-01",
     }
     pid = offer["passengers"][0]["id"]
-    response = book(live_client, offer, people=[person(pid, identity_documents=[passport])])
+    response = book(live_client, offer, people=[passenger(pid, identity_documents=[passport])])
     assert response.status_code == 201, response.content
     booking = Booking.objects.get(pk=response.json()["id"])
     booking.client_amount = Decimal("1234.56")

@@ -6,39 +6,20 @@ there and in Portuguese. With EMAIL_SCREENSHOTS=<folder> the screenshots are sav
 """
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from bookings.management.commands.email_samples import SAMPLES_DIR
+from tests.kit.browsers import chromium, needs_chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-pytestmark = pytest.mark.skipif(
-    not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-    reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
-)
+pytestmark = needs_chromium
 WIDTH = 760  # about the reading pane of a desktop mail client
 
 
 @pytest.fixture
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--lang=pt-BR",
-        "--hide-scrollbars",
-        f"--window-size={WIDTH},900",
-    ):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium("--lang=pt-BR", "--hide-scrollbars", f"--window-size={WIDTH},900")
     yield driver
     driver.quit()
 

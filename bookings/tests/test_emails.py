@@ -8,8 +8,9 @@ from django.core import mail
 from agencies.services import agency_user_create
 from bookings.models import Booking, BookingEmail
 from bookings.tasks import send_booking_email, send_payment_reminders
-from bookings.tests.helpers import NOW, book, holdable, person
-from wallet.tests.factories import fund
+from bookings.tests.helpers import book, holdable
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 
 MONTHS_PT = [
     "janeiro",
@@ -27,13 +28,7 @@ MONTHS_PT = [
 ]
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 
 def test_instant_booking_sends_confirmation_and_tickets_once(
@@ -102,7 +97,7 @@ def test_payment_reminder_12_hours_before_the_deadline_once(
     live_client, team, django_capture_on_commit_callbacks
 ):
     offer = holdable(live_client)
-    booking = book(live_client, offer, people=[person(offer["passengers"][0]["id"])]).json()
+    booking = book(live_client, offer, people=[passenger(offer["passengers"][0]["id"])]).json()
     deadline = Booking.objects.get(pk=booking["id"]).payment_required_by
     with time_machine.travel(deadline - timedelta(hours=13), tick=False):
         assert send_payment_reminders.delay().get() == 0
@@ -158,7 +153,7 @@ def test_a_test_mode_reminder_goes_to_the_team_instead_of_the_customer(
     test_client, team_addresses, django_capture_on_commit_callbacks
 ):
     offer = holdable(test_client)
-    booking = book(test_client, offer, people=[person(offer["passengers"][0]["id"])]).json()
+    booking = book(test_client, offer, people=[passenger(offer["passengers"][0]["id"])]).json()
     deadline = Booking.objects.get(pk=booking["id"]).payment_required_by
     with (
         time_machine.travel(deadline - timedelta(hours=11), tick=False),

@@ -10,21 +10,16 @@ from rest_framework.test import APIClient
 
 from bookings.models import Booking
 from bookings.services import bookings_outcomes_reconcile
-from bookings.tests.helpers import BOOKINGS, NOW, holdable, offers, person
+from bookings.tests.helpers import BOOKINGS, holdable, offers
 from flights.suppliers.sandbox import SandboxSupplier
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from wallet.models import Transaction
-from wallet.tests.factories import fund
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 KEY = "retry-me-1"
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 @pytest.fixture
@@ -55,7 +50,7 @@ def book(client, offer, *, type="hold", key=None):
     body = {
         "offerId": offer["id"],
         "type": type,
-        "passengers": [person(offer["passengers"][0]["id"])],
+        "passengers": [passenger(offer["passengers"][0]["id"])],
     }
     if type == "instant":
         body["payments"] = [

@@ -7,20 +7,16 @@ import time_machine
 from django.db import connection
 
 from bookings.models import Booking
-from bookings.tests.helpers import NOW, book, holdable
+from bookings.tests.helpers import book, holdable
+from tests.kit.clock import NOW
+from tests.kit.factories import fund
+from tests.kit.marks import needs_postgresql
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 
 def pay(offer):
@@ -70,10 +66,9 @@ def test_list_filters_and_items(live_client, team):
     assert live_client.get("/api/v1/bookings", {"created_after": "2026-11-23"}).json()["data"] == []
 
 
+@needs_postgresql("row locks; SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 def test_two_confirms_racing_debit_once(team, team_keys):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     from rest_framework.test import APIClient
 
     fund(team, "50000.00")
@@ -129,10 +124,9 @@ def test_panel_support_sees_and_cancels_agency_sees_only_its_own(
     assert Booking.objects.get(pk=booking["id"]).status == "cancelled"
 
 
+@needs_postgresql("row locks; SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 def test_two_bookings_racing_for_the_last_funds(team, team_keys):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     from rest_framework.test import APIClient
 
     client = APIClient()

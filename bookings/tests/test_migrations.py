@@ -8,8 +8,9 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from bookings.models import BookingPassenger
-from bookings.tests.helpers import book, holdable, person
+from bookings.tests.helpers import book, holdable
 from core.json_fields import is_encrypted
+from tests.kit.passengers import passenger
 
 ENCRYPTING = ("bookings", "0006_passenger_data_at_rest")
 PASSPORT = {"type": "passport", "unique_identifier": "FX123456", "issuing_country_code": "BR"}
@@ -35,7 +36,7 @@ def test_existing_identity_documents_are_encrypted_and_decrypted_back(team_keys)
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {team_keys.live_key}")
     offer = holdable(client, destination="LIS")
     documents = [{**PASSPORT, "expires_on": "2030-01-01"}]
-    people = [person(offer["passengers"][0]["id"], identity_documents=documents)]
+    people = [passenger(offer["passengers"][0]["id"], identity_documents=documents)]
     assert book(client, offer, people=people).status_code == 201
     (before,) = MigrationExecutor(connection).loader.graph.node_map[ENCRYPTING].parents
     try:

@@ -6,7 +6,6 @@ Driven through the API with the sandbox supplier's scenarios (docs/sandbox.md)."
 from datetime import timedelta
 
 import pytest
-import time_machine
 from django.core import mail
 
 from bookings.models import Booking
@@ -16,10 +15,12 @@ from bookings.services import (
     booking_outcome_check,
     bookings_outcomes_reconcile,
 )
-from bookings.tests.helpers import BOOKINGS, NOW, book, holdable, instant, money, person
+from bookings.tests.helpers import BOOKINGS, book, holdable, instant, money
 from flights.suppliers import sandbox
+from tests.kit.clock import NOW
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from wallet.ledger_check import ledger_problems
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 # Real commits: the ticketing task and the e-mails run when the change commits, as in production.
@@ -28,10 +29,9 @@ LIFECYCLE = ["booking.created", "booking.confirmed", "booking.ticketed", "bookin
 
 
 @pytest.fixture
-def clock(settings):
+def clock(settings, frozen_time):
     settings.FLIGHTS_LIVE_SANDBOX = True  # the sandbox answers live keys in these tests
-    with time_machine.travel(NOW, tick=False) as traveller:
-        yield traveller
+    return frozen_time
 
 
 @pytest.fixture
@@ -42,7 +42,9 @@ def client(live_client, team, clock):
 
 def hold(client, family_name):
     offer = holdable(client)
-    return book(client, offer, people=[person(offer["passengers"][0]["id"], family=family_name)])
+    return book(
+        client, offer, people=[passenger(offer["passengers"][0]["id"], family_name=family_name)]
+    )
 
 
 def confirm(client, booking):

@@ -6,21 +6,20 @@ from collections import Counter
 
 import pytest
 import time_machine
-from django.db import connection, connections
+from django.db import connections
 
 from bookings.models import Booking
 from bookings.services import booking_check_with_supplier, booking_outcome_check
-from bookings.tests.helpers import NOW, instant, money
+from bookings.tests.helpers import instant, money
+from tests.kit.clock import NOW
+from tests.kit.factories import fund
+from tests.kit.marks import needs_postgresql
 from wallet.ledger_check import ledger_problems
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="row locks and concurrent checks need PostgreSQL (DATABASE_URL)",
-    ),
+    needs_postgresql("row locks and concurrent checks"),
 ]
 THREADS = 6
 

@@ -3,7 +3,7 @@ airport's local time, the passengers and tickets, the client's price and the mon
 the timeline, and a booking whose personal data was erased. And the page in the panel: scoped
 to the team, with only the actions the user may take."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -23,12 +23,10 @@ from bookings.tests.helpers import (
     round_trip_with_a_codeshare_connection,
 )
 from core.money import money_display
-from wallet.tests.factories import fund
-from webhooks.tests.factories import make_endpoint
+from tests.kit.clock import NOW
+from tests.kit.factories import fund, make_endpoint
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
-
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)  # 12:00 in São Paulo
 
 
 @pytest.fixture(autouse=True)

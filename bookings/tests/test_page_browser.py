@@ -3,17 +3,14 @@ Lisbon with a connection, paid and then cancelled, and reads its itinerary in ea
 local time, its passengers and tickets, the client's price and the money moved, and its
 timeline. With PANEL_SCREENSHOTS=docs/screenshots it saves booking-page-1440.png and -390.png."""
 
-import os
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 import time_machine
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.retention import booking_personal_data_erase
 from bookings.tests.helpers import (
@@ -22,25 +19,18 @@ from bookings.tests.helpers import (
     round_trip_with_a_codeshare_connection,
 )
 from core.money import money_display
-from tests.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, open_page
-from wallet.tests.factories import fund
-from webhooks.tests.factories import make_endpoint
+from tests.kit.browsers import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    log_in,
+    needs_chromium,
+    open_page,
+    screenshot,
+)
+from tests.kit.factories import fund, make_endpoint, make_team
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
-
-
-def screenshot(driver, name, size):
-    """The whole page (the panel's helper stops at 2400 px; this page is longer on a phone)."""
-    folder = os.environ.get("PANEL_SCREENSHOTS")
-    if not folder:
-        return
-    width, height = size
-    driver.set_window_size(width, height)
-    full = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(max(full, height), 6000))
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(Path(folder) / f"{name}.png"))
-    driver.set_window_size(*DESKTOP)
 
 
 @pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
@@ -107,8 +97,9 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     assert not browser_pt_br.find_elements(By.CSS_SELECTOR, ".page-action")
     # The fields as before, one click away.
     assert not browser_pt_br.find_element(By.ID, "bp-all-fields").get_attribute("open")
-    screenshot(browser_pt_br, "booking-page-1440", DESKTOP)
-    screenshot(browser_pt_br, "booking-page-390", PHONE)
+    # The whole page: it is longer than the panel's other pages on a phone.
+    screenshot(browser_pt_br, "booking-page-1440", DESKTOP, longest=6000)
+    screenshot(browser_pt_br, "booking-page-390", PHONE, longest=6000)
 
     # Years later the passengers' personal data is erased: the page says so and shows the rest.
     with time_machine.travel(booking.departing_at + timedelta(days=800)):

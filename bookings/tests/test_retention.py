@@ -13,14 +13,16 @@ from django.db import connection
 from bookings.models import Booking, BookingPassenger
 from bookings.retention import ERASED, travel_end_date
 from bookings.tasks import erase_expired_passenger_data
-from bookings.tests.helpers import NOW, book, holdable, person
+from bookings.tests.helpers import book, holdable
 from core.json_fields import is_encrypted
+from tests.kit.clock import NOW
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 PASSPORT = {
     "type": "passport",
@@ -28,12 +30,6 @@ PASSPORT = {
     "issuing_country_code": "BR",
     "expires_on": "2030-01-01",
 }
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 def raw_passenger_row(passenger_pk: int) -> dict:
@@ -46,7 +42,7 @@ def raw_passenger_row(passenger_pk: int) -> dict:
 
 def book_international(client, **extra):
     offer = holdable(client, destination="LIS")
-    people = [person(offer["passengers"][0]["id"], identity_documents=[PASSPORT])]
+    people = [passenger(offer["passengers"][0]["id"], identity_documents=[PASSPORT])]
     return book(client, offer, people=people, **extra).json()
 
 

@@ -9,11 +9,11 @@ import time_machine
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from agencies.tests.factories import make_team
 from bookings.models import Booking
 from bookings.retention import booking_personal_data_erase
 from bookings.tests.helpers import book, holdable
-from tests.browsers import PASSWORD, needs_chromium
+from tests.kit.browsers import PASSWORD, needs_chromium
+from tests.kit.factories import make_team
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 

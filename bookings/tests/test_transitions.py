@@ -18,14 +18,15 @@ from agencies.models import Client, Team
 from bookings.models import Booking, BookingEmail
 from bookings.services import BookingNotCancellable, booking_cancel
 from bookings.tasks import expire_holds, issue_tickets
-from bookings.tests.helpers import NOW, person
+from tests.kit.clock import NOW
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 BOOKINGS = "/api/v1/bookings"
 BALANCE = Decimal("5000.00")  # the test wallet's constant, and what the live wallet holds
@@ -55,12 +56,6 @@ def api_client(key: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     return client
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 @pytest.fixture(params=["test", "live"])
@@ -144,7 +139,7 @@ def travellers(offer: dict, *, family: str = "Souza", passport: bool = True) -> 
     born = {"adult": "1990-05-01", "child": "2018-03-10"}
     documents = {"identity_documents": [PASSPORT]} if passport else {}
     return [
-        person(p["id"], family=family, born=born[p["type"]], **documents)
+        passenger(p["id"], family_name=family, born_on=born[p["type"]], **documents)
         for p in offer["passengers"]
     ]
 

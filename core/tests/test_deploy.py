@@ -11,7 +11,7 @@ import pytest
 import requests
 from django.test import Client
 
-from tests.stack import PLAIN_HTTP_ENV, free_port, wait_until
+from tests.kit.stack import PLAIN_HTTP_ENV, free_port, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "deploy-tests-only-" + "k7Qz" * 10

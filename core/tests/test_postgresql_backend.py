@@ -7,9 +7,11 @@ import environ
 import pytest
 from django.db import connection, connections
 
+from tests.kit.marks import needs_postgresql
+
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's backend"),
+    needs_postgresql("PostgreSQL's backend"),
 ]
 
 

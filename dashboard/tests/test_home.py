@@ -5,11 +5,11 @@ the pages cost a bounded number of queries."""
 import re
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 import time_machine
 from django.db.models import Sum
-from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,31 +17,19 @@ from agencies.models import ApiKey
 from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.selectors import pending_holds_total
-from bookings.tests.helpers import book, holdable, offers, person
+from bookings.tests.helpers import book, holdable, offers
 from dashboard.display import periods, support_home, team_home
+from tests.kit.factories import fund, make_endpoint
+from tests.kit.panel import browser_for
+from tests.kit.passengers import passenger
 from wallet.models import ProviderNotification, Transaction, Wallet
 from wallet.selectors import wallet_balance
 from wallet.services import recharge_complete, recharge_create
-from wallet.tests.factories import fund
-from webhooks.tests.factories import make_endpoint
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
-# 12:00 in São Paulo on 22 November 2026.
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 HOME = reverse("admin:index")
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
-
-
-def panel(user, language="en"):
-    browser = BrowserClient(headers={"accept-language": language})
-    browser.force_login(user)
-    return browser
+panel = partial(browser_for, language="en")
 
 
 def api_for(live_key):
@@ -69,7 +57,7 @@ def a_day_of(team, live_key, *, fail_one=False):
     assert book(api, holdable(api, origin="CGH", destination="SDU")).status_code == 201
     if fail_one:
         offer = offers(api)[0]
-        people = [person(offer["passengers"][0]["id"], family="Issuancefail")]
+        people = [passenger(offer["passengers"][0]["id"], family_name="Issuancefail")]
         assert book(api, offer, type="instant", people=people).json()["status"] == "failed"
     return pending
 

@@ -16,8 +16,8 @@ from django.core.management import call_command
 
 from bookings.models import Booking
 from flights.tests.fake_duffel import FakeDuffel
+from tests.kit.factories import fund
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db
 

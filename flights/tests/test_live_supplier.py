@@ -3,12 +3,10 @@ is refused (`supplier_not_connected`) on search and on booking, and nothing is w
 the operator allows the sandbox in live mode (FLIGHTS_LIVE_SANDBOX). Test keys always use the
 sandbox."""
 
-from datetime import UTC, datetime
 from decimal import Decimal
 from unittest.mock import ANY
 
 import pytest
-import time_machine
 
 from agencies.services import integration_connect, integration_disconnect
 from bookings.models import Booking
@@ -17,13 +15,13 @@ from flights.suppliers import supplier_for
 from flights.suppliers.base import SupplierNotConnected
 from flights.suppliers.duffel import DuffelSupplier
 from flights.suppliers.sandbox import SandboxSupplier
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
 from wallet.models import Transaction, Wallet
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time")]
 
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 SEARCH = {
     "type": "one_way",
     "slices": [{"origin": "GRU", "destination": "BSB", "departureDate": "2027-01-15"}],
@@ -39,25 +37,6 @@ NOT_CONNECTED = {
         "request_id": ANY,
     },
 }
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
-
-
-def passenger(pid):
-    return {
-        "id": pid,
-        "given_name": "Ana",
-        "family_name": "Souza",
-        "gender": "f",
-        "title": "ms",
-        "born_on": "1990-05-01",
-        "email": "ana@example.com",
-        "phone_number": "+5511987654321",
-    }
 
 
 def instant_booking(offer):

@@ -7,19 +7,13 @@ import time_machine
 from flights.models import OfferRequest
 from flights.selectors import bookable_offer
 from flights.tasks import purge_expired_offers
+from tests.kit.clock import NOW
 
 # Live keys here book the sandbox supplier: allowed explicitly (FLIGHTS_LIVE_SANDBOX).
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 SEARCH = "/api/v1/flights/search"
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 DAY = "2027-01-15"
-
-
-@pytest.fixture(autouse=True)
-def frozen_time():
-    with time_machine.travel(NOW, tick=False):
-        yield
 
 
 def one_way(origin="GRU", destination="LIS", day=DAY, passengers=None, **extra):

@@ -12,7 +12,6 @@ import gzip
 import hashlib
 import os
 import types
-from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,16 +19,16 @@ import orjson
 import pytest
 import time_machine
 
-from agencies.tests.factories import make_team
 from core import ids
 from flights import payloads
 from flights.models import OfferRequest
 from flights.selectors import bookable_offer
+from tests.kit.clock import NOW
+from tests.kit.factories import make_team
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_sandbox")]
 
 GOLDEN = Path(__file__).parent / "golden"
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=UTC)
 
 SEARCHES = {
     "one_way_adult": {

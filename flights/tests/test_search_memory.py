@@ -10,7 +10,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 
-from bench.harness import wsgi_call
+from tests.kit.wsgi import wsgi_call
 
 pytestmark = pytest.mark.django_db
 

@@ -10,19 +10,6 @@ from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import wallet_credit
 
 
-def fund(team, amount: str, *, reference_id: str = "rch_seed", live_mode: bool = True):
-    """Put money in a team's wallet the way a completed recharge does."""
-    return wallet_credit(
-        team=team,
-        live_mode=live_mode,
-        amount=Decimal(amount),
-        reference_type="recharge",
-        reference_id=reference_id,
-        description="Seed recharge",
-        payment_method="pix",
-    )
-
-
 class WalletFactory(DjangoModelFactory):
     """A team's live wallet: the one the wallet app opened with the team (wallet/receivers.py);
     money arrives through `fund` or `TransactionFactory`."""

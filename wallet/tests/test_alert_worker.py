@@ -4,17 +4,13 @@ broker loses the message."""
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.conf import settings as django_settings
 
+from tests.kit.stack import database_url, kill, needs_real_stack, start_celery_worker, wait_until
 from wallet.models import ProviderNotification
 from wallet.tests.asaas import (
     add_read_back,
@@ -23,75 +19,26 @@ from wallet.tests.asaas import (
     pending_recharge,
 )
 
-REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    django_settings.REDIS_URL
-)
 pytestmark = [
-    pytest.mark.skipif(
-        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
-    ),
+    needs_real_stack,
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(90),
     pytest.mark.usefixtures("support_alerts"),
 ]
-ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = "support@agency.example"
 
 
 @pytest.fixture
-def broker():
-    """The test process queues through Redis for real (not eagerly), on an empty queue."""
-    from config.celery_app import app
-
-    app.conf.task_always_eager = False
-    app.control.purge()
-    yield app
-    app.control.purge()
-    app.conf.task_always_eager = True
-
-
-@pytest.fixture
 def worker():
-    test_db = django_settings.DATABASES["default"]["NAME"]
-    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=WARNING",
-        ],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": database_url,
-            "SUPPORT_ALERT_EMAILS": SUPPORT,
-        },
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": database_url(),
+        "SUPPORT_ALERT_EMAILS": SUPPORT,
+    }
+    process = start_celery_worker(env, "--pool=solo")
     yield process
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
-def wait_until(condition, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
+    kill(process)
 
 
 def alert_stamped() -> bool:

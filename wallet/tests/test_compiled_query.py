@@ -10,11 +10,11 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from agencies.models import Team
-from agencies.tests.factories import make_team
 from core.sql import CompiledQuery
+from tests.kit.factories import fund, make_team
+from tests.kit.marks import needs_postgresql
 from wallet.models import Transaction, Wallet
 from wallet.selectors import _live_balance, _test_balance
-from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_a_last_movement_is_utc():
     assert last_movement.utcoffset() == UTC.utcoffset(None)
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL")
+@needs_postgresql("prepared statements")
 def test_on_postgresql_it_is_planned_once_per_connection_where_it_may_be():
     team = make_team("Planned").team
     fund(team, "33.00")

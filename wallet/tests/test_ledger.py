@@ -6,6 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
+from tests.kit.factories import fund
+from tests.kit.marks import needs_postgresql
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction, Wallet
 from wallet.services import (
@@ -14,7 +16,6 @@ from wallet.services import (
     wallet_credit,
     wallet_debit,
 )
-from wallet.tests.factories import fund
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -177,7 +178,7 @@ def test_the_database_refuses_a_negative_balance(team):
         Wallet.objects.filter(team=team).update(balance=Decimal("-0.01"))
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'")
+@needs_postgresql("the append-only trigger is PostgreSQL's")
 def test_postgresql_trigger_refuses_update_and_delete(team):
     txn = fund(team, "100.00")
     for statement in (
@@ -210,10 +211,9 @@ def test_check_ledger_names_a_wallet_whose_balance_disagrees(team, other_team):
     assert team.id in err.getvalue() and other_team.id not in err.getvalue()
 
 
+@needs_postgresql("row locks; SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_debits_never_overdraw_or_lose_an_update(team):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     fund(team, "1000.00")
     attempts, threads_count = 40, 8  # 40 × 50.00 = 2000.00 asked of 1000.00
     barrier = threading.Barrier(threads_count)

@@ -12,17 +12,15 @@ import psycopg
 import pytest
 from django.db import connection, connections, transaction
 
-from agencies.tests.factories import make_team
+from tests.kit.factories import make_team
+from tests.kit.marks import needs_postgresql
 from wallet.models import Transaction, Wallet
 from wallet.services import DuplicateTransaction, InsufficientBalance, wallet_credit, wallet_debit
 from webhooks.models import Event
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="the one-statement path exists only on PostgreSQL",
-    ),
+    needs_postgresql("the one-statement path exists only on PostgreSQL"),
 ]
 
 

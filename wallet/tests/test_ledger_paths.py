@@ -10,22 +10,18 @@ the same endpoints, and compare everything written apart from ids and timestamps
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
-from agencies.tests.factories import make_team
 from core.timestamps import iso_utc
+from tests.kit.factories import make_endpoint, make_team
+from tests.kit.marks import needs_postgresql
 from wallet.models import Transaction
 from wallet.services import DuplicateTransaction, InsufficientBalance
 from wallet.services.ledger import _record
 from webhooks.models import Delivery, Event
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="the one-statement path exists only on PostgreSQL",
-    ),
+    needs_postgresql("the one-statement path exists only on PostgreSQL"),
 ]
 
 WALLET_TYPES = ("wallet.credit", "wallet.debit", "wallet.low_balance")

@@ -21,6 +21,7 @@ from django.db import connection
 from django.test import Client
 
 from agencies.models import User
+from tests.kit.marks import needs_postgresql
 from wallet.emails import notification_alert_send, notification_alerts_requeue
 from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import recharge_create, recharge_expire
@@ -791,14 +792,9 @@ def _check_ledger() -> str:
     return out.getvalue()
 
 
-def _needs_postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
-
-
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicates_credit_once(asaas, team, mailoutbox):
-    _needs_postgresql()
     recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
 
@@ -811,9 +807,9 @@ def test_concurrent_duplicates_credit_once(asaas, team, mailoutbox):
     assert mailoutbox == []
 
 
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
-    _needs_postgresql()
     recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
     bodies = [
@@ -834,9 +830,9 @@ def test_concurrent_different_events_for_one_payment_credit_once(asaas, team):
     assert "consistent" in _check_ledger()
 
 
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicates_of_a_rejected_event_alert_once(asaas, team, mailoutbox):
-    _needs_postgresql()
     recharge = pending_recharge(asaas, team, amount="100.00")
     add_read_back(asaas, recharge, value=Decimal("1e6"))
 
@@ -870,11 +866,11 @@ def test_a_payment_id_cannot_steer_the_read_back_elsewhere(asaas, team, deliver,
     assert_nothing_credited(recharge)
 
 
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_verify_again_and_a_new_event_credit_once(asaas, team):
     """Two support agents verify the same rejected notification again while Asaas's next event
     for the payment arrives: one credit, whatever the order."""
-    _needs_postgresql()
     from wallet.services import NotificationNotRejected, notification_verify_again
 
     recharge = pending_recharge(asaas, team)

@@ -2,7 +2,6 @@
 and what Asaas said, filtering by state and reason and searching by event, payment or recharge
 id; nobody can add, change or delete one; agency users do not see them at all."""
 
-import shutil
 from decimal import Decimal
 from pathlib import Path
 
@@ -13,6 +12,8 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
+from tests.kit.browsers import PASSWORD, chromium, needs_chromium
+from tests.kit.panel import browser_for
 from wallet.models import ProviderNotification, Transaction
 from wallet.tests.asaas import (
     BASE_URL,
@@ -52,9 +53,7 @@ def listed(browser, **query) -> list[str]:
 
 
 def support_browser():
-    browser = BrowserClient()
-    browser.force_login(SupportUserFactory())
-    return browser
+    return browser_for(SupportUserFactory())
 
 
 def test_support_filters_by_state_and_reason(three_notifications):
@@ -234,15 +233,8 @@ def test_agency_users_cannot_verify_again(team_owner, three_notifications):
 
 # --- In a real browser ----------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-PASSWORD = "correct horse battery staple"
 
-
-@pytest.mark.skipif(
-    not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-    reason="needs Debian's chromium and chromium-driver (installed by .ci/run)",
-)
+@needs_chromium
 @pytest.mark.django_db(transaction=True)
 def test_support_finds_a_rejected_notification_in_the_browser(
     asaas,
@@ -251,8 +243,6 @@ def test_support_finds_a_rejected_notification_in_the_browser(
     live_server,
     settings,
 ):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -268,12 +258,7 @@ def test_support_finds_a_rejected_notification_in_the_browser(
     desk.set_password(PASSWORD)
     desk.save()
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1400,1000")
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium("--window-size=1400,1000")
     try:
         wait = WebDriverWait(driver, 20)
         driver.get(live_server.url + reverse("admin:login"))

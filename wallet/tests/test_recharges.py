@@ -11,6 +11,7 @@ from django.test import Client as BrowserClient
 from django.urls import reverse
 
 from agencies.tests.factories import SupportUserFactory
+from tests.kit.marks import needs_postgresql
 from wallet import boleto, pix
 from wallet.models import Recharge, Transaction, Wallet
 from wallet.services import recharge_expire
@@ -346,7 +347,7 @@ def test_support_marks_a_sandbox_recharge_paid_and_cancels_another(live_client, 
 
 
 def test_nobody_adds_changes_or_deletes_ledger_rows_in_the_panel(team):
-    from wallet.tests.factories import fund
+    from tests.kit.factories import fund
 
     txn = fund(team, "100.00")
     browser = BrowserClient()
@@ -360,6 +361,7 @@ def test_nobody_adds_changes_or_deletes_ledger_rows_in_the_panel(team):
     assert Transaction.objects.get(pk=txn.pk).amount == Decimal("100.00")
 
 
+@needs_postgresql("row locks; SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team_keys):
     import threading
@@ -367,8 +369,6 @@ def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team_key
     from django.db import connection
     from django.test import Client as HttpClient
 
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL row locks; SQLite serialises every writer")
     barrier = threading.Barrier(6)
     statuses = []
 

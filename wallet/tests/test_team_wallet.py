@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from agencies.models import Team
 from agencies.services import team_create
-from agencies.tests.factories import ApiKeyFactory, TeamFactory, make_team
+from agencies.tests.factories import ApiKeyFactory, TeamFactory
+from tests.kit.factories import make_team
 from wallet.models import Wallet
 from wallet.tests.factories import TransactionFactory, WalletFactory
 

@@ -5,9 +5,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from tests.kit.factories import fund
 from wallet.models import Transaction
 from wallet.services import wallet_debit
-from wallet.tests.factories import fund
 
 pytestmark = pytest.mark.django_db
 

@@ -1,38 +1,16 @@
 import factory
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
+from tests.kit.factories import SECRET
 from webhooks.models import Delivery, DeliveryAttempt, Event, EventType, WebhookEndpoint
-from webhooks.services import event_record
-
-SECRET = "whsec_test_secret_for_signatures"
-
-
-def make_endpoint(team, url: str, *, events=("wallet.credit",), live_mode=True, **fields):
-    """An endpoint as the API registers it (the probe is the API's business, tested there)."""
-    return WebhookEndpoint.objects.create(
-        team=team, live_mode=live_mode, url=url, events=list(events), secret=SECRET, **fields
-    )
-
-
-def record(team, *, type=EventType.WALLET_CREDIT, live_mode=True, data=None, previous=None):
-    """An event recorded as the services do: in its own transaction."""
-    with transaction.atomic():
-        return event_record(
-            team=team,
-            live_mode=live_mode,
-            type=type,
-            data_object=data or {"object": "transaction", "id": "txn_1"},
-            previous_attributes=previous,
-        )
 
 
 class EventFactory(DjangoModelFactory):
-    """A wallet.credit event written as a row, without deliveries (`record` above writes one
-    the way the services do, with its deliveries)."""
+    """A wallet.credit event written as a row, without deliveries (tests/kit/factories.py's
+    `record` writes one the way the services do, with its deliveries)."""
 
     class Meta:
         model = Event
@@ -45,7 +23,7 @@ class EventFactory(DjangoModelFactory):
 
 
 class WebhookEndpointFactory(DjangoModelFactory):
-    """An active endpoint subscribed to wallet.credit (`make_endpoint` above, with a URL)."""
+    """An active endpoint subscribed to wallet.credit (the kit's `make_endpoint`, with a URL)."""
 
     class Meta:
         model = WebhookEndpoint

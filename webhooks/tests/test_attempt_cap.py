@@ -10,10 +10,11 @@ import time_machine
 from django.db import connection
 from django.utils import timezone
 
+from tests.kit.factories import make_endpoint, record
+from tests.kit.marks import needs_postgresql
 from webhooks.models import Delivery
 from webhooks.services import deliveries_send_batch, deliveries_sweep, delivery_attempt
 from webhooks.services.deliveries import delivery_claim
-from webhooks.tests.factories import make_endpoint, record
 
 
 def backlog(team, count: int) -> list[int]:
@@ -142,10 +143,9 @@ def test_an_inactive_endpoint_is_not_sent_to(team, https_receiver):
     assert https_receiver.requests == []
 
 
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_claims_on_postgresql_respect_the_cap(team, https_receiver, settings):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
     make_endpoint(team, https_receiver.url)
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 0  # commits queue (eagerly) in vain
     ids = backlog(team, 24)

@@ -10,13 +10,14 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from tests.stack import wait_until
+from tests.kit.factories import SECRET, make_endpoint, record
+from tests.kit.marks import needs_postgresql
+from tests.kit.receiver import verify_signature
+from tests.kit.stack import wait_until
 from webhooks.models import Delivery, WebhookEndpoint
 from webhooks.services import deliveries_send_batch, delivery_attempt, webhook_send_test_event
 from webhooks.services.deliveries import _queued_key
 from webhooks.tasks import deliver_webhook
-from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 
 def backlog(team, count: int) -> list[int]:
@@ -179,12 +180,11 @@ def test_a_duplicate_message_sends_nothing_twice(team, https_receiver):
     assert sent_event_ids(https_receiver) == event_ids_in_order()
 
 
+@needs_postgresql("concurrent transactions and row locks")
 @pytest.mark.django_db(transaction=True)
 def test_two_messages_for_one_endpoint_at_once_never_send_a_delivery_twice(
     team, https_receiver, settings
 ):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: concurrent transactions and row locks")
     settings.WEBHOOK_BATCH_SIZE = 4
     endpoint = make_endpoint(team, https_receiver.url)
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 0  # commits queue (eagerly) in vain

@@ -7,16 +7,15 @@ time, each in a transaction rolled back afterwards."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
+from tests.kit.factories import make_endpoint, record
+from tests.kit.marks import needs_postgresql
 from webhooks.models import Delivery
 from webhooks.services import deliveries as service
-from webhooks.tests.factories import make_endpoint, record
 
-pytestmark = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the precompiled claim is PostgreSQL's"
-)
+pytestmark = needs_postgresql("the precompiled claim is PostgreSQL's")
 
 SWEEP = "sweep-lease"
 

@@ -10,10 +10,10 @@ import orjson
 import pytest
 import requests
 
+from tests.kit.factories import make_endpoint, record
 from webhooks import http
 from webhooks.models import Delivery
 from webhooks.services import delivery_attempt
-from webhooks.tests.factories import make_endpoint, record
 
 BODY = orjson.dumps({"type": "ping"})
 HEADERS = {"Content-Type": "application/json"}

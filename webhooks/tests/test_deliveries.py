@@ -11,7 +11,8 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
-from wallet.tests.factories import fund
+from tests.kit.factories import SECRET, fund, make_endpoint, record
+from tests.kit.receiver import verify_signature
 from webhooks.models import Delivery, Event
 from webhooks.services import (
     deliveries_sweep,
@@ -22,8 +23,6 @@ from webhooks.services import (
     webhook_update,
 )
 from webhooks.services.deliveries import delivery_claim
-from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,11 @@ from django.db import connection, transaction
 from django.db.models import Value
 from django.test.utils import CaptureQueriesContext
 
+from tests.kit.factories import make_endpoint
+from tests.kit.marks import needs_postgresql
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Event
 from webhooks.services import NewEvent, event_record, events_record
 from webhooks.services.events import _subscribers_by_type, _subscribers_of
-from webhooks.tests.factories import make_endpoint
 
 ALL_TYPES = sorted(SUBSCRIBABLE_EVENT_TYPES)
 
@@ -152,7 +153,7 @@ def test_several_events_refuse_to_run_outside_a_transaction(team):
     assert not Event.objects.filter(type__startswith="booking.").exists()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL")
+@needs_postgresql("concurrent writers")
 @pytest.mark.django_db(transaction=True)
 def test_an_endpoint_committed_meanwhile_gets_the_changes_recorded_after_it(team):
     """READ COMMITTED: each change's one read sees the endpoints committed before it, so the

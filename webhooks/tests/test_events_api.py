@@ -8,10 +8,10 @@ import orjson
 import pytest
 import time_machine
 
+from tests.kit.factories import SECRET, make_endpoint, record
+from tests.kit.receiver import verify_signature
 from webhooks.models import Delivery, Event, EventType
 from webhooks.services import event_payload
-from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
 

@@ -9,15 +9,14 @@ import orjson
 import pytest
 from django.db import connection, transaction
 
+from tests.kit.factories import make_endpoint
+from tests.kit.marks import needs_postgresql
 from wallet.services.ledger import _record
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery, Event, EventType
 from webhooks.services import EventSql, event_record
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db
-postgresql_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="EventSql writes PostgreSQL SQL"
-)
+postgresql_only = needs_postgresql("EventSql writes PostgreSQL SQL")
 
 ALL_TYPES = sorted(SUBSCRIBABLE_EVENT_TYPES)
 # label: (live_mode, active, events)

@@ -3,25 +3,19 @@ reactivates, redelivers and sends a test event; never another team's; support se
 
 import orjson
 import pytest
-from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
 from agencies.tests.factories import SupportUserFactory
+from tests.kit.factories import SECRET, make_endpoint, record
+from tests.kit.panel import browser_for
 from webhooks.models import Delivery, WebhookEndpoint
 from webhooks.services import delivery_attempt
-from webhooks.tests.factories import SECRET, make_endpoint, record
 
 pytestmark = pytest.mark.django_db
 
 ENDPOINTS = reverse("admin:webhooks_webhookendpoint_changelist")
 DELIVERIES = reverse("admin:webhooks_delivery_changelist")
-
-
-def browser_for(user):
-    browser = BrowserClient()
-    browser.force_login(user)
-    return browser
 
 
 def endpoint_page(endpoint):

@@ -6,10 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from agencies.tests.factories import make_team
-from tests.browsers import PASSWORD, needs_chromium
+from tests.kit.browsers import PASSWORD, needs_chromium
+from tests.kit.factories import make_endpoint, make_team
 from webhooks.models import WebhookEndpoint
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,12 @@ import orjson
 import pytest
 from django.core import mail
 from django.db.models import F
-from django.test import Client as BrowserClient
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.kit.factories import SECRET, make_endpoint, record
+from tests.kit.panel import browser_for
+from tests.kit.receiver import verify_signature
 from webhooks.display import endpoint_health, parse_brasilia
 from webhooks.models import Delivery, DeliveryAttempt, EventType, WebhookEndpoint
 from webhooks.services import (
@@ -25,17 +27,9 @@ from webhooks.services import (
     webhook_update,
 )
 from webhooks.services.deliveries import delivery_claim
-from webhooks.tests.factories import SECRET, make_endpoint, record
-from webhooks.tests.receiver import verify_signature
 
 pytestmark = pytest.mark.django_db
 BRASILIA = ZoneInfo("America/Sao_Paulo")
-
-
-def browser_for(user):
-    browser = BrowserClient()
-    browser.force_login(user)
-    return browser
 
 
 def page_of(endpoint, view="change"):

@@ -8,8 +8,8 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
+from tests.kit.factories import make_endpoint
 from webhooks.models import WebhookEndpoint
-from webhooks.tests.factories import make_endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)  # requests from two threads
 

@@ -9,16 +9,15 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from django.utils import timezone
 
+from tests.kit.factories import make_endpoint, record
+from tests.kit.marks import needs_postgresql
 from webhooks.models import Delivery, DeliveryAttempt, WebhookEndpoint
 from webhooks.services import deliveries as service
-from webhooks.tests.factories import make_endpoint, record
 
-pytestmark = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the one-statement path is PostgreSQL's"
-)
+pytestmark = needs_postgresql("the one-statement path is PostgreSQL's")
 
 
 def success(started_at) -> dict:

@@ -3,57 +3,33 @@ message, and a worker killed mid-send or mid-batch, are still delivered by the s
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils import timezone
 
+from tests.kit.factories import make_endpoint
+from tests.kit.stack import database_url, kill, needs_real_stack, start_celery_worker, wait_until
 from webhooks.models import Delivery, EventType
 from webhooks.services import event_record
-from webhooks.tests.factories import make_endpoint
 
-REAL_STACK = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    django_settings.REDIS_URL
-)
 pytestmark = [
-    pytest.mark.skipif(
-        not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
-    ),
+    needs_real_stack,
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(90),
 ]
-ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 3
 BATCH_SECONDS = 2  # a batch's waiting deliveries are leased for BATCH_SECONDS + LEASE_SECONDS
 
 
 @pytest.fixture
-def broker():
-    """The test process queues through Redis for real (not eagerly), on an empty queue."""
-    from config.celery_app import app
-
-    app.conf.task_always_eager = False
-    app.control.purge()
-    yield app
-    app.control.purge()
-    app.conf.task_always_eager = True
-
-
-@pytest.fixture
 def start_worker(https_receiver):
     workers = []
-    test_db = django_settings.DATABASES["default"]["NAME"]
-    database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": database_url(),
         "WEBHOOKS_ALLOWED_NETWORKS": "127.0.0.0/8",
         "REQUESTS_CA_BUNDLE": https_receiver.ca_path,
         "WEBHOOK_ATTEMPT_LEASE_SECONDS": str(LEASE_SECONDS),
@@ -61,35 +37,13 @@ def start_worker(https_receiver):
     }
 
     def start():
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=prefork",
-                "--concurrency=1",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel=WARNING",
-            ],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,  # its own process group, killed as a whole
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        worker = start_celery_worker(env, "--pool=prefork", "--concurrency=1")
         workers.append(worker)
         return worker
 
     yield start
     for worker in workers:
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
+        kill(worker)
 
 
 def record(team):
@@ -100,15 +54,6 @@ def record(team):
             type=EventType.WALLET_CREDIT,
             data_object={"object": "transaction", "id": "txn_real"},
         )
-
-
-def wait_until(condition, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_lost_broker_message_is_delivered_by_the_sweep(

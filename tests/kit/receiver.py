@@ -5,7 +5,7 @@ It shares no code with the service: `verify_signature` is written from the spec 
 (HMAC-SHA256, hex, over `timestamp.body` with the endpoint's secret, 300 s tolerance).
 
 As a program (for benchmarks in another process):
-    python -m webhooks.tests.receiver --port 0 --log requests.jsonl
+    python -m tests.kit.receiver --port 0 --log requests.jsonl
 prints one JSON line `{"url": …, "ca_path": …}` and appends each request to the log.
 """
 

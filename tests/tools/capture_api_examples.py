@@ -3,51 +3,51 @@ operation's request and answer kept as it really was, written to api/api_example
 the schema reads). Development only: it refuses to run outside the test settings (an in-memory
 database it migrates itself).
 
-    DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python manage.py capture_api_examples
+    DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python -m tests.tools.capture_api_examples
 """
 
 import json
+import os
+import sys
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from django.conf import settings
-from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
-from django.test.utils import override_settings
-from rest_framework.test import APIClient
+import django
 
-from bookings.schemas import PASSENGER_EXAMPLE
-
-EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "api_examples.json"
+EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "api" / "api_examples.json"
 
 
-class Command(BaseCommand):
-    help = "Capture the OpenAPI examples from a sandbox journey (test settings only)."
+def main() -> None:
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test.utils import override_settings
 
-    def handle(self, *args, **options):
-        if settings.DATABASES["default"]["NAME"] != ":memory:":
-            raise CommandError("Run with DJANGO_SETTINGS_MODULE=config.settings.test")
-        call_command("migrate", verbosity=0)
-        from agencies.tests.factories import make_team
-        from webhooks.tests.receiver import Receiver
+    from tests.kit.factories import make_team
+    from tests.kit.receiver import Receiver
 
-        receiver = Receiver().start()
-        try:
-            with override_settings(
-                WEBHOOKS_ALLOWED_NETWORKS=["127.0.0.0/8"], ALLOWED_HOSTS=["testserver"]
-            ):
-                import os
-
-                os.environ["REQUESTS_CA_BUNDLE"] = receiver.ca_path
-                examples = _journey(make_team("Demo Travel"), receiver.url)
-        finally:
-            receiver.stop()
-        EXAMPLES_FILE.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
-        self.stdout.write(f"{len(examples)} operations written to {EXAMPLES_FILE}")
+    if settings.DATABASES["default"]["NAME"] != ":memory:":
+        sys.exit("Run with DJANGO_SETTINGS_MODULE=config.settings.test")
+    call_command("migrate", verbosity=0)
+    receiver = Receiver().start()
+    try:
+        with override_settings(
+            WEBHOOKS_ALLOWED_NETWORKS=["127.0.0.0/8"], ALLOWED_HOSTS=["testserver"]
+        ):
+            os.environ["REQUESTS_CA_BUNDLE"] = receiver.ca_path
+            examples = _journey(make_team("Demo Travel"), receiver.url)
+    finally:
+        receiver.stop()
+    EXAMPLES_FILE.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
+    print(f"{len(examples)} operations written to {EXAMPLES_FILE}")
 
 
 def _journey(team, receiver_url: str) -> dict:
+    from rest_framework.test import APIClient
+
+    from bookings.schemas import PASSENGER_EXAMPLE
+
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")
     examples: dict[str, dict] = {}
@@ -148,7 +148,7 @@ def _journey(team, receiver_url: str) -> dict:
         {"since": events["data"][0]["created_at"]},
     )
     call("webhooks_delete", "delete", f"/webhooks/{hook['id']}")
-    examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"  # noqa: S105
+    examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"
     examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
     return examples
 
@@ -164,9 +164,9 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
     from agencies.services import api_key_revoke, integration_connect, integration_disconnect
     from bookings.models import Booking
     from bookings.services import booking_expire
+    from tests.kit.factories import fund
     from wallet.models import Recharge
     from wallet.services import recharge_expire, wallet_debit
-    from wallet.tests.factories import fund
     from webhooks.models import Event, EventType
     from webhooks.payloads import event_object
 
@@ -217,7 +217,7 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
         team=team.team,
         live_mode=True,
         provider="duffel",
-        access_token="duffel_live_example",  # noqa: S106 - a throwaway example
+        access_token="duffel_live_example",
     )
     integration_disconnect(integration=integration)
     api_key = ApiKey.objects.filter(team=team.team).first()
@@ -233,3 +233,7 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
         if event is not None:
             events[event_type] = event_object(event, webhook_id="wh_01m84tymf0example0000000000")
     return events
+
+
+if __name__ == "__main__":
+    main()

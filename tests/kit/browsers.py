@@ -1,6 +1,6 @@
-"""Headless Chromium for the panel's browser tests (a plain module, not a test module).
+"""Headless Chromium for the panel's browser tests.
 
-The drivers themselves are the root conftest.py's fixtures: `browser` asks for English,
+The panel's drivers are fixtures (tests/kit/fixtures.py): `browser` asks for English,
 `browser_pt_br` for Brazilian Portuguese, as a Brazilian agency user's browser does."""
 
 import os
@@ -20,37 +20,34 @@ PASSWORD = "correct horse battery staple"  # the owners' panel password in brows
 DESKTOP, PHONE = (1440, 900), (390, 844)
 
 
-def english_chromium():
+def chromium(*arguments: str, prefs: dict | None = None):
+    """Headless Chromium with these command-line `arguments` ("--lang=pt-BR",
+    "--window-size=1440,900") and preferences (the languages it asks for, where downloads go)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", *arguments):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def english_chromium():
+    driver = chromium("--lang=en-US", prefs={"intl.accept_languages": "en-US,en"})
     driver.implicitly_wait(5)
     return driver
 
 
 def portuguese_chromium():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
+    return chromium(
         "--lang=pt-BR",
         "--hide-scrollbars",
         f"--window-size={DESKTOP[0]},{DESKTOP[1]}",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "pt-BR,pt"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        prefs={"intl.accept_languages": "pt-BR,pt"},
+    )
 
 
 def log_in(live_server, browser, wait):
@@ -76,14 +73,16 @@ def open_page(live_server, browser, wait, url):
     return browser.find_element(By.TAG_NAME, "body").text.replace("\N{NO-BREAK SPACE}", " ")
 
 
-def screenshot(browser, name, size):
+def screenshot(browser, name, size, *, longest=2400):
+    """The page at `size` (width, height), down to its end or `longest` pixels, saved as
+    `name`.png in PANEL_SCREENSHOTS (when set)."""
     folder = os.environ.get("PANEL_SCREENSHOTS")
     if not folder:
         return
     width, height = size
     browser.set_window_size(width, height)
     full = browser.execute_script("return document.documentElement.scrollHeight")
-    browser.set_window_size(width, min(max(full, height), 2400))
+    browser.set_window_size(width, min(max(full, height), longest))
     Path(folder).mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(Path(folder) / f"{name}.png"))
     browser.set_window_size(*DESKTOP)

@@ -16,24 +16,40 @@ import pytest
 import requests
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parents[1]
-REAL_STACK = settings.DATABASES["default"]["ENGINE"].endswith("postgresql") and bool(
-    settings.REDIS_URL
-)
+from tests.kit.marks import NEEDS_POSTGRESQL, ON_POSTGRESQL
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL_STACK = ON_POSTGRESQL and bool(settings.REDIS_URL)
 needs_real_stack = pytest.mark.skipif(
-    not REAL_STACK, reason="needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)"
+    not REAL_STACK, reason=f"{NEEDS_POSTGRESQL} and Redis (DATABASE_URL and REDIS_URL)"
 )
 
 
-# The lead passenger of the bookings these tests make.
-PASSENGER = {
-    "given_name": "Ana",
-    "family_name": "Souza",
-    "gender": "f",
-    "born_on": "1990-05-01",
-    "email": "ana@example.com",
-    "phone_number": "+5511987654321",
-}
+def database_url() -> str:
+    """DATABASE_URL naming the test database, for processes started apart to work on it."""
+    test_db = settings.DATABASES["default"]["NAME"]
+    return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
+
+
+def start_celery_worker(env: dict, *options: str) -> subprocess.Popen:
+    """A Celery worker of the project with `options` ("--pool=solo") in `env`: quiet, on its own
+    (no gossip, mingle or heartbeat) and in a process group of its own, which `kill` ends."""
+    alone = ["--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"]
+    return subprocess.Popen(  # noqa: S603 - fixed argument lists
+        [sys.executable, "-m", "celery", "-A", "config", "worker", *options, *alone],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def kill(process: subprocess.Popen) -> None:
+    """Kill a process started in a group of its own, its children with it, and reap it."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def free_port() -> int:
@@ -66,13 +82,11 @@ class Stack:
     """Processes started here are killed (their whole process group) by `stop()`."""
 
     def __init__(self, receiver_ca: str | None = None):
-        test_db = settings.DATABASES["default"]["NAME"]
-        database_url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_db}"))
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "DJANGO_SECRET_KEY": "end-to-end-tests-only-" + "x" * 40,
-            "DATABASE_URL": database_url,
+            "DATABASE_URL": database_url(),
             "REDIS_URL": settings.REDIS_URL,
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "EMAIL_URL": "dummymail://",
@@ -163,9 +177,7 @@ class Stack:
 
     def stop(self) -> None:
         for process in self.processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            kill(process)
 
 
 class RoundRobin(requests.Session):
