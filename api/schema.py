@@ -226,7 +226,8 @@ META_SCHEMA = {
 }
 
 
-# Each operation's request and answer from a sandbox journey (`python -m tests.tools.capture_api_examples`).
+# Each operation's request and answer from a sandbox journey, captured by the development
+# program `python -m tests.tools.capture_api_examples`.
 EXAMPLES_FILE = Path(__file__).resolve().parent / "api_examples.json"
 
 
