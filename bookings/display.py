@@ -1,5 +1,5 @@
 """A failed booking's reason for people. It is stored as `<code>: <the supplier's message>` in
-English (bookings/services/outcomes.py); the panel shows what the code means in the reader's
+English (bookings/services/recording.py); the panel shows what the code means in the reader's
 language (what was refunded is in the booking's money movements), and the stored text as it is
 when the code is not one we know."""
 
