@@ -19,6 +19,7 @@ from djmoney.money import Money
 from agencies.models import ApiKey, Integration, Invitation, Team, User, hash_secret
 from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
+from agencies.tasks import send_invitation_email as send_invitation_email_task
 from core.exceptions import Conflict
 from webhooks.models import EventType
 from webhooks.services import event_record
@@ -211,9 +212,7 @@ def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Inv
             invited_by=invited_by,
             expires_at=timezone.now() + settings.PANEL_INVITATION_VALIDITY,
         )
-        from agencies.tasks import send_invitation_email
-
-        send_invitation_email.delay_on_commit(invitation.pk)  # type: ignore[attr-defined]  # DjangoTask
+        send_invitation_email_task.delay_on_commit(invitation.pk)  # type: ignore[attr-defined]  # DjangoTask
     return invitation
 
 

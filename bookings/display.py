@@ -1,7 +1,7 @@
 """What the panel shows of bookings, for people.
 
 A failed booking's reason: it is stored as `<code>: <the supplier's message>` in English
-(bookings/services/outcomes.py); the panel shows what the code means in the reader's language
+(bookings/services/recording.py); the panel shows what the code means in the reader's language
 (what was refunded is in the booking's money movements), and the stored text as it is when the
 code is not one we know.
 

@@ -93,9 +93,9 @@ def customer_refund(booking: Booking) -> dict:
     """
     if booking.confirmed_at is None:
         return {"paid": False, "amount": Decimal("0.00"), "full": False}
-    from bookings.services import _refund_due  # the rule booking_cancel applies to the wallet
+    from bookings.services import refund_due  # the rule booking_cancel applies to the wallet
 
-    refund = _refund_due(booking) or Decimal("0")
+    refund = refund_due(booking) or Decimal("0")
     if refund >= booking.total_amount:
         amount = booking.client_amount
     else:

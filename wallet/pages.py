@@ -21,11 +21,8 @@ from core.http import client_address
 from core.middleware import people_facing
 from wallet import boleto, pix
 from wallet.models import PaymentMethod, Recharge
-from wallet.services.recharges import (
-    payment_page_token,
-    payment_page_token_valid,
-    payment_pages_open,
-)
+from wallet.page_tokens import payment_page_token, payment_page_token_valid
+from wallet.services.recharges import payment_pages_open
 
 PAGE_EXPIRED, PAGE_EXPIRED_MESSAGE = "payment_page_expired", "Payment page expired"
 register_error(

@@ -7,6 +7,7 @@ from django.conf import settings
 from core.money import fmt
 from core.timestamps import iso_utc
 from wallet.models import PaymentMethod, Recharge, Transaction
+from wallet.page_tokens import payment_page_token
 
 
 def transaction_object(txn: Transaction) -> dict:
@@ -44,8 +45,6 @@ def recharge_object(recharge: Recharge, *, with_payment: bool = False) -> dict:
 
 
 def payment_instructions(recharge: Recharge) -> dict:
-    from wallet.services.recharges import payment_page_token  # the services build on this
-
     base = settings.PUBLIC_BASE_URL
     token = payment_page_token(recharge.id)
     if recharge.payment_method == PaymentMethod.PIX:

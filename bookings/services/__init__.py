@@ -1,6 +1,9 @@
-"""Bookings' services, split by action: `creation`, `lifecycle` (confirm, ticket, cancel,
-expire and their periodic jobs) and `outcomes` (the supplier's answers). The names other modules
-use are re-exported here; the errors live in `bookings.errors`, the wire shapes in
+"""Bookings' services, split by action: `creation`, `lifecycle` (confirm, cancel, expire and
+their periodic jobs), `ticketing` (issuing a confirmed booking's tickets) and `outcomes`
+(unknown outcomes: the reconcile job and support's check). Beneath them, the helpers they share:
+`recording` (the supplier's answers and the booking's events), `supplier_orders` (the booking's
+order at the supplier and the check lease) and `refunds` (the refund rule). The names other
+modules use are re-exported here; the errors live in `bookings.errors`, the wire shapes in
 `bookings.payloads`."""
 
 from bookings.errors import (
@@ -19,26 +22,27 @@ from bookings.payloads import booking_event_object, booking_object
 from bookings.services.creation import booking_create
 from bookings.services.lifecycle import (
     REMINDER_BEFORE_DEADLINE,
-    STUCK_CONFIRMED_AFTER,
     CancelPreview,
-    _refund_due,
     booking_cancel,
     booking_cancel_preview,
     booking_confirm,
     booking_expire,
     booking_holds_expire_due,
-    booking_issue_tickets,
-    bookings_stuck_confirmed_requeue,
     payment_reminders_queue,
 )
 from bookings.services.outcomes import (
-    CHECK_LEASE,
-    ORDER_LOOKBACK,
     booking_check_with_supplier,
     booking_outcome_check,
     booking_outcome_mark_interrupted,
     bookings_interrupted,
     bookings_outcomes_reconcile,
+)
+from bookings.services.refunds import refund_due
+from bookings.services.supplier_orders import CHECK_LEASE, ORDER_LOOKBACK
+from bookings.services.ticketing import (
+    STUCK_CONFIRMED_AFTER,
+    booking_issue_tickets,
+    bookings_stuck_confirmed_requeue,
 )
 
 __all__ = [
@@ -57,7 +61,6 @@ __all__ = [
     "OfferExpired",
     "OfferNotFound",
     "OrderAbsent",
-    "_refund_due",  # bookings.emails: the refund rule booking_cancel applies
     "booking_cancel",
     "booking_cancel_preview",
     "booking_check_with_supplier",
@@ -74,4 +77,5 @@ __all__ = [
     "bookings_outcomes_reconcile",
     "bookings_stuck_confirmed_requeue",
     "payment_reminders_queue",
+    "refund_due",  # bookings.emails: the refund rule booking_cancel applies
 ]

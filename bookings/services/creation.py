@@ -10,20 +10,18 @@ from django.utils import timezone
 from agencies.models import Client, Team
 from bookings.errors import InstantPaymentRequired, OfferAlreadyBooked, OfferExpired, OfferNotFound
 from bookings.models import Booking, BookingPassenger
-from bookings.services.outcomes import (
-    _claim_check,
-    _look_up_order,
-    _order_passengers,
-    _record_failure,
-    _record_order,
-    _record_outcome_unknown,
-    _release_check,
+from bookings.services.recording import record_failure, record_order, record_outcome_unknown
+from bookings.services.supplier_orders import (
+    claim_check,
+    look_up_order,
+    order_passengers,
+    release_check,
 )
 from bookings.validation import PassengerInput, check_passports, check_payment, validate_passengers
 from core.exceptions import InvalidRequest
 from flights.selectors import BookableOffer, bookable_offer
 from flights.suppliers import supplier_for, supplier_for_booking
-from flights.suppliers.base import SupplierError, SupplierOutcomeUnknown
+from flights.suppliers.base import FlightSupplier, SupplierError, SupplierOutcomeUnknown
 from wallet.models import Transaction
 from wallet.services import wallet_debit
 
@@ -85,27 +83,30 @@ def booking_create(
     return _place_order(booking, offer=offer)
 
 
-def _place_order(booking: Booking, *, offer: BookableOffer) -> Booking:
-    """The supplier's hold or instant order, outside any transaction, and its outcome."""
-    supplier = supplier_for_booking(booking)
+def _place_order(
+    booking: Booking, *, offer: BookableOffer, supplier: FlightSupplier | None = None
+) -> Booking:
+    """The supplier's hold or instant order, outside any transaction, and its outcome.
+    `supplier`: the booking's (`supplier_for_booking`), from a caller that looked it up already."""
+    supplier = supplier or supplier_for_booking(booking)
     instant = booking.type == Booking.Type.INSTANT
     try:
         order = supplier.create_order(
             offer=offer,
-            passengers=_order_passengers(booking),
+            passengers=order_passengers(booking),
             instant=instant,
             amount=offer.total_amount,
             currency=offer.total_currency,
             booking_id=booking.id,
         )
     except SupplierOutcomeUnknown as exc:  # the order may exist: keep the money where it is
-        return _record_outcome_unknown(booking, exc)
+        return record_outcome_unknown(booking, exc)
     except SupplierError as exc:
         if instant:  # the wallet was debited: the booking stays, failed and refunded
-            return _record_failure(booking, exc)
+            return record_failure(booking, exc)
         Booking.objects.filter(pk=booking.pk).delete()  # a refused hold: no booking remains
         raise
-    return _record_order(booking, order)
+    return record_order(booking, order)
 
 
 def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
@@ -118,7 +119,7 @@ def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
     flight), and the check lease keeps the reconcile job out meanwhile."""
     if booking.status != Booking.Status.PENDING or booking.supplier_order_id:
         return booking
-    if not _claim_check(booking.pk):
+    if not claim_check(booking.pk):
         return booking  # the reconcile job is asking the supplier right now
     try:
         booking.refresh_from_db()
@@ -126,14 +127,14 @@ def _resume(booking: Booking, *, offer: BookableOffer) -> Booking:
             return booking
         supplier = supplier_for_booking(booking)
         try:
-            order = _look_up_order(supplier, booking)
+            order = look_up_order(supplier, booking)
         except SupplierError as exc:
-            return _record_outcome_unknown(booking, exc)
+            return record_outcome_unknown(booking, exc)
         if order is None:
-            return _place_order(booking, offer=offer)
-        return _record_order(booking, order)
+            return _place_order(booking, offer=offer, supplier=supplier)
+        return record_order(booking, order)
     finally:
-        _release_check(booking.pk)
+        release_check(booking.pk)
 
 
 def _booked_by_the_same_request(*, offer: BookableOffer, team: Team, key: str) -> Booking | None:

@@ -1,5 +1,6 @@
-"""Bookings after creation: confirm (pay a hold), issue tickets, cancel (and its refund),
-expire, and the periodic jobs that expire holds, requeue stuck ticketing and queue reminders."""
+"""Bookings after creation: confirm (pay a hold; its tickets are issued by `ticketing`), cancel
+(with the refund of `refunds`), expire, and the periodic jobs that expire holds and queue
+payment reminders."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,23 +18,12 @@ from bookings.errors import (
     BookingOutcomeUnknown,
 )
 from bookings.models import Booking, BookingEmail
-from bookings.services.outcomes import (
-    _clear_outcome_unknown,
-    _event,
-    _record_events,
-    _record_failure,
-    _record_order,
-    _record_outcome_unknown,
-)
+from bookings.services.recording import booking_event, clear_outcome_unknown, record_events
+from bookings.services.refunds import refund_for, refund_in_brl
+from bookings.tasks import issue_tickets as issue_tickets_task
 from bookings.validation import check_payment
-from core.money import fmt, q
+from core.money import fmt
 from flights.suppliers import supplier_for_booking
-from flights.suppliers.base import (
-    FlightSupplier,
-    SupplierError,
-    SupplierOrder,
-    SupplierOutcomeUnknown,
-)
 from wallet.models import Transaction
 from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
@@ -67,52 +57,14 @@ def booking_confirm(*, booking: Booking, payment: object) -> Booking:
         booking.status = Booking.Status.CONFIRMED
         booking.confirmed_at = timezone.now()
         booking.save()
-        _record_events(
+        record_events(
             booking,
-            _event(
+            booking_event(
                 booking, EventType.BOOKING_CONFIRMED, previous={"status": Booking.Status.PENDING}
             ),
         )
-        from bookings.tasks import issue_tickets
-
-        issue_tickets.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
+        issue_tickets_task.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
     return booking
-
-
-def booking_issue_tickets(*, booking_id: str) -> Booking:
-    """Issue a confirmed booking's tickets. Idempotent: a booking that is not `confirmed` is
-    left alone, and a payment the supplier already took is read back, not made again."""
-    booking = Booking.objects.get(pk=booking_id)
-    if (
-        booking.status != Booking.Status.CONFIRMED
-        or booking.outcome_unknown_since  # the reconcile job settles it, never a blind retry
-        or not booking.supplier_order_id
-    ):
-        return booking
-    supplier = supplier_for_booking(booking)
-    try:
-        order = supplier.pay_order(
-            order_id=booking.supplier_order_id,
-            amount=booking.total_amount,
-            currency=booking.total_currency,
-        )
-    except SupplierOutcomeUnknown as exc:  # the payment may have been taken
-        return _record_outcome_unknown(booking, exc)
-    except SupplierError as exc:
-        issued = _already_issued(supplier, booking)
-        if issued is None:
-            return _record_failure(booking, exc)
-        order = issued
-    return _record_order(booking, order)
-
-
-def _already_issued(supplier: FlightSupplier, booking: Booking) -> SupplierOrder | None:
-    """After a crash between paying and recording, the supplier has the tickets already."""
-    try:
-        order = supplier.get_order(booking.supplier_order_id)
-    except SupplierError:
-        return None
-    return order if order.documents else None
 
 
 def _check_cancellable(booking: Booking) -> None:
@@ -149,7 +101,7 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
         # (debited) or have failed (refunded) since it was read.
         _check_cancellable(booking)
         previous = booking.status
-        refund_amount, paid = _refund_for(booking)
+        refund_amount, paid = refund_for(booking)
         booking.status = Booking.Status.CANCELLED
         booking.cancelled_at = timezone.now()
         booking.save()
@@ -157,13 +109,14 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
             wallet_credit(
                 team=booking.team,
                 live_mode=booking.live_mode,
-                amount=_refund_in_brl(booking, refund_amount),
+                amount=refund_in_brl(booking, refund_amount),
                 reference_type=Transaction.ReferenceType.REFUND,
                 reference_id=booking.id,
                 description=f"Refund of booking {booking.id}",
             )
-        _record_events(
-            booking, _event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous})
+        record_events(
+            booking,
+            booking_event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous}),
         )
         email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
     condition = booking.conditions["refund_before_departure"]
@@ -190,37 +143,15 @@ def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
     """The refund booking_cancel would make in the booking's current state, without cancelling
     (the panel's confirmation page). Raises what booking_cancel would raise."""
     _check_cancellable(booking)
-    refund_amount, paid = _refund_for(booking)
+    refund_amount, paid = refund_for(booking)
     condition = booking.conditions["refund_before_departure"]
     return CancelPreview(
         refund_amount=refund_amount or Decimal("0.00"),
         currency=booking.total_currency,
-        refund_brl=_refund_in_brl(booking, refund_amount) if refund_amount else Decimal("0.00"),
+        refund_brl=refund_in_brl(booking, refund_amount) if refund_amount else Decimal("0.00"),
         penalty_amount=condition.get("penalty_amount") if paid else None,
         penalty_currency=condition.get("penalty_currency") if paid else None,
     )
-
-
-def _refund_for(booking: Booking) -> tuple[Decimal | None, bool]:
-    """(refund in the booking's currency or None, whether the booking was paid)."""
-    paid = booking.status != Booking.Status.PENDING
-    return (_refund_due(booking) if paid else None), paid
-
-
-def _refund_due(booking: Booking) -> Decimal | None:
-    """Original-currency refund per `conditions.refund_before_departure`."""
-    condition = booking.conditions["refund_before_departure"]
-    if not condition.get("allowed"):
-        return None
-    penalty = Decimal(condition.get("penalty_amount") or "0")
-    return max(booking.total_amount - penalty, Decimal("0"))
-
-
-def _refund_in_brl(booking: Booking, refund: Decimal) -> Decimal:
-    """A refund of R credits q(R × locked rate); a full refund credits exactly what was debited."""
-    if refund >= booking.total_amount:
-        return booking.base_cost_brl
-    return min(q(refund * booking.exchange_rate), booking.base_cost_brl)
 
 
 def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:
@@ -235,11 +166,13 @@ def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:
         ):
             return False
         booking.status = Booking.Status.EXPIRED
-        _clear_outcome_unknown(booking)  # the hold lapsed at the airline too: nothing to find
+        clear_outcome_unknown(booking)  # the hold lapsed at the airline too: nothing to find
         booking.save()
-        _record_events(
+        record_events(
             booking,
-            _event(booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING}),
+            booking_event(
+                booking, EventType.BOOKING_EXPIRED, previous={"status": Booking.Status.PENDING}
+            ),
         )
     return True
 
@@ -251,27 +184,6 @@ def booking_holds_expire_due(*, now: datetime | None = None) -> int:
         type=Booking.Type.HOLD, status=Booking.Status.PENDING, payment_required_by__lte=now
     )
     return sum(booking_expire(booking=b, now=now) for b in due.iterator())
-
-
-# Ticketing confirmed this long ago and not done: its task message was lost or its worker killed.
-STUCK_CONFIRMED_AFTER = timedelta(minutes=5)
-
-
-def bookings_stuck_confirmed_requeue(*, now: datetime | None = None) -> int:
-    """Queue ticketing again for bookings confirmed more than 5 minutes ago and still not
-    ticketed (issuing is idempotent). Unknown outcomes are the reconcile job's, never re-paid."""
-    from bookings.tasks import issue_tickets
-
-    cutoff = (now or timezone.now()) - STUCK_CONFIRMED_AFTER
-    stuck = Booking.objects.filter(
-        status=Booking.Status.CONFIRMED,
-        confirmed_at__lte=cutoff,
-        outcome_unknown_since__isnull=True,
-    )
-    booking_ids = list(stuck.values_list("id", flat=True))
-    for booking_id in booking_ids:
-        issue_tickets.delay(booking_id)
-    return len(booking_ids)
 
 
 # The payment reminder goes this long before a hold's deadline.

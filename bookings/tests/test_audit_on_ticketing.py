@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bookings.models import Booking
-from bookings.services.outcomes import _record_ticketed
+from bookings.services.recording import record_ticketed
 from bookings.tests.helpers import book, holdable
 from core.audit import entries_for
 from core.models import AuditEntry
@@ -45,7 +45,7 @@ def test_the_entry_is_auditlogs_diff_of_the_row_before_and_after(live_client, te
     before = Booking.objects.get(pk=booking.pk)
     entries = entries_for(booking).count()
     with CaptureQueriesContext(connection) as captured:
-        ticketed = _record_ticketed(booking, tickets_for(booking))
+        ticketed = record_ticketed(booking, tickets_for(booking))
     assert ticketed.status == Booking.Status.TICKETED
     after = Booking.objects.get(pk=booking.pk)
 
@@ -66,6 +66,6 @@ def test_no_entry_while_auditlog_is_switched_off(live_client):
     booking = a_hold(live_client)
     entries = entries_for(booking).count()
     with disable_auditlog():  # as a panel action does, which writes its own entry
-        assert _record_ticketed(booking, tickets_for(booking)).status == Booking.Status.TICKETED
+        assert record_ticketed(booking, tickets_for(booking)).status == Booking.Status.TICKETED
     assert entries_for(booking).count() == entries
     assert Booking.objects.get(pk=booking.pk).status == Booking.Status.TICKETED

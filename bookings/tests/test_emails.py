@@ -56,7 +56,7 @@ def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
 ):
     """Ticketing queues the confirmation and the tickets together (`emails_queue`); a hold had
     its confirmation when it was made, so only the tickets are queued and sent then."""
-    from bookings.services.outcomes import _record_ticketed
+    from bookings.services.recording import record_ticketed
     from flights.suppliers.base import SupplierOrder, TicketDocument
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -72,7 +72,7 @@ def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
         price_guarantee_expires_at=None,
     )
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        _record_ticketed(booking, order)
+        record_ticketed(booking, order)
     assert len(callbacks) == 1  # the tickets' task only
     kinds = BookingEmail.objects.filter(booking=booking).order_by("pk")
     assert list(kinds.values_list("kind", flat=True)) == ["booking_created", "ticket_issued"]

@@ -103,9 +103,7 @@ def test_same_request_at_the_same_instant_is_fully_equal(supplier, frozen):
 def test_caches_do_not_change_results(supplier, frozen):
     request = round_trip("GRU", "MIA")
     warm = supplier.search(request)
-    sandbox._SLICES.clear()
-    for cached in (sandbox._legs, sandbox._plans_for, sandbox._routings, sandbox._route):
-        cached.cache_clear()
+    sandbox.clear_caches()
     assert supplier.search(request) == warm
 
 

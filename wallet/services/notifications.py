@@ -27,6 +27,7 @@ from core.money import fmt
 from wallet.models import ProviderNotification, Recharge
 from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
 from wallet.services.recharges import recharge_complete, recharge_fail
+from wallet.tasks import send_notification_alert as send_notification_alert_task
 
 logger = logging.getLogger(__name__)
 State = ProviderNotification.State
@@ -152,9 +153,7 @@ def notification_receive(
                 assert recharge is not None
                 recharge_fail(recharge=recharge, reason=notification.event_type)
             elif verdict.state == State.REJECTED:
-                from wallet.tasks import send_notification_alert
-
-                send_notification_alert.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
+                send_notification_alert_task.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
     except IntegrityError:
         return DUPLICATE, None  # a concurrent copy of this event id was applied first
     if verdict.state == State.REJECTED:

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
 
 from agencies.models import Team
 from core.exceptions import Conflict, InvalidRequest, NotFound, UnprocessableEntity
@@ -235,16 +234,6 @@ def recharges_expire_due(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     due = Recharge.objects.filter(status=Recharge.Status.PENDING, expires_at__lte=now)
     return sum(recharge_expire(recharge=r, now=now) for r in due.iterator())
-
-
-def payment_page_token(recharge_id: str) -> str:
-    """The token that opens a recharge's QR image and boleto pages without an API key (links
-    in e-mails and <img> tags). An HMAC of the id: it opens that recharge and nothing else."""
-    return salted_hmac("wallet.payment-page", recharge_id).hexdigest()[:32]
-
-
-def payment_page_token_valid(recharge_id: str, token: str) -> bool:
-    return constant_time_compare(payment_page_token(recharge_id), token or "")
 
 
 def payment_pages_open(recharge: Recharge, *, now: datetime | None = None) -> bool:

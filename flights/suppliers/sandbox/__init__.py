@@ -49,13 +49,13 @@ lost. Consequences:
 
 The package, by its seams: `network` (routes and schedules), `fares` (offers, prices,
 conditions), `scenarios` (the magic inputs, docs/sandbox.md), `orders` (order ids and the order
-book), `supplier` (SandboxSupplier). The names other modules use are re-exported here.
+book), `supplier` (SandboxSupplier), and `common` (the small helpers they share). The names
+other modules use are re-exported here.
 """
 
 from core.exceptions import register_error
 from flights.suppliers.base import SupplierError, SupplierOutcomeUnknown
-from flights.suppliers.sandbox.fares import _SLICES
-from flights.suppliers.sandbox.network import _legs, _plans_for, _route, _routings
+from flights.suppliers.sandbox import common, fares, network
 from flights.suppliers.sandbox.scenarios import (
     ANSWER_LOST_FAMILY_NAME,
     HOLD_ANSWER_LOST_FAMILY_NAME,
@@ -79,16 +79,19 @@ __all__ = [
     "SCENARIO_FLAGS",
     "SUPPLIER_DOWN_FAMILY_NAME",
     "SUPPLIER_ERROR_ROUTE",
-    # the in-memory caches, which the tests clear
-    "_SLICES",
     "SandboxSupplier",
     "SupplierError",
     "SupplierOutcomeUnknown",
-    "_legs",
-    "_plans_for",
-    "_route",
-    "_routings",
+    "clear_caches",
 ]
+
+
+def clear_caches() -> None:
+    """Empty the sandbox's in-memory caches (routes, schedules, legs, slices); the next searches
+    build them again, the same (a test checks that they never change a result)."""
+    for module in (common, network, fares):
+        module.clear_caches()
+
 
 # What the sandbox's refusals say (the error catalogue, docs/errors.md).
 for _code, _message in (

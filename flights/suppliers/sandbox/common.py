@@ -11,34 +11,34 @@ from flights import airports, reference
 # --- Small helpers -----------------------------------------------------------------------------
 
 
-def _digest(*parts: object, size: int = 16) -> bytes:
+def digest(*parts: object, size: int = 16) -> bytes:
     text = "\x1f".join(str(part) for part in parts)
     return hashlib.blake2b(text.encode(), digest_size=size).digest()
 
 
-def _stable_int(*parts: object) -> int:
+def stable_int(*parts: object) -> int:
     """A number that depends only on the parts: the same in every process and run."""
-    return int.from_bytes(_digest(*parts, size=8), "big")
+    return int.from_bytes(digest(*parts, size=8), "big")
 
 
-def _km(a: str, b: str) -> Decimal:
+def km(a: str, b: str) -> Decimal:
     return airports.great_circle_km(a, b)
 
 
 @cache
-def _zone(code: str) -> ZoneInfo:
+def airport_zone(code: str) -> ZoneInfo:
     return ZoneInfo(airports.AIRPORTS[code].time_zone)
 
 
-def _country(code: str) -> str:
+def airport_country(code: str) -> str:
     return airports.AIRPORTS[code].country
 
 
-def _round5(minutes: float) -> int:
+def round5(minutes: float) -> int:
     return int(5 * round(minutes / 5))
 
 
-def _ceil_second(moment: datetime) -> datetime:
+def ceil_second(moment: datetime) -> datetime:
     if moment.microsecond:
         return moment.replace(microsecond=0) + timedelta(seconds=1)
     return moment
@@ -47,5 +47,9 @@ def _ceil_second(moment: datetime) -> datetime:
 RATES = {currency: Decimal(rate) for currency, rate in reference.CURRENCY_PER_USD.items()}
 
 
-def _rate(currency: str) -> Decimal:
+def per_usd(currency: str) -> Decimal:
     return RATES[currency]
+
+
+def clear_caches() -> None:
+    airport_zone.cache_clear()

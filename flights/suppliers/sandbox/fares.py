@@ -21,7 +21,7 @@ from flights.suppliers.base import (
     SupplierSegment,
     SupplierSlice,
 )
-from flights.suppliers.sandbox.common import _ceil_second, _country, _km, _rate
+from flights.suppliers.sandbox.common import airport_country, ceil_second, km, per_usd
 from flights.suppliers.sandbox.network import Itinerary
 
 T = TypeVar("T")
@@ -111,17 +111,17 @@ def _allowed_with_penalty(
     currency: str, penalty_usd: Decimal, cabin: CabinClass, seated: int
 ) -> Condition:
     """Allowed for a fee per seated passenger, in whole units of the currency."""
-    per_passenger = penalty_usd * PENALTY_CABIN_FACTOR[cabin] * _rate(currency)
+    per_passenger = penalty_usd * PENALTY_CABIN_FACTOR[cabin] * per_usd(currency)
     penalty = q(per_passenger.quantize(UNIT, rounding=ROUND_HALF_UP) * seated)
     return Condition(allowed=True, penalty_amount=penalty, penalty_currency=currency)
 
 
-class _OfferBuilder:
+class OfferBuilder:
     """Turns journeys into offers for one search, sharing slices between offers."""
 
     def __init__(self, request: SearchRequest, seed: bytes, now: datetime):
         self.cabin = request.cabin_class
-        self.now = _ceil_second(now)
+        self.now = ceil_second(now)
         self.earliest_deadline = self.now + timedelta(hours=HOLD_HOURS[0])
         self.deadlines: dict[int, datetime] = {}
         self.passenger_ids = tuple(f"sbx_pas_{n}" for n in range(1, len(request.passengers) + 1))
@@ -139,7 +139,7 @@ class _OfferBuilder:
         airline = AIRLINES[journey[0].owner]
         tax_rate = Decimal(rng.randint(10, 30)) / 100
         adult_fare = sum((self._fare_usd(i) for i in journey), Decimal(0)) * (
-            CABIN_FACTOR[self.cabin] * _rate(airline.currency)
+            CABIN_FACTOR[self.cabin] * per_usd(airline.currency)
         )
         latest_deadline = journey[0].legs[0].departing_utc - DEPARTURE_MARGIN
         offers = []
@@ -185,7 +185,7 @@ class _OfferBuilder:
         """An adult's economy fare for the slice: by the direct distance, a little less with
         connections, times the day's demand."""
         first, last = itinerary.legs[0], itinerary.legs[-1]
-        fare = FARE_BASE_USD + FARE_PER_KM_USD * _km(first.origin, last.destination)
+        fare = FARE_BASE_USD + FARE_PER_KM_USD * km(first.origin, last.destination)
         if len(itinerary.legs) > 1:
             fare *= CONNECTION_DISCOUNT
         return fare * itinerary.demand
@@ -241,7 +241,12 @@ def _build_slice(
 ) -> SupplierSlice:
     first, last = itinerary.legs[0], itinerary.legs[-1]
     fare = _fare_fields(
-        itinerary.owner, cabin, brand, rules.level, rules.checked_bags, _country(first.origin)
+        itinerary.owner,
+        cabin,
+        brand,
+        rules.level,
+        rules.checked_bags,
+        airport_country(first.origin),
     )
     return _frozen(
         SupplierSlice,
@@ -309,7 +314,7 @@ def _payment_draws(rng: random.Random) -> tuple[bool, int, bool]:
     )
 
 
-def _seed(request: SearchRequest) -> bytes:
+def search_seed(request: SearchRequest) -> bytes:
     """What the randomness of a search depends on: its slices (with their airports and dates)
     and cabin, not its passengers."""
     parts: list[str] = [request.cabin_class]
@@ -321,9 +326,16 @@ def _seed(request: SearchRequest) -> bytes:
     return hashlib.sha256("|".join(parts).encode()).digest()
 
 
-def _usd_equivalent(offer: SupplierOffer) -> Decimal:
-    return offer.total_amount / _rate(offer.total_currency)
+def usd_equivalent(offer: SupplierOffer) -> Decimal:
+    return offer.total_amount / per_usd(offer.total_currency)
 
 
-def _journey_minutes(offer: SupplierOffer) -> int:
+def journey_minutes(offer: SupplierOffer) -> int:
     return sum(s.duration_minutes for s in offer.slices)
+
+
+def clear_caches() -> None:
+    """Empty this module's caches (slices and fare fields, kept across searches)."""
+    _SLICES.clear()
+    for cached in (_baggages, _brand_rules, _allowed_with_penalty, _fare_fields):
+        cached.cache_clear()

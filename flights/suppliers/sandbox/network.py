@@ -17,7 +17,7 @@ from flights.suppliers.base import (
     SearchRequest,
     SearchSlice,
 )
-from flights.suppliers.sandbox.common import _country, _km, _round5, _stable_int, _zone
+from flights.suppliers.sandbox.common import airport_country, airport_zone, km, round5, stable_int
 
 # --- Network rules -----------------------------------------------------------------------------
 
@@ -97,7 +97,7 @@ Plan = tuple[str, tuple[tuple[Path, ...], ...]]  # an airline and its routings p
 
 @cache
 def _home_countries(code: str) -> frozenset[str]:
-    return frozenset(_country(hub) for hub in AIRLINES[code].hubs)
+    return frozenset(airport_country(hub) for hub in AIRLINES[code].hubs)
 
 
 @cache
@@ -136,13 +136,13 @@ def _aircraft_options(airline: Airline, distance_km: float) -> tuple[str, ...]:
 def _flies(code: str, origin: str, destination: str) -> bool:
     """Whether the airline itself flies this leg (hub-and-spoke, cabotage, gateways, range)."""
     airline = AIRLINES[code]
-    distance = float(_km(origin, destination))
+    distance = float(km(origin, destination))
     if distance < MIN_LEG_KM or not _aircraft_options(airline, distance):
         return False
     if origin not in airline.hubs and destination not in airline.hubs:
         return False
-    if _country(origin) == _country(destination):
-        return _country(origin) in _home_countries(code)
+    if airport_country(origin) == airport_country(destination):
+        return airport_country(origin) in _home_countries(code)
     if distance > LONG_HAUL_KM:
         return origin in _gateways() and destination in _gateways()
     return True
@@ -160,7 +160,7 @@ def _operator(code: str, origin: str, destination: str) -> str | None:
 
 
 def _path_km(path: Sequence[str]) -> Decimal:
-    return sum((_km(a, b) for a, b in itertools.pairwise(path)), Decimal(0))
+    return sum((km(a, b) for a, b in itertools.pairwise(path)), Decimal(0))
 
 
 def _is_route(code: str, path: Sequence[str]) -> bool:
@@ -172,10 +172,10 @@ def _is_route(code: str, path: Sequence[str]) -> bool:
 def _routings(code: str, origin: str, destination: str, relaxed: bool) -> tuple[Path, ...]:
     """The airline's ways from origin to destination (airport paths), shortest first: direct,
     one stop at a connection point, or two stops when there is neither."""
-    if float(_km(origin, destination)) < MIN_LEG_KM:
+    if float(km(origin, destination)) < MIN_LEG_KM:
         return ()
     detour = RELAXED_DETOUR if relaxed else STRICT_DETOUR
-    limit = _km(origin, destination) * detour + DETOUR_ALLOWANCE_KM
+    limit = km(origin, destination) * detour + DETOUR_ALLOWANCE_KM
     points = [p for p in _connection_points(code) if p not in (origin, destination)]
     path: tuple[str, ...]  # the walrus targets below
     found: list[tuple[str, ...]] = (
@@ -210,7 +210,10 @@ def _place_routings(
 
 def _route_carriers(origins: tuple[str, ...], destinations: tuple[str, ...]):
     """The airlines a slice's regions call for; None when any airline may do."""
-    regions = {reference.region(_country(origins[0])), reference.region(_country(destinations[0]))}
+    regions = {
+        reference.region(airport_country(origins[0])),
+        reference.region(airport_country(destinations[0])),
+    }
     return ROUTE_CARRIERS.get(frozenset(regions))
 
 
@@ -229,7 +232,7 @@ def _candidates(places: tuple[Places, ...], cabin: CabinClass) -> tuple[list[str
     return [code for code in names if cabin in AIRLINES[code].brands], generic
 
 
-def _plans(request: SearchRequest) -> tuple[Plan, ...]:
+def search_plans(request: SearchRequest) -> tuple[Plan, ...]:
     """The airlines serving every slice of the request, with their routings per slice."""
     places = tuple((s.origin_airports, s.destination_airports) for s in request.slices)
     return _plans_for(places, request.cabin_class)
@@ -274,7 +277,7 @@ def _fallback_plans(places: tuple[Places, ...], candidates: list[str]) -> list[P
             served += bool(paths)
             routings.append(paths or _direct_paths(code, origins, destinations))
         if all(routings):
-            nearest_hub = min(_km(first_origin, hub) for hub in AIRLINES[code].hubs)
+            nearest_hub = min(km(first_origin, hub) for hub in AIRLINES[code].hubs)
             ranked.append((-served, nearest_hub, code, tuple(routings)))
     ranked.sort()
     return [(code, routings) for _, _, code, routings in ranked[:FALLBACK_CARRIERS_MAX]]
@@ -287,10 +290,10 @@ def _direct_paths(
         (origin, destination)
         for origin in origins
         for destination in destinations
-        if float(_km(origin, destination)) >= MIN_LEG_KM
+        if float(km(origin, destination)) >= MIN_LEG_KM
         and (
             _any_operator(origin, destination)
-            or _aircraft_options(AIRLINES[code], float(_km(origin, destination)))
+            or _aircraft_options(AIRLINES[code], float(km(origin, destination)))
         )
     )
 
@@ -326,7 +329,7 @@ class Itinerary(NamedTuple):
 
 
 def _flight_minutes(distance_km: Decimal) -> int:
-    return _round5(TAXI_AND_CLIMB_MINUTES + float(distance_km) * 60 / SPEED_KM_PER_HOUR)
+    return round5(TAXI_AND_CLIMB_MINUTES + float(distance_km) * 60 / SPEED_KM_PER_HOUR)
 
 
 def _frequency(code: str, origin: str, destination: str) -> int:
@@ -335,8 +338,8 @@ def _frequency(code: str, origin: str, destination: str) -> int:
     hubs = AIRLINES[_route(code, origin, destination).operator].hubs
     if origin not in hubs and destination not in hubs:
         return 1
-    distance = float(_km(origin, destination))
-    spread = _stable_int("freq", code, origin, destination) % 3
+    distance = float(km(origin, destination))
+    spread = stable_int("freq", code, origin, destination) % 3
     if distance <= 800:
         return 3 + spread
     if distance <= 2500:
@@ -351,37 +354,37 @@ def _departure_slots(code: str, origin: str, destination: str) -> tuple[int, ...
     """Minutes after local midnight of the airline's daily departures on a leg (from 06:00 to
     23:00, long hauls from 09:00), the same every day."""
     count = _frequency(code, origin, destination)
-    start, end = (540, 1410) if float(_km(origin, destination)) > 6500 else (360, 1380)
+    start, end = (540, 1410) if float(km(origin, destination)) > 6500 else (360, 1380)
     step = (end - start) / count
     slots = []
     for index in range(count):
-        jitter = _stable_int("slot", code, origin, destination, index) % 41 - 20
-        slots.append(_round5(start + step * (index + 0.5) + jitter))
+        jitter = stable_int("slot", code, origin, destination, index) % 41 - 20
+        slots.append(round5(start + step * (index + 0.5) + jitter))
     return tuple(slots)
 
 
 @lru_cache(maxsize=100_000)
 def _flight_number(code: str, origin: str, destination: str, local_time: int) -> str:
     """Long hauls get numbers below 1000, other flights four digits."""
-    low, high = (10, 999) if float(_km(origin, destination)) > LONG_HAUL_KM else (1000, 4999)
-    return str(low + _stable_int("number", code, origin, destination, local_time) % (high - low))
+    low, high = (10, 999) if float(km(origin, destination)) > LONG_HAUL_KM else (1000, 4999)
+    return str(low + stable_int("number", code, origin, destination, local_time) % (high - low))
 
 
 @lru_cache(maxsize=100_000)
 def _codeshare_number(owner: str, operator: str, operating_number: str) -> str:
-    return str(5000 + _stable_int("codeshare", owner, operator, operating_number) % 4999)
+    return str(5000 + stable_int("codeshare", owner, operator, operating_number) % 4999)
 
 
 @lru_cache(maxsize=100_000)
 def _aircraft(operator: str, origin: str, destination: str) -> str:
-    fleet = _aircraft_options(AIRLINES[operator], float(_km(origin, destination)))
-    return fleet[_stable_int("aircraft", operator, origin, destination) % len(fleet)]
+    fleet = _aircraft_options(AIRLINES[operator], float(km(origin, destination)))
+    return fleet[stable_int("aircraft", operator, origin, destination) % len(fleet)]
 
 
 @lru_cache(maxsize=100_000)
 def _connection_minutes(flight_number: str, destination: str) -> int:
     low, high = CONNECTION_MINUTES
-    return low + 5 * (_stable_int("wait", flight_number, destination) % ((high - low) // 5 + 1))
+    return low + 5 * (stable_int("wait", flight_number, destination) % ((high - low) // 5 + 1))
 
 
 def _terminal(airport: str, airline: str, international: bool) -> str | None:
@@ -406,8 +409,8 @@ class _Route(NamedTuple):
 @lru_cache(maxsize=100_000)
 def _route(owner: str, origin: str, destination: str) -> _Route:
     operator = _operator(owner, origin, destination) or _any_operator(origin, destination) or owner
-    distance = _km(origin, destination)
-    international = _country(origin) != _country(destination)
+    distance = km(origin, destination)
+    international = airport_country(origin) != airport_country(destination)
     return _Route(
         operator=operator,
         distance_km=distance,
@@ -415,8 +418,8 @@ def _route(owner: str, origin: str, destination: str) -> _Route:
         aircraft=_aircraft(operator, origin, destination),
         origin_terminal=_terminal(origin, operator, international),
         destination_terminal=_terminal(destination, operator, international),
-        origin_zone=_zone(origin),
-        destination_zone=_zone(destination),
+        origin_zone=airport_zone(origin),
+        destination_zone=airport_zone(destination),
     )
 
 
@@ -460,7 +463,7 @@ def _legs(owner: str, path: tuple[str, ...], day: date, minutes: int) -> tuple[L
     """The flights along a path, the first leaving `minutes` after local midnight of `day`, the
     others 1 to 4 hours after the previous one lands. The same for every search."""
     local = datetime.combine(day, time()) + timedelta(minutes=minutes)
-    departing = local.replace(tzinfo=_zone(path[0])).astimezone(UTC)
+    departing = local.replace(tzinfo=airport_zone(path[0])).astimezone(UTC)
     legs = [_leg(owner, path[0], path[1], departing)]
     for origin, destination in itertools.pairwise(path[1:]):
         wait = _connection_minutes(legs[-1].marketing_flight_number, destination)
@@ -489,7 +492,7 @@ def _picks(sizes: list[int]) -> list[tuple[int, ...]]:
     return sorted(itertools.product(*ranges), key=lambda picks: (sum(picks), picks))
 
 
-class _AirlineJourneys:
+class AirlineJourneys:
     """An airline's journeys for a search (one itinerary per slice), best first, built only as
     they are asked for."""
 
@@ -526,3 +529,25 @@ class _AirlineJourneys:
             demand = Decimal(self.rng.randint(80, 135)) / 100
             found = self.built[(slice_index, pick)] = Itinerary(self.owner, legs, key, demand)
         return found
+
+
+def clear_caches() -> None:
+    """Empty this module's caches (the network, schedules and legs, kept across searches)."""
+    for cached in (
+        _home_countries,
+        _connection_points,
+        _gateways,
+        _flies,
+        _operator,
+        _routings,
+        _plans_for,
+        _any_operator,
+        _departure_slots,
+        _flight_number,
+        _codeshare_number,
+        _aircraft,
+        _connection_minutes,
+        _route,
+        _legs,
+    ):
+        cached.cache_clear()

@@ -20,7 +20,7 @@ from flights.suppliers.base import (
     SupplierOrder,
     TicketDocument,
 )
-from flights.suppliers.sandbox.common import _digest, _stable_int
+from flights.suppliers.sandbox.common import digest, stable_int
 from flights.suppliers.sandbox.scenarios import SCENARIO_FLAGS
 
 # --- Orders ------------------------------------------------------------------------------------
@@ -63,11 +63,11 @@ class OrderState:
             flags or "0",
         ]
         payload = "-".join(fields)
-        return f"{ORDER_PREFIX}{payload}-{_check(payload)}"
+        return f"{ORDER_PREFIX}{payload}-{checksum(payload)}"
 
     @classmethod
     def decode(cls, order_id: str) -> "OrderState":
-        payload = _verified_payload(order_id, ORDER_PREFIX)
+        payload = verified_payload(order_id, ORDER_PREFIX)
         fields = payload.split("-") if payload else []
         if len(fields) != 10:
             raise _order_not_found()
@@ -107,19 +107,19 @@ class OrderState:
         )
 
     def _ticket_number(self, passenger_number: int) -> str:
-        serial = _stable_int("ticket", self.booking_reference, passenger_number) % 10**10
+        serial = stable_int("ticket", self.booking_reference, passenger_number) % 10**10
         return f"{AIRLINES[self.owner].ticket_prefix}{serial:010d}"
 
 
-def _check(payload: str) -> str:
-    return _digest("sandbox-order", payload, size=4).hex()
+def checksum(payload: str) -> str:
+    return digest("sandbox-order", payload, size=4).hex()
 
 
-def _verified_payload(identifier: str, prefix: str) -> str | None:
+def verified_payload(identifier: str, prefix: str) -> str | None:
     if not isinstance(identifier, str) or not identifier.startswith(prefix):
         return None
     payload, _, check = identifier[len(prefix) :].rpartition("-")
-    return payload if payload and _check(payload) == check else None
+    return payload if payload and checksum(payload) == check else None
 
 
 def _base36(number: int) -> str:
@@ -155,7 +155,7 @@ def _new_booking_reference() -> str:
 # --- The order book ----------------------------------------------------------------------------
 
 
-def _book(
+def book_order(
     state: OrderState, *, booking_id: str, now: datetime, tickets_ready_at: datetime | None = None
 ) -> OrderState:
     """Write a new order into the airline's book under a fresh random reference."""
@@ -176,14 +176,14 @@ def _book(
     raise SupplierError("The sandbox could not allocate a booking reference")
 
 
-def _rebook(state: OrderState, *, tickets_ready_at: datetime | None = None) -> None:
+def rebook_order(state: OrderState, *, tickets_ready_at: datetime | None = None) -> None:
     """The order changed (paid): its book entry follows."""
     SandboxOrder.objects.filter(pk=state.booking_reference).update(
         order_id=state.encode(), tickets_ready_at=tickets_ready_at
     )
 
 
-def _current(order_id: str) -> SupplierOrder:
+def current_order(order_id: str) -> SupplierOrder:
     """An order as the airline's book has it now, from any of its ids."""
     state = OrderState.decode(order_id)
     entry = SandboxOrder.objects.filter(pk=state.booking_reference).first()
@@ -199,7 +199,7 @@ def _attr_or_key(source: object, name: str):
     return getattr(source, name, None)
 
 
-def _refund_penalty(offer) -> Decimal | None:
+def refund_penalty(offer) -> Decimal | None:
     """The refund penalty of a stored offer (None: not refundable), from the attribute
     `refund_before_departure` or the rendered `data["conditions"]`."""
     refund = getattr(offer, "refund_before_departure", None)
@@ -212,7 +212,7 @@ def _refund_penalty(offer) -> Decimal | None:
     return Decimal(str(penalty)) if penalty is not None else Decimal(0)
 
 
-def _check_payment(state: OrderState, amount: Decimal, currency: str) -> None:
+def check_payment(state: OrderState, amount: Decimal, currency: str) -> None:
     if currency != state.currency or Decimal(str(amount)) != state.total_amount:
         raise SupplierError(
             f"Payment must be {state.total_amount:.2f} {state.currency}",
@@ -220,7 +220,7 @@ def _check_payment(state: OrderState, amount: Decimal, currency: str) -> None:
         )
 
 
-def _passenger_numbers(offer, passengers: list[OrderPassenger]) -> tuple[int, ...]:
+def passenger_numbers(offer, passengers: list[OrderPassenger]) -> tuple[int, ...]:
     known = getattr(offer, "supplier_passenger_ids", None) or None
     numbers = []
     for passenger in passengers:
@@ -238,5 +238,5 @@ def _passenger_numbers(offer, passengers: list[OrderPassenger]) -> tuple[int, ..
     return tuple(numbers)
 
 
-def _ticketed(state: OrderState) -> OrderState:
+def ticketed_state(state: OrderState) -> OrderState:
     return dataclasses.replace(state, ticketed=True)

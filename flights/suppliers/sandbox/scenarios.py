@@ -39,7 +39,7 @@ SCENARIO_FLAGS = {
 }
 
 
-def _check_scenarios(request: SearchRequest) -> bool:
+def check_search_scenarios(request: SearchRequest) -> bool:
     """Raises for the supplier-error route (on any slice); False when a slice is the no-offers
     route."""
     routes = [{s.origin, s.destination} for s in request.slices]
@@ -52,12 +52,12 @@ def _check_scenarios(request: SearchRequest) -> bool:
     return set(NO_OFFERS_ROUTE) not in routes
 
 
-def _scenario(passengers: Iterable[OrderPassenger]) -> str:
+def scenario_of(passengers: Iterable[OrderPassenger]) -> str:
     names = {p.family_name.strip().casefold() for p in passengers}
     return next((name for name in SCENARIO_FLAGS if name.casefold() in names), "")
 
 
-def _outcome_unknown(scenario: str) -> SupplierOutcomeUnknown:
+def outcome_unknown(scenario: str) -> SupplierOutcomeUnknown:
     if scenario == SUPPLIER_DOWN_FAMILY_NAME:
         reason = "the supplier answered 503 and made nothing"
     elif scenario == ORDER_PENDING_FAMILY_NAME:
@@ -69,7 +69,7 @@ def _outcome_unknown(scenario: str) -> SupplierOutcomeUnknown:
     )
 
 
-def _issuance_failure() -> SupplierError:
+def issuance_failure() -> SupplierError:
     return SupplierError(
         "The airline could not issue the tickets "
         f"(sandbox scenario: passenger family name {ISSUANCE_FAILURE_FAMILY_NAME})",

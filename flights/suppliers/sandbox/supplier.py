@@ -18,29 +18,29 @@ from flights.suppliers.base import (
     SupplierOffer,
     SupplierOrder,
 )
-from flights.suppliers.sandbox.common import _ceil_second, _digest
+from flights.suppliers.sandbox.common import ceil_second, digest
 from flights.suppliers.sandbox.fares import (
     OFFER_MINUTES,
     QUOTE_MINUTES,
     TARGET_OFFERS,
-    _journey_minutes,
-    _OfferBuilder,
-    _seed,
-    _usd_equivalent,
+    OfferBuilder,
+    journey_minutes,
+    search_seed,
+    usd_equivalent,
 )
-from flights.suppliers.sandbox.network import _AirlineJourneys, _plans
+from flights.suppliers.sandbox.network import AirlineJourneys, search_plans
 from flights.suppliers.sandbox.orders import (
     QUOTE_PREFIX,
     OrderState,
-    _book,
-    _check,
-    _check_payment,
-    _current,
-    _passenger_numbers,
-    _rebook,
-    _refund_penalty,
-    _ticketed,
-    _verified_payload,
+    book_order,
+    check_payment,
+    checksum,
+    current_order,
+    passenger_numbers,
+    rebook_order,
+    refund_penalty,
+    ticketed_state,
+    verified_payload,
 )
 from flights.suppliers.sandbox.scenarios import (
     ANSWER_LOST_FAMILY_NAME,
@@ -49,10 +49,10 @@ from flights.suppliers.sandbox.scenarios import (
     ORDER_PENDING_FAMILY_NAME,
     ORDER_PENDING_SECONDS,
     SUPPLIER_DOWN_FAMILY_NAME,
-    _check_scenarios,
-    _issuance_failure,
-    _outcome_unknown,
-    _scenario,
+    check_search_scenarios,
+    issuance_failure,
+    outcome_unknown,
+    scenario_of,
 )
 
 
@@ -60,15 +60,15 @@ class SandboxSupplier(FlightSupplier):
     name = "sandbox"
 
     def search(self, request: SearchRequest) -> list[SupplierOffer]:
-        if not _check_scenarios(request):
+        if not check_search_scenarios(request):
             return []
-        seed = _seed(request)
+        seed = search_seed(request)
         rng = random.Random(seed)
-        builder = _OfferBuilder(request, seed, timezone.now())
+        builder = OfferBuilder(request, seed, timezone.now())
         expires_at = builder.now + timedelta(minutes=rng.randint(*OFFER_MINUTES))
         airlines = [
-            _AirlineJourneys(rng, code, request.slices, routings)
-            for code, routings in _plans(request)
+            AirlineJourneys(rng, code, request.slices, routings)
+            for code, routings in search_plans(request)
         ]
         offers: list[SupplierOffer] = []
         # Each airline in turn adds its next best journey (in every brand) until there are
@@ -82,7 +82,7 @@ class SandboxSupplier(FlightSupplier):
                 offers.extend(builder.offers(rng, journey, expires_at))
                 if len(offers) >= TARGET_OFFERS:
                     break
-        offers.sort(key=lambda o: (_usd_equivalent(o), _journey_minutes(o), o.supplier_offer_id))
+        offers.sort(key=lambda o: (usd_equivalent(o), journey_minutes(o), o.supplier_offer_id))
         return offers
 
     def create_order(
@@ -110,59 +110,59 @@ class SandboxSupplier(FlightSupplier):
             ticketed=False,
             owner=offer.owner,
             booking_reference="",  # drawn when the order is booked
-            passenger_numbers=_passenger_numbers(offer, passengers),
+            passenger_numbers=passenger_numbers(offer, passengers),
             total_amount=Decimal(str(offer.total_amount)),
             currency=offer.total_currency,
-            refund_penalty=_refund_penalty(offer),
+            refund_penalty=refund_penalty(offer),
             payment_required_by=payment_required_by,
             price_guarantee_expires_at=getattr(offer, "price_guarantee_expires_at", None),
             issuance_fails=any(
                 p.family_name.strip().casefold() == ISSUANCE_FAILURE_FAMILY_NAME.casefold()
                 for p in passengers
             ),
-            scenario=_scenario(passengers),
+            scenario=scenario_of(passengers),
         )
         now = timezone.now()
         if not instant:
-            state = _book(state, booking_id=booking_id, now=now)
+            state = book_order(state, booking_id=booking_id, now=now)
             if state.scenario == HOLD_ANSWER_LOST_FAMILY_NAME:
-                raise _outcome_unknown(state.scenario)
+                raise outcome_unknown(state.scenario)
             return state.order()
-        _check_payment(state, amount, currency)
+        check_payment(state, amount, currency)
         if state.issuance_fails:
-            raise _issuance_failure()
-        return self._issue(_ticketed(state), booking_id=booking_id, now=now, new=True)
+            raise issuance_failure()
+        return self._issue(ticketed_state(state), booking_id=booking_id, now=now, new=True)
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
-        current = _current(order_id)
+        current = current_order(order_id)
         if not current.awaiting_payment:
             return current  # already paid: the same order again
         state = OrderState.decode(current.supplier_order_id)
-        _check_payment(state, amount, currency)
+        check_payment(state, amount, currency)
         if state.payment_required_by and timezone.now() > state.payment_required_by:
             raise SupplierError("The hold has expired", code="order_expired")
         if state.issuance_fails:
-            raise _issuance_failure()
-        return self._issue(_ticketed(state), now=timezone.now(), new=False)
+            raise issuance_failure()
+        return self._issue(ticketed_state(state), now=timezone.now(), new=False)
 
     def _issue(
         self, state: OrderState, *, now: datetime, new: bool, booking_id: str = ""
     ) -> SupplierOrder:
         """Ticket an order (a new instant one, or a paid hold), answering per its scenario."""
         if state.scenario == SUPPLIER_DOWN_FAMILY_NAME:
-            raise _outcome_unknown(state.scenario)  # nothing was made
+            raise outcome_unknown(state.scenario)  # nothing was made
         pending = state.scenario == ORDER_PENDING_FAMILY_NAME
         ready_at = now + timedelta(seconds=ORDER_PENDING_SECONDS) if pending else None
         if new:
-            state = _book(state, booking_id=booking_id, now=now, tickets_ready_at=ready_at)
+            state = book_order(state, booking_id=booking_id, now=now, tickets_ready_at=ready_at)
         else:
-            _rebook(state, tickets_ready_at=ready_at)
+            rebook_order(state, tickets_ready_at=ready_at)
         if state.scenario in (ANSWER_LOST_FAMILY_NAME, ORDER_PENDING_FAMILY_NAME):
-            raise _outcome_unknown(state.scenario)
+            raise outcome_unknown(state.scenario)
         return state.order()
 
     def get_order(self, order_id: str) -> SupplierOrder:
-        return _current(order_id)
+        return current_order(order_id)
 
     def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
         entry = (
@@ -170,7 +170,7 @@ class SandboxSupplier(FlightSupplier):
             .order_by("-created_at")
             .first()
         )
-        return _current(entry.order_id) if entry is not None and booking_id else None
+        return current_order(entry.order_id) if entry is not None and booking_id else None
 
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         state = OrderState.decode(order_id)
@@ -178,17 +178,17 @@ class SandboxSupplier(FlightSupplier):
             refund = Decimal("0.00")
         else:
             refund = q(max(state.total_amount - state.refund_penalty, Decimal(0)))
-        expires_at = _ceil_second(timezone.now()) + timedelta(minutes=QUOTE_MINUTES)
-        payload = f"{int(expires_at.timestamp())}.{_digest(state.encode(), size=8).hex()}"
+        expires_at = ceil_second(timezone.now()) + timedelta(minutes=QUOTE_MINUTES)
+        payload = f"{int(expires_at.timestamp())}.{digest(state.encode(), size=8).hex()}"
         return CancellationQuote(
-            supplier_quote_id=f"{QUOTE_PREFIX}{payload}-{_check(payload)}",
+            supplier_quote_id=f"{QUOTE_PREFIX}{payload}-{checksum(payload)}",
             refund_amount=refund,
             refund_currency=state.currency,
             expires_at=expires_at,
         )
 
     def confirm_cancellation(self, quote_id: str) -> None:
-        payload = _verified_payload(quote_id, QUOTE_PREFIX)
+        payload = verified_payload(quote_id, QUOTE_PREFIX)
         if payload is None:
             raise SupplierError("Unknown sandbox cancellation quote", code="quote_not_found")
         expires = datetime.fromtimestamp(int(payload.split(".")[0]), tz=UTC)

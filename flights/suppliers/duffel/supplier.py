@@ -1,0 +1,97 @@
+"""DuffelSupplier: the FlightSupplier of a team's Duffel integration, each call one of the
+resource modules (`offer_requests`, `orders`, `payments`, `order_cancellations`) through one
+HTTP client (`http_client`)."""
+
+from datetime import datetime
+from decimal import Decimal
+
+import requests
+
+from flights.suppliers.base import (
+    CancellationQuote,
+    FlightSupplier,
+    OrderPassenger,
+    SearchRequest,
+    SupplierError,
+    SupplierOffer,
+    SupplierOrder,
+)
+from flights.suppliers.duffel import offer_requests, order_cancellations, orders, payments
+from flights.suppliers.duffel.errors import PAID_NOT_READ, outcome_unknown
+from flights.suppliers.duffel.http_client import DuffelClient
+from flights.suppliers.duffel.offer_requests import SUPPLIER_TIMEOUT_MS
+
+
+class DuffelSupplier(FlightSupplier):
+    name = "duffel"
+
+    def __init__(
+        self,
+        *,
+        access_token: str,
+        base_url: str | None = None,
+        supplier_timeout_ms: int | None = SUPPLIER_TIMEOUT_MS,
+        session: requests.Session | None = None,
+    ):
+        self.client = DuffelClient(access_token=access_token, base_url=base_url, session=session)
+        self.supplier_timeout_ms = supplier_timeout_ms
+
+    @property
+    def base_url(self) -> str:
+        return self.client.base_url
+
+    @property
+    def session(self) -> requests.Session:
+        return self.client.session
+
+    def __repr__(self) -> str:
+        return f"<DuffelSupplier {self.base_url}>"  # never the token
+
+    def search(self, request: SearchRequest) -> list[SupplierOffer]:
+        return offer_requests.create(
+            self.client, request, supplier_timeout_ms=self.supplier_timeout_ms
+        )
+
+    def create_order(
+        self,
+        *,
+        offer,
+        passengers: list[OrderPassenger],
+        instant: bool,
+        amount: Decimal,
+        currency: str,
+        booking_id: str = "",
+    ) -> SupplierOrder:
+        return orders.create(
+            self.client,
+            offer=offer,
+            passengers=passengers,
+            instant=instant,
+            amount=amount,
+            currency=currency,
+            booking_id=booking_id,
+        )
+
+    def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
+        payments.create(self.client, order_id=order_id, amount=amount, currency=currency)
+        try:
+            return self.get_order(order_id)
+        except SupplierError as exc:  # paid all the same: paying again must not look safe
+            raise outcome_unknown(PAID_NOT_READ, exc.details) from exc
+
+    def get_order(self, order_id: str) -> SupplierOrder:
+        return orders.get(self.client, order_id)
+
+    def find_order(
+        self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]
+    ) -> SupplierOrder | None:
+        """`orders.find`. `created_after` excludes nothing: the booking id is ours alone, and
+        Duffel's clock is not ours (an order stamped a second before our booking is still its
+        order)."""
+        return orders.find(self.client, booking_id=booking_id, passengers=passengers)
+
+    def quote_cancellation(self, order_id: str) -> CancellationQuote:
+        return order_cancellations.create(self.client, order_id)
+
+    def confirm_cancellation(self, quote_id: str) -> None:
+        order_cancellations.confirm(self.client, quote_id)
