@@ -4,7 +4,7 @@ import math
 
 from rest_framework import serializers
 
-from core.fields import QueryIntegerField
+from api.fields import QueryIntegerField
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20

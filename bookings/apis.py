@@ -2,6 +2,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from api.apis import ApiView, envelope
+from api.fields import QueryChoicesField, QueryDateField
 from api.pagination import PaginationParams, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from bookings.models import Booking
@@ -19,7 +20,6 @@ from bookings.services import booking_cancel, booking_confirm, booking_create, b
 from bookings.validation import (
     validate_metadata,
 )
-from core.fields import QueryChoicesField, QueryDateField
 from core.money import fmt
 from core.timestamps import iso_utc
 

@@ -2,10 +2,10 @@ from drf_spectacular.utils import extend_schema, extend_schema_serializer, inlin
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
+from api.fields import QueryDateField, StrictCharField
 from api.pagination import PaginationParams, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.exceptions import ApplicationError, InvalidRequest
-from core.fields import QueryDateField, StrictCharField
 from core.money import parse_amount
 from wallet.models import PaymentMethod
 from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance

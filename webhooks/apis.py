@@ -4,9 +4,9 @@ from drf_spectacular.utils import extend_schema, extend_schema_serializer, inlin
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
+from api.fields import QueryChoicesField
 from api.pagination import PaginationParams, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
-from core.fields import QueryChoicesField
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
 from webhooks.payloads import event_object, webhook_object
