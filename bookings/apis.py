@@ -28,9 +28,7 @@ class BookingListParams(PaginationParams):
     status = QueryChoicesField(
         choices=Booking.Status.values,
         required=False,
-        help_text="One state or several, "
-        "comma-separated: pending,confirmed,ticketed,cancelled,"
-        "expired,failed.",
+        help_text=f"One state or several, comma-separated: {','.join(Booking.Status.values)}.",
     )
     created_after = QueryDateField(required=False)
     created_before = QueryDateField(required=False)

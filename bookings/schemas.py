@@ -6,6 +6,8 @@ is in bookings/validation.py (which gives the spec's exact messages); these say 
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
+from bookings.models import Booking, BookingPassenger
+from flights.models import CabinClass, PassengerType
 from flights.schemas import (
     BaggageSerializer,
     CarrierSerializer,
@@ -16,9 +18,6 @@ from flights.schemas import (
 
 DECIMAL = r"^[0-9]+\.[0-9]{2}$"  # ASCII digits
 CURRENCY = r"^[A-Z]{3}$"
-PASSENGER_TYPES = ["adult", "child", "infant_without_seat"]
-CABINS = ["economy", "premium_economy", "business", "first"]
-BOOKING_STATUSES = ["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"]
 
 
 def money(help_text: str, **kwargs) -> serializers.RegexField:
@@ -33,7 +32,7 @@ def currency(help_text: str = "ISO 4217 currency code.", **kwargs) -> serializer
 
 
 class IdentityDocumentInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["passport", "tax_id", "known_traveler_number"])
+    type = serializers.ChoiceField(choices=BookingPassenger.DocumentType.values)
     unique_identifier = serializers.CharField(
         max_length=50, help_text="The document's number, as printed on it."
     )
@@ -54,8 +53,8 @@ class PassengerInput(serializers.Serializer):
     id = serializers.CharField(help_text="pas_… of the offer's passenger; each exactly once.")
     given_name = serializers.CharField(max_length=100, help_text="As on the identity document.")
     family_name = serializers.CharField(max_length=100, help_text="As on the identity document.")
-    gender = serializers.ChoiceField(choices=["m", "f"])
-    title = serializers.ChoiceField(choices=["mr", "mrs", "ms", "miss", "dr"], required=False)
+    gender = serializers.ChoiceField(choices=BookingPassenger.Gender.values)
+    title = serializers.ChoiceField(choices=BookingPassenger.Title.values, required=False)
     born_on = serializers.DateField(
         help_text="YYYY-MM-DD. Age on the first departure: adult 12+, child 2-11, infant 0-1."
     )
@@ -100,7 +99,7 @@ class MetadataField(serializers.DictField):
 class BookingCreateInput(serializers.Serializer):
     offerId = serializers.CharField(max_length=40, help_text="off_… from a search, not expired.")
     type = serializers.ChoiceField(
-        choices=["hold", "instant"],
+        choices=Booking.Type.values,
         help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",
     )
     passengers = PassengerInput(many=True, help_text="Every passenger of the offer, once.")
@@ -128,9 +127,7 @@ class BookingConfirmInput(serializers.Serializer):
 
 class BookingSegmentPassengerSerializer(serializers.Serializer):
     passenger_id = serializers.CharField()
-    cabin_class = serializers.ChoiceField(
-        choices=["economy", "premium_economy", "business", "first"]
-    )
+    cabin_class = serializers.ChoiceField(choices=CabinClass.values)
     seat = serializers.CharField(allow_null=True)
     baggages = BaggageSerializer(many=True)
 
@@ -150,10 +147,10 @@ class BookingSliceSerializer(serializers.Serializer):
 
 class BookingPassengerSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="pas_…")
-    type = serializers.ChoiceField(choices=PASSENGER_TYPES)
+    type = serializers.ChoiceField(choices=PassengerType.values)
     given_name = serializers.CharField()
     family_name = serializers.CharField()
-    gender = serializers.ChoiceField(choices=["m", "f"])
+    gender = serializers.ChoiceField(choices=BookingPassenger.Gender.values)
     born_on = serializers.DateField()
     email = serializers.EmailField()
     phone_number = serializers.CharField()
@@ -176,8 +173,8 @@ class BookingSerializer(serializers.Serializer):
     booking_reference = serializers.CharField(
         help_text="The airline's locator; empty until the supplier confirms the booking."
     )
-    status = serializers.ChoiceField(choices=BOOKING_STATUSES)
-    type = serializers.ChoiceField(choices=["hold", "instant"])
+    status = serializers.ChoiceField(choices=Booking.Status.values)
+    type = serializers.ChoiceField(choices=Booking.Type.values)
     live_mode = serializers.BooleanField()
     synced_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -212,7 +209,7 @@ class FlightSummarySerializer(serializers.Serializer):
 class BookingListItemSerializer(serializers.Serializer):
     id = serializers.CharField()
     booking_reference = serializers.CharField()
-    status = serializers.ChoiceField(choices=BOOKING_STATUSES)
+    status = serializers.ChoiceField(choices=Booking.Status.values)
     total_amount = money("Original total.")
     currency = currency()
     created_at = serializers.DateTimeField()
@@ -229,7 +226,7 @@ class BookingConfirmedSerializer(serializers.Serializer):
     id = serializers.CharField()
     booking_reference = serializers.CharField()
     status = serializers.ChoiceField(
-        choices=BOOKING_STATUSES, help_text="confirmed, or ticketed if issuance already ran."
+        choices=Booking.Status.values, help_text="confirmed, or ticketed if issuance already ran."
     )
     documents = ConfirmedDocumentSerializer(many=True)
 
@@ -243,7 +240,7 @@ class RefundSerializer(serializers.Serializer):
 
 class CancelResultSerializer(serializers.Serializer):
     id = serializers.CharField()
-    status = serializers.ChoiceField(choices=["cancelled"])
+    status = serializers.ChoiceField(choices=[Booking.Status.CANCELLED.value])
     refund = RefundSerializer(
         help_text="The wallet is credited the refund converted at the rate locked at booking "
         "(a full refund credits exactly what was debited)."

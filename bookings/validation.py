@@ -9,12 +9,14 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from bookings.models import BookingPassenger
 from core.exceptions import InvalidRequest
 from core.money import parse_amount
 from flights import airports
+from flights.models import PASSENGER_AGES, PassengerType
 
-TITLES = ("mr", "mrs", "ms", "miss", "dr")
-DOCUMENT_TYPES = ("passport", "tax_id", "known_traveler_number")
+TITLES = BookingPassenger.Title.values
+DOCUMENT_TYPES = BookingPassenger.DocumentType.values
 # Patterns are matched against the whole string (fullmatch): `$` would accept a trailing "\n".
 PHONE = re.compile(r"\+[0-9]{8,15}")
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
@@ -32,7 +34,6 @@ MAX_IDENTIFIER_LENGTH = 50  # a document's unique_identifier, a loyalty account_
 MAX_METADATA_KEYS = 50
 MAX_METADATA_KEY_LENGTH = 40
 MAX_METADATA_VALUE_LENGTH = 500
-AGE_RANGES = {"adult": (12, 200), "child": (2, 11), "infant_without_seat": (0, 1)}
 
 
 class InvalidPassengerData(InvalidRequest):
@@ -121,13 +122,13 @@ def validate_passengers(*, offer, passengers, departure_date: date) -> list[Pass
 def _passenger(item: dict, at: str, pid: str, ptype: str, departure_date: date) -> PassengerInput:
     given_name = _text(item, "given_name", f"{at}.given_name", max_length=MAX_NAME_LENGTH)
     family_name = _text(item, "family_name", f"{at}.family_name", max_length=MAX_NAME_LENGTH)
-    if item.get("gender") not in ("m", "f"):
+    if item.get("gender") not in BookingPassenger.Gender.values:
         raise _invalid(f"{at}.gender", "Must be m or f.")
     title = item.get("title") or ""
     if title and title not in TITLES:
         raise _invalid(f"{at}.title", f"Must be one of {', '.join(TITLES)}.")
     born_on = _date(item.get("born_on"), f"{at}.born_on")
-    low, high = AGE_RANGES[ptype]
+    low, high = PASSENGER_AGES[ptype]
     age = age_on(born_on, departure_date)
     if born_on > departure_date or not low <= age <= high:
         raise _invalid(
@@ -222,16 +223,16 @@ def _check_infants(passengers: list[PassengerInput]) -> None:
         if not passenger.infant_passenger_id:
             continue
         field = f"passengers[{index}].infant_passenger_id"
-        if passenger.type != "adult":
+        if passenger.type != PassengerType.ADULT:
             raise _invalid(field, "Only an adult can carry an infant.")
         target = by_id.get(passenger.infant_passenger_id)
-        if target is None or target[1].type != "infant_without_seat":
+        if target is None or target[1].type != PassengerType.INFANT_WITHOUT_SEAT:
             raise _invalid(field, "Must be the id of an infant_without_seat of this booking.")
         if passenger.infant_passenger_id in carried:
             raise _invalid(field, "This infant is already with another adult.")
         carried[passenger.infant_passenger_id] = passenger.id
     for index, passenger in enumerate(passengers):
-        if passenger.type == "infant_without_seat" and passenger.id not in carried:
+        if passenger.type == PassengerType.INFANT_WITHOUT_SEAT and passenger.id not in carried:
             raise _invalid(
                 f"passengers[{index}].id",
                 "Each infant_without_seat travels with one "

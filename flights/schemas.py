@@ -3,6 +3,8 @@ flights/validation.py, which gives the spec's exact messages)."""
 
 from rest_framework import serializers
 
+from flights.models import BaggageType, CabinClass, LocationType, PassengerType, TripType
+
 
 class SearchSliceInput(serializers.Serializer):
     origin = serializers.CharField(help_text="IATA airport (GRU) or city (SAO) code.")
@@ -13,13 +15,13 @@ class SearchSliceInput(serializers.Serializer):
 
 
 class SearchPassengerInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
+    type = serializers.ChoiceField(choices=PassengerType.values)
     count = serializers.IntegerField(min_value=1, max_value=9)
 
 
 class SearchInputSerializer(serializers.Serializer):
     type = serializers.ChoiceField(
-        choices=["one_way", "round_trip", "multi_city"],
+        choices=TripType.values,
         help_text="one_way: 1 slice; round_trip: 2 (the second the "
         "reverse of the first); multi_city: 2 to 6, dates in order.",
     )
@@ -32,7 +34,7 @@ class SearchInputSerializer(serializers.Serializer):
         help_text="At least one adult; adults + children at most 9; at most one infant per adult.",
     )
     cabinClass = serializers.ChoiceField(
-        choices=["economy", "premium_economy", "business", "first"],
+        choices=CabinClass.values,
         required=False,
         default="economy",
     )
@@ -67,7 +69,7 @@ class AircraftSerializer(serializers.Serializer):
 
 
 class BaggageSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["checked", "carry_on"])
+    type = serializers.ChoiceField(choices=BaggageType.values)
     quantity = serializers.IntegerField()
 
 
@@ -106,7 +108,7 @@ class SliceSerializer(serializers.Serializer):
 
 class OfferPassengerSerializer(serializers.Serializer):
     id = serializers.CharField()
-    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
+    type = serializers.ChoiceField(choices=PassengerType.values)
     fare_brand_name = serializers.CharField(allow_null=True)
     loyalty_programme_accounts = serializers.ListField(child=serializers.DictField())
 
@@ -158,8 +160,8 @@ class RequestedSliceSerializer(serializers.Serializer):
     origin = PlaceSerializer()
     destination = PlaceSerializer()
     departure_date = serializers.DateField()
-    origin_type = serializers.ChoiceField(choices=["airport", "city"])
-    destination_type = serializers.ChoiceField(choices=["airport", "city"])
+    origin_type = serializers.ChoiceField(choices=LocationType.values)
+    destination_type = serializers.ChoiceField(choices=LocationType.values)
 
 
 class SearchResultSerializer(serializers.Serializer):

@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from core.exceptions import InvalidRequest
 from flights import airports
-from flights.suppliers.base import PassengerType, SearchRequest, SearchSlice
+from flights.models import CabinClass, PassengerType, TripType
+from flights.suppliers.base import SearchRequest, SearchSlice
 
-TRIP_TYPES = ("one_way", "round_trip", "multi_city")
-CABIN_CLASSES = ("economy", "premium_economy", "business", "first")
-PASSENGER_TYPES = ("adult", "child", "infant_without_seat")
+TRIP_TYPES = TripType.values
+CABIN_CLASSES = CabinClass.values
+PASSENGER_TYPES = PassengerType.values
 MAX_SEATED_PASSENGERS = 9
 # Airlines sell about a year ahead; a later date has no flights (and 9999-12-31 no next day).
 MAX_DAYS_AHEAD = 365
@@ -50,7 +51,7 @@ def parse_search_request(body) -> SearchRequest:
     trip_type = body.get("type")
     if trip_type not in TRIP_TYPES:
         raise _invalid("type", f"Must be one of {', '.join(TRIP_TYPES)}.")
-    cabin_class = body.get("cabinClass", "economy")
+    cabin_class = body.get("cabinClass", CabinClass.ECONOMY)
     if cabin_class not in CABIN_CLASSES:
         raise _invalid("cabinClass", f"Must be one of {', '.join(CABIN_CLASSES)}.")
     raw_slices = _slice_items(body.get("slices"), trip_type)

@@ -7,7 +7,7 @@ from api.pagination import PaginationParams, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.exceptions import ApplicationError, InvalidRequest
 from core.money import parse_amount
-from wallet.models import PaymentMethod
+from wallet.models import PaymentMethod, Recharge, Transaction
 from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance
 from wallet.services import (
     recharge_cancel,
@@ -28,11 +28,11 @@ class BalanceSerializer(serializers.Serializer):
 
 class TransactionSerializer(serializers.Serializer):
     id = serializers.CharField()
-    type = serializers.ChoiceField(choices=["credit", "debit"])
+    type = serializers.ChoiceField(choices=Transaction.Type.values)
     amount = serializers.CharField()
     currency = serializers.CharField()
     description = serializers.CharField()
-    reference_type = serializers.ChoiceField(choices=["booking", "recharge", "refund"])
+    reference_type = serializers.ChoiceField(choices=Transaction.ReferenceType.values)
     reference_id = serializers.CharField()
     balance_after = serializers.CharField()
     payment_method = serializers.ChoiceField(
@@ -56,9 +56,7 @@ class RechargeSerializer(serializers.Serializer):
     id = serializers.CharField()
     amount = serializers.CharField()
     currency = serializers.CharField()
-    status = serializers.ChoiceField(
-        choices=["pending", "completed", "expired", "failed", "cancelled"]
-    )
+    status = serializers.ChoiceField(choices=Recharge.Status.values)
     payment_method = serializers.ChoiceField(choices=PaymentMethod.values)
     payment = PaymentInstructionsSerializer(
         required=False, help_text="Payment instructions, while pending."
@@ -80,7 +78,7 @@ class WalletBalanceApi(ApiView):
 
 class WalletTransactionsApi(ApiView):
     class Params(PaginationParams):
-        type = serializers.ChoiceField(choices=["credit", "debit"], required=False)
+        type = serializers.ChoiceField(choices=Transaction.Type.values, required=False)
         start_date = QueryDateField(required=False, help_text="First day, America/Sao_Paulo.")
         end_date = QueryDateField(
             required=False,
@@ -160,7 +158,7 @@ class RechargeCreateSchema(serializers.Serializer):
         help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.',
     )
     currency = serializers.ChoiceField(choices=["BRL"], help_text="Always BRL.")
-    payment_method = serializers.ChoiceField(choices=["pix", "boleto"])
+    payment_method = serializers.ChoiceField(choices=PaymentMethod.values)
 
 
 class RechargeCreateApi(ApiView):
