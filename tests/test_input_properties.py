@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from agencies.tests.factories import make_team
-from bookings.schemas import PASSENGER_EXAMPLE
+from bookings.apis import PASSENGER_EXAMPLE
 from wallet.models import Recharge
 from wallet.services import recharge_create
 from wallet.tests.factories import fund

@@ -16,6 +16,7 @@ from bookings.errors import (
     BookingNotPayable,
     BookingOutcomeUnknown,
 )
+from bookings.inputs import PaymentInput, payment_check
 from bookings.models import Booking, BookingEmail
 from bookings.services.outcomes import (
     _clear_outcome_unknown,
@@ -25,7 +26,6 @@ from bookings.services.outcomes import (
     _record_order,
     _record_outcome_unknown,
 )
-from bookings.validation import check_payment
 from core.money import fmt, q
 from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import (
@@ -39,9 +39,9 @@ from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
 
 
-def booking_confirm(*, booking: Booking, payment: object) -> Booking:
+def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
     """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
-    check_payment(offer=booking, payment=payment)
+    payment_check(payment=payment, amount=booking.total_amount, currency=booking.total_currency)
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
         if booking.status in (Booking.Status.CONFIRMED, Booking.Status.TICKETED):

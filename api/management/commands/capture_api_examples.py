@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from rest_framework.test import APIClient
 
-from bookings.schemas import PASSENGER_EXAMPLE
+from bookings.apis import PASSENGER_EXAMPLE
 
 EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "api_examples.json"
 

@@ -1,14 +1,12 @@
-"""OpenAPI descriptions of the booking flow: every request and response body typed down to the
-leaves, so that a generated client works with models, not dictionaries. The validation itself
-is in bookings/validation.py (which gives the spec's exact messages); these say the same rules.
-"""
+"""What the booking API answers, typed down to the leaves for the OpenAPI schema, so that a
+generated client works with models, not dictionaries (bookings/payloads.py builds the answers;
+the bodies the API takes are its views' InputSerializers, in bookings/apis.py)."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from bookings.models import Booking, BookingPassenger
 from flights.models import CabinClass, PassengerType
-from flights.schemas import (
+from flights.serializers import (
     BaggageSerializer,
     CarrierSerializer,
     ConditionsSerializer,
@@ -26,100 +24,6 @@ def money(help_text: str, **kwargs) -> serializers.RegexField:
 
 def currency(help_text: str = "ISO 4217 currency code.", **kwargs) -> serializers.RegexField:
     return serializers.RegexField(CURRENCY, help_text=help_text, **kwargs)
-
-
-# --- Requests ----------------------------------------------------------------------------------
-
-
-class IdentityDocumentInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=BookingPassenger.DocumentType.values)
-    unique_identifier = serializers.CharField(
-        max_length=50, help_text="The document's number, as printed on it."
-    )
-    issuing_country_code = serializers.RegexField(
-        r"^[A-Z]{2}$", help_text="ISO 3166-1 alpha-2 code of the issuing country."
-    )
-    expires_on = serializers.DateField(
-        help_text="YYYY-MM-DD; a passport must be valid after the last arrival."
-    )
-
-
-class LoyaltyAccountInput(serializers.Serializer):
-    airline_iata_code = serializers.RegexField(r"^[A-Z0-9]{2}$", help_text="IATA airline code.")
-    account_number = serializers.CharField(max_length=50)
-
-
-class PassengerInput(serializers.Serializer):
-    id = serializers.CharField(help_text="pas_… of the offer's passenger; each exactly once.")
-    given_name = serializers.CharField(max_length=100, help_text="As on the identity document.")
-    family_name = serializers.CharField(max_length=100, help_text="As on the identity document.")
-    gender = serializers.ChoiceField(choices=BookingPassenger.Gender.values)
-    title = serializers.ChoiceField(choices=BookingPassenger.Title.values, required=False)
-    born_on = serializers.DateField(
-        help_text="YYYY-MM-DD. Age on the first departure: adult 12+, child 2-11, infant 0-1."
-    )
-    email = serializers.EmailField(max_length=254)
-    phone_number = serializers.RegexField(
-        r"^\+[0-9]{8,15}$", help_text="Country code and ASCII digits: +5511987654321."
-    )
-    identity_documents = IdentityDocumentInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True,
-        required=False,
-        max_length=10,
-        help_text="Required (a passport) for every passenger of an international itinerary.",
-    )
-    loyalty_programme_accounts = LoyaltyAccountInput(  # type: ignore[call-arg]  # as above
-        many=True, required=False, max_length=10
-    )
-    infant_passenger_id = serializers.CharField(
-        required=False,
-        help_text="pas_… of the infant_without_seat this adult travels with: required, once "
-        "per infant, on exactly one adult.",
-    )
-
-
-class BalancePaymentInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["balance"], help_text="Paid from the wallet.")
-    amount = money("Exactly the offer's total_amount (the airline currency, not BRL).")
-    currency = currency("Exactly the offer's total_currency.")
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        # Keys of 1 to 40 characters: OpenAPI 3.0 has no propertyNames (docs/fuzzing.md).
-        "maxProperties": 50,
-        "additionalProperties": {"type": "string", "maxLength": 500},
-    }
-)
-class MetadataField(serializers.DictField):
-    """bookings.validation.validate_metadata checks it."""
-
-
-class BookingCreateInput(serializers.Serializer):
-    offerId = serializers.CharField(max_length=40, help_text="off_… from a search, not expired.")
-    type = serializers.ChoiceField(
-        choices=Booking.Type.values,
-        help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",
-    )
-    passengers = PassengerInput(many=True, help_text="Every passenger of the offer, once.")
-    payments = BalancePaymentInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True,
-        required=False,
-        min_length=1,
-        max_length=1,
-        help_text="Required for instant (exactly one); ignored for hold.",
-    )
-    metadata = MetadataField(
-        child=serializers.CharField(max_length=500),
-        required=False,
-        help_text="Free-form: at most 50 keys of at most 40 characters, values of at most 500. "
-        "`client_id` (cli_…) links the booking to that client.",
-    )
-
-
-class BookingConfirmInput(serializers.Serializer):
-    payment = BalancePaymentInput(help_text="The offer's original total and currency.")
 
 
 # --- Responses ---------------------------------------------------------------------------------
@@ -245,47 +149,3 @@ class CancelResultSerializer(serializers.Serializer):
         help_text="The wallet is credited the refund converted at the rate locked at booking "
         "(a full refund credits exactly what was debited)."
     )
-
-
-# --- Examples (from the sandbox) --------------------------------------------------------------
-
-PASSENGER_EXAMPLE = {
-    "id": "pas_01m84s0sqr83c1tmwt646fcae0",
-    "given_name": "Ana",
-    "family_name": "Souza",
-    "gender": "f",
-    "title": "ms",
-    "born_on": "1990-05-01",
-    "email": "ana@example.com",
-    "phone_number": "+5511987654321",
-    "identity_documents": [
-        {
-            "type": "passport",
-            "unique_identifier": "FX123456",
-            "issuing_country_code": "BR",
-            "expires_on": "2031-01-01",
-        }
-    ],
-}
-CREATE_EXAMPLES = [
-    OpenApiExample(
-        "Hold",
-        request_only=True,
-        value={
-            "offerId": "off_01m84s0sqrb4q6v9tw4e2g7m1x",
-            "type": "hold",
-            "passengers": [PASSENGER_EXAMPLE],
-        },
-    ),
-    OpenApiExample(
-        "Instant",
-        request_only=True,
-        value={
-            "offerId": "off_01m84s0sqrb4q6v9tw4e2g7m1x",
-            "type": "instant",
-            "passengers": [PASSENGER_EXAMPLE],
-            "payments": [{"type": "balance", "amount": "1153.85", "currency": "EUR"}],
-            "metadata": {"client_reference": "PED-2291"},
-        },
-    ),
-]

@@ -1,43 +1,10 @@
-"""OpenAPI descriptions of the search request and result (the validation itself is in
-flights/validation.py, which gives the spec's exact messages)."""
+"""What the search answers, typed for the OpenAPI schema; bookings reuse the offer's parts
+(flights/payloads.py builds the answers; the body a search takes is the InputSerializer of
+flights/apis.py)."""
 
 from rest_framework import serializers
 
-from flights.models import BaggageType, CabinClass, LocationType, PassengerType, TripType
-
-
-class SearchSliceInput(serializers.Serializer):
-    origin = serializers.CharField(help_text="IATA airport (GRU) or city (SAO) code.")
-    destination = serializers.CharField(help_text="IATA airport or city code.")
-    departureDate = serializers.DateField(
-        help_text="YYYY-MM-DD (ASCII digits), after today at the origin and at most 365 days ahead."
-    )
-
-
-class SearchPassengerInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=PassengerType.values)
-    count = serializers.IntegerField(min_value=1, max_value=9)
-
-
-class SearchInputSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(
-        choices=TripType.values,
-        help_text="one_way: 1 slice; round_trip: 2 (the second the "
-        "reverse of the first); multi_city: 2 to 6, dates in order.",
-    )
-    slices = SearchSliceInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True, min_length=1, max_length=6
-    )
-    passengers = SearchPassengerInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True,
-        min_length=1,
-        help_text="At least one adult; adults + children at most 9; at most one infant per adult.",
-    )
-    cabinClass = serializers.ChoiceField(
-        choices=CabinClass.values,
-        required=False,
-        default="economy",
-    )
+from flights.models import BaggageType, LocationType, PassengerType
 
 
 class PlaceSerializer(serializers.Serializer):
