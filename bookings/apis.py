@@ -17,7 +17,7 @@ from api.fields import (
     QueryDateField,
     TextField,
 )
-from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from api.serializers import FirstProblemListSerializer, FirstProblemSerializer, problem_at
 from bookings.errors import InvalidPassengerData, PassportRequired
@@ -401,7 +401,7 @@ CREATE_EXAMPLES = [
 
 
 class BookingCreateApi(ApiView):
-    class FilterSerializer(PaginationParams):
+    class FilterSerializer(PaginationFilterSerializer):
         status = QueryChoicesField(
             choices=Booking.Status.values,
             required=False,
