@@ -1,4 +1,5 @@
 from datetime import date, datetime, timedelta
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -144,9 +145,9 @@ class CountField(serializers.IntegerField):
 
 class SearchPassengerListSerializer(FirstProblemListSerializer):
     """At least one adult; adults and children at most MAX_SEATED_PASSENGERS; an infant per
-    adult at most. The validated value is one PassengerType per passenger, adults first."""
+    adult at most. The validated value is one passenger type per passenger, adults first."""
 
-    def run_validation(self, data=serializers.empty) -> tuple[PassengerType, ...]:
+    def run_validation(self, data=serializers.empty) -> tuple[str, ...]:
         if not isinstance(data, list) or not data:
             raise serializers.ValidationError("Must be a non-empty list of {type, count}.")
         counts = dict.fromkeys(PassengerType, 0)
@@ -166,7 +167,7 @@ class SearchPassengerListSerializer(FirstProblemListSerializer):
             raise serializers.ValidationError(
                 "Each infant_without_seat travels on an adult's lap: at most one infant per adult."
             )
-        return tuple(kind for kind in PassengerType for _ in range(counts[kind]))
+        return tuple(kind.value for kind in PassengerType for _ in range(counts[kind]))
 
 
 class SearchPassengerInputSerializer(FirstProblemSerializer):
@@ -238,7 +239,13 @@ class FlightSearchApi(ApiView):
                         "departureDate",
                         message="Must not be earlier than the previous slice's date.",
                     )
-            return SearchRequest(slices=slices, passengers=passengers, cabin_class=cabin_class)
+            # The supplier interface carries the wire values, plain strings, as it did before
+            # there were choices (the sandbox seeds its offer ids with their repr).
+            return SearchRequest(
+                slices=slices,
+                passengers=cast(tuple[PassengerType, ...], passengers),
+                cabin_class=cast(CabinClass, cabin_class.value),
+            )
 
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
