@@ -188,7 +188,7 @@ class Client(models.Model):
         Team, on_delete=models.CASCADE, related_name="clients", verbose_name=_("team")
     )
     live_mode = models.BooleanField(_("live mode"))
-    # Holds a lead passenger's "given family" (each at most 100 characters, bookings/validation.py).
+    # Holds a lead passenger's "given family" (each as long as BookingPassenger's name columns).
     full_name = models.CharField(_("full name"), max_length=255)
     email = models.EmailField(_("e-mail"))
     phone_number = models.CharField(_("phone number"), max_length=20, blank=True)

@@ -4,7 +4,7 @@ import math
 
 from rest_framework import serializers
 
-from core.fields import QueryIntegerField
+from api.fields import QueryIntegerField
 
 MAX_PAGE_SIZE = 100
 DEFAULT_PAGE_SIZE = 20
@@ -13,8 +13,9 @@ DEFAULT_PAGE_SIZE = 20
 MAX_PAGE = 2**31 - 1
 
 
-class PaginationParams(serializers.Serializer):
-    """Query parameters of every list endpoint; list filters subclass it."""
+class PaginationFilterSerializer(serializers.Serializer):
+    """Query parameters of every list endpoint: each list view's FilterSerializer subclasses
+    it."""
 
     page = QueryIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
     limit = QueryIntegerField(

@@ -18,6 +18,7 @@ from bookings.services import (
 )
 from core.exceptions import ApplicationError
 from core.money import money_display
+from flights.models import PassengerType
 from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
@@ -36,12 +37,8 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 # The API's values, in words (the values themselves are the spec's, in English).
-PASSENGER_TYPES = {
-    "adult": _("Adult"),
-    "child": _("Child"),
-    "infant_without_seat": _("Infant (on lap)"),
-}
-GENDERS = {"f": _("Female"), "m": _("Male")}
+PASSENGER_TYPES = dict(PassengerType.choices)
+GENDERS = dict(BookingPassenger.Gender.choices)
 DOCUMENT_TYPES = {"electronic_ticket": _("E-ticket")}
 
 

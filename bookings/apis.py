@@ -1,39 +1,67 @@
-from drf_spectacular.utils import extend_schema
+from collections.abc import Mapping
+from datetime import date
+from typing import cast
+
+from django.core.validators import MaxLengthValidator
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 
 from api.apis import ApiView, envelope
-from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.fields import (
+    EmailTextField,
+    IsoDateField,
+    OneOfField,
+    PatternField,
+    QueryChoicesField,
+    QueryDateField,
+    TextField,
+)
+from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
-from bookings.models import Booking
-from bookings.schemas import (
-    CREATE_EXAMPLES,
+from api.serializers import FirstProblemListSerializer, FirstProblemSerializer, problem_at
+from bookings.errors import InvalidPassengerData, PassportRequired
+from bookings.inputs import (
+    IdentityDocument,
+    LoyaltyAccount,
+    PassengerInput,
+    PaymentInput,
+    PaymentType,
+)
+from bookings.models import Booking, BookingPassenger
+from bookings.selectors import booking_get, booking_list
+from bookings.serializers import (
+    DECIMAL,
     BookingConfirmedSerializer,
-    BookingConfirmInput,
-    BookingCreateInput,
     BookingListItemSerializer,
     BookingSerializer,
     CancelResultSerializer,
+    currency,
 )
-from bookings.selectors import booking_get, booking_list
-from bookings.services import booking_cancel, booking_confirm, booking_create, booking_object
-from bookings.validation import (
-    validate_metadata,
+from bookings.services import (
+    booking_cancel,
+    booking_confirm,
+    booking_create,
+    booking_object,
+    booking_offer_get,
 )
-from core.fields import QueryChoicesField, QueryDateField
-from core.money import fmt
+from core.money import fmt, parse_amount
 from core.timestamps import iso_utc
+from flights import airports
+from flights.models import PASSENGER_AGES, PassengerType
+from flights.selectors import BookableOffer
 
-
-class BookingListParams(PaginationParams):
-    status = QueryChoicesField(
-        choices=Booking.Status.values,
-        required=False,
-        help_text="One state or several, "
-        "comma-separated: pending,confirmed,ticketed,cancelled,"
-        "expired,failed.",
-    )
-    created_after = QueryDateField(required=False)
-    created_before = QueryDateField(required=False)
+# Lengths are those of the columns the values are stored in (BookingPassenger, and the client
+# made from the lead passenger); see docs/decisions.md "Input limits".
+MAX_NAME_LENGTH = BookingPassenger._meta.get_field("given_name").max_length  # and family_name
+MAX_EMAIL_LENGTH = BookingPassenger._meta.get_field("email").max_length  # RFC 5321's limit
+MAX_DOCUMENTS = 10
+MAX_LOYALTY_ACCOUNTS = 10
+MAX_IDENTIFIER_LENGTH = 50  # a document's unique_identifier, a loyalty account_number
+# metadata, bounded as Stripe bounds it: how many keys, how long a key and a value.
+MAX_METADATA_KEYS = 50
+MAX_METADATA_KEY_LENGTH = 40
+MAX_METADATA_VALUE_LENGTH = 500
 
 
 def list_item(booking) -> dict:
@@ -60,11 +88,425 @@ def list_item(booking) -> dict:
     }
 
 
+# --- The body of POST /bookings ----------------------------------------------------------------
+
+
+def age_on(born_on: date, day: date) -> int:
+    return day.year - born_on.year - ((day.month, day.day) < (born_on.month, born_on.day))
+
+
+def _ages_in_words() -> str:
+    """`adult 12+, child 2-11, infant 0-1`, from PASSENGER_AGES."""
+    words = []
+    for kind, (low, high) in PASSENGER_AGES.items():
+        name = kind.split("_")[0]
+        words.append(f"{name} {low}+" if kind == PassengerType.ADULT else f"{name} {low}-{high}")
+    return ", ".join(words)
+
+
+class IdentityDocumentInputSerializer(FirstProblemSerializer):
+    type = OneOfField(BookingPassenger.DocumentType)
+    unique_identifier = TextField(
+        max_length=MAX_IDENTIFIER_LENGTH, help_text="The document's number, as printed on it."
+    )
+    issuing_country_code = PatternField(
+        r"^[A-Z]{2}$",
+        message="ISO 3166-1 alpha-2, e.g. BR.",
+        help_text="ISO 3166-1 alpha-2 code of the issuing country.",
+    )
+    expires_on = IsoDateField(
+        help_text="YYYY-MM-DD; a passport must be valid after the last arrival."
+    )
+
+    class Meta:
+        list_serializer_class = FirstProblemListSerializer
+
+    def to_internal_value(self, data) -> IdentityDocument:
+        document = super().to_internal_value(data)
+        return {
+            "type": document["type"].value,
+            "unique_identifier": document["unique_identifier"],
+            "issuing_country_code": document["issuing_country_code"],
+            "expires_on": document["expires_on"].isoformat(),
+        }
+
+
+class LoyaltyAccountInputSerializer(FirstProblemSerializer):
+    airline_iata_code = PatternField(
+        r"^[A-Z0-9]{2}$", message="A 2-character IATA airline code.", help_text="IATA airline code."
+    )
+    account_number = TextField(max_length=MAX_IDENTIFIER_LENGTH)
+
+    class Meta:
+        list_serializer_class = FirstProblemListSerializer
+
+    def to_internal_value(self, data) -> LoyaltyAccount:
+        account = super().to_internal_value(data)
+        return {
+            "airline_iata_code": account["airline_iata_code"],
+            "account_number": account["account_number"],
+        }
+
+
+class OptionalPassengerIdField(serializers.CharField):
+    """A passenger id, or nothing (absent, null or any falsy value: "")."""
+
+    def run_validation(self, data=serializers.empty):
+        if data is serializers.empty or not data:
+            return ""
+        if not isinstance(data, str):
+            raise serializers.ValidationError("Must be a passenger id.")
+        return data
+
+
+class PassengerListSerializer(FirstProblemListSerializer):
+    """Each of the offer's passengers exactly once (`context["offer"]`, set by the body's
+    serializer), and each infant_without_seat carried by one adult."""
+
+    def run_validation(self, data=serializers.empty) -> list[PassengerInput]:
+        types = self.context["passenger_types"]
+        if not isinstance(data, list) or len(data) != len(types):
+            raise serializers.ValidationError(
+                f"Give exactly the offer's {len(types)} passenger(s): {', '.join(types)}."
+            )
+        passengers, seen = [], set()
+        for index, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise problem_at(index, message="Must be an object.")
+            pid = item.get("id")
+            if not isinstance(pid, str) or pid not in types:
+                raise problem_at(index, "id", message="Not a passenger of this offer.")
+            if pid in seen:
+                raise problem_at(index, "id", message="Passenger given twice.")
+            seen.add(pid)
+            passengers.append(self.checked_item(index, item))
+        self._check_infants(passengers)
+        return passengers
+
+    @staticmethod
+    def _check_infants(passengers: list[PassengerInput]) -> None:
+        by_id = {p.id: p for p in passengers}
+        carried: dict[str, str] = {}
+        for index, passenger in enumerate(passengers):
+            infant_id = passenger.infant_passenger_id
+            if not infant_id:
+                continue
+            if passenger.type != PassengerType.ADULT:
+                problem = "Only an adult can carry an infant."
+            elif (
+                infant_id not in by_id or by_id[infant_id].type != PassengerType.INFANT_WITHOUT_SEAT
+            ):
+                problem = "Must be the id of an infant_without_seat of this booking."
+            elif infant_id in carried:
+                problem = "This infant is already with another adult."
+            else:
+                carried[infant_id] = passenger.id
+                continue
+            raise problem_at(index, "infant_passenger_id", message=problem)
+        for index, passenger in enumerate(passengers):
+            if passenger.type == PassengerType.INFANT_WITHOUT_SEAT and passenger.id not in carried:
+                raise problem_at(
+                    index,
+                    "id",
+                    message="Each infant_without_seat travels with one adult: set that adult's "
+                    "infant_passenger_id.",
+                )
+
+
+class PassengerInputSerializer(FirstProblemSerializer):
+    id = serializers.CharField(help_text="pas_… of the offer's passenger; each exactly once.")
+    given_name = TextField(max_length=MAX_NAME_LENGTH, help_text="As on the identity document.")
+    family_name = TextField(max_length=MAX_NAME_LENGTH, help_text="As on the identity document.")
+    gender = OneOfField(BookingPassenger.Gender)
+    title = OneOfField(BookingPassenger.Title, blank=True)
+    born_on = IsoDateField(help_text=f"YYYY-MM-DD. Age on the first departure: {_ages_in_words()}.")
+    email = EmailTextField(max_length=MAX_EMAIL_LENGTH)
+    phone_number = PatternField(
+        r"^\+[0-9]{8,15}$",
+        message="Use the country code and digits: +5511987654321.",
+        help_text="Country code and ASCII digits: +5511987654321.",
+    )
+    identity_documents = IdentityDocumentInputSerializer(  # type: ignore[call-arg]  # list kwargs
+        many=True,
+        required=False,
+        max_length=MAX_DOCUMENTS,
+        help_text="Required (a passport) for every passenger of an international itinerary.",
+    )
+    loyalty_programme_accounts = LoyaltyAccountInputSerializer(  # type: ignore[call-arg]  # same
+        many=True, required=False, max_length=MAX_LOYALTY_ACCOUNTS
+    )
+    infant_passenger_id = OptionalPassengerIdField(
+        required=False,
+        help_text="pas_… of the infant_without_seat this adult travels with: required, once "
+        "per infant, on exactly one adult.",
+    )
+
+    check_order = (
+        "given_name",
+        "family_name",
+        "gender",
+        "title",
+        "born_on",
+        "email",
+        "phone_number",
+        "infant_passenger_id",
+        "identity_documents",
+        "loyalty_programme_accounts",
+    )
+
+    class Meta:
+        list_serializer_class = PassengerListSerializer
+
+    # The type of the passenger being checked (the offer's, for its id), for its age.
+    passenger_type: PassengerType
+
+    def to_internal_value(self, data) -> PassengerInput:
+        self.passenger_type = self.context["passenger_types"][data["id"]]
+        passenger = super().to_internal_value(data)
+        return PassengerInput(id=data["id"], type=self.passenger_type, **passenger)
+
+    def validate_born_on(self, born_on: date) -> date:
+        """Of the age of the passenger's type on the first departure."""
+        kind = self.passenger_type
+        departure_date = self.context["departure_date"]
+        low, high = PASSENGER_AGES[kind]
+        age = age_on(born_on, departure_date)
+        if born_on > departure_date or not low <= age <= high:
+            raise serializers.ValidationError(
+                f"A {kind} is {low} to {high} years old on the departure date "
+                f"({departure_date}); this one is {age}."
+            )
+        return born_on
+
+
+class PaymentAmountField(serializers.RegexField):
+    """A payment's amount. The schema states the wire format (DECIMAL); the amount is read as
+    core.money.parse_amount reads amounts (up to two decimals), and must equal the total."""
+
+    def __init__(self, **kwargs):
+        super().__init__(DECIMAL, **kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        amount = parse_amount(None if data is serializers.empty else data)
+        if amount is None:
+            raise serializers.ValidationError('A decimal string, e.g. "1153.85".')
+        return amount
+
+
+class BalancePaymentInputSerializer(FirstProblemSerializer):
+    type = OneOfField(PaymentType, help_text="Paid from the wallet.")
+    amount = PaymentAmountField(
+        help_text="Exactly the offer's total_amount (the airline currency, not BRL). "
+        "Decimal string."
+    )
+    currency = currency("Exactly the offer's total_currency.")
+
+    class Meta:
+        list_serializer_class = FirstProblemListSerializer  # `payments`: its minItems, maxItems
+
+    def to_internal_value(self, data) -> PaymentInput:
+        if not isinstance(data, Mapping) or data.get("type") != PaymentType.BALANCE:
+            raise serializers.ValidationError(
+                f"Must be {{type: {PaymentType.BALANCE}, amount, currency}}."
+            )
+        amount = self.checked("amount", data)
+        given = data.get("currency")  # compared with the total's (payment_check)
+        return PaymentInput(amount=amount, currency=given if isinstance(given, str) else None)
+
+
+class MetadataField(serializers.DictField):
+    """The booking's free-form `metadata`, bounded like Stripe's: an object of at most
+    `max_keys` keys (1 to `max_key_length` characters) whose values are strings of at most
+    `max_value_length` characters. Absent or null is {}. Its keys' lengths are not in the
+    schema: OpenAPI 3.0 has no propertyNames (docs/fuzzing.md)."""
+
+    def __init__(self, *, max_keys: int, max_key_length: int, max_value_length: int, **kwargs):
+        self.max_keys = max_keys
+        self.max_key_length = max_key_length
+        self.max_value_length = max_value_length
+        kwargs["child"] = serializers.CharField(max_length=max_value_length, allow_blank=True)
+        super().__init__(**kwargs)
+        self.validators.append(MaxLengthValidator(max_keys))  # the schema's maxProperties
+
+    def run_validation(self, data=serializers.empty) -> dict[str, str]:
+        if data is serializers.empty or data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("Must be an object.")
+        if len(data) > self.max_keys:
+            raise serializers.ValidationError(f"At most {self.max_keys} keys.")
+        for key, value in data.items():
+            if not 1 <= len(key) <= self.max_key_length:
+                raise serializers.ValidationError(
+                    f"Keys are 1 to {self.max_key_length} characters."
+                )
+            if not isinstance(value, str) or len(value) > self.max_value_length:
+                raise serializers.ValidationError(
+                    {key: f"A string of at most {self.max_value_length} characters."}
+                )
+        return data
+
+
+class OfferIdField(serializers.CharField):
+    """The offer to book, looked up as given (any value, as text): one that is not the team's
+    is `offer_not_found`."""
+
+    def run_validation(self, data=serializers.empty) -> str:
+        return str(data or "") if data is not serializers.empty else ""
+
+
+PASSENGER_EXAMPLE = {
+    "id": "pas_01m84s0sqr83c1tmwt646fcae0",
+    "given_name": "Ana",
+    "family_name": "Souza",
+    "gender": "f",
+    "title": "ms",
+    "born_on": "1990-05-01",
+    "email": "ana@example.com",
+    "phone_number": "+5511987654321",
+    "identity_documents": [
+        {
+            "type": "passport",
+            "unique_identifier": "FX123456",
+            "issuing_country_code": "BR",
+            "expires_on": "2031-01-01",
+        }
+    ],
+}
+CREATE_EXAMPLES = [
+    OpenApiExample(
+        "Hold",
+        request_only=True,
+        value={
+            "offerId": "off_01m84s0sqrb4q6v9tw4e2g7m1x",
+            "type": "hold",
+            "passengers": [PASSENGER_EXAMPLE],
+        },
+    ),
+    OpenApiExample(
+        "Instant",
+        request_only=True,
+        value={
+            "offerId": "off_01m84s0sqrb4q6v9tw4e2g7m1x",
+            "type": "instant",
+            "passengers": [PASSENGER_EXAMPLE],
+            "payments": [{"type": "balance", "amount": "1153.85", "currency": "EUR"}],
+            "metadata": {"client_reference": "PED-2291"},
+        },
+    ),
+]
+
+
+# --- The views ---------------------------------------------------------------------------------
+
+
 class BookingCreateApi(ApiView):
+    class FilterSerializer(PaginationFilterSerializer):
+        status = QueryChoicesField(
+            choices=Booking.Status.values,
+            required=False,
+            help_text=f"One state or several, comma-separated: {','.join(Booking.Status.values)}.",
+        )
+        created_after = QueryDateField(required=False)
+        created_before = QueryDateField(required=False)
+
+    # Checked in the spec's order, the first problem answered: metadata, type, the offer
+    # (booking_offer_get: the team's, not expired, bookable so, a supplier connected), the
+    # passengers against it, their passports, then an instant booking's payment. The context
+    # gives the key's `team` and `live_mode`.
+    @extend_schema_serializer(component_name="BookingCreateInput")
+    class InputSerializer(FirstProblemSerializer):
+        offerId = OfferIdField(
+            max_length=Booking._meta.get_field("offer_id").max_length,
+            help_text="off_… from a search, not expired.",
+        )
+        type = OneOfField(
+            Booking.Type,
+            help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",
+        )
+        passengers = PassengerInputSerializer(
+            many=True, help_text="Every passenger of the offer, once."
+        )
+        payments = BalancePaymentInputSerializer(  # type: ignore[call-arg]  # ListSerializer kwargs
+            many=True,
+            required=False,
+            min_length=1,
+            max_length=1,
+            help_text="Required for instant (exactly one); ignored for hold.",
+        )
+        metadata = MetadataField(
+            required=False,
+            max_keys=MAX_METADATA_KEYS,
+            max_key_length=MAX_METADATA_KEY_LENGTH,
+            max_value_length=MAX_METADATA_VALUE_LENGTH,
+            help_text=f"Free-form: at most {MAX_METADATA_KEYS} keys of at most "
+            f"{MAX_METADATA_KEY_LENGTH} characters, values of at most "
+            f"{MAX_METADATA_VALUE_LENGTH}. `client_id` (cli_…) links the booking to that client.",
+        )
+
+        problem_errors = {"passengers": InvalidPassengerData}
+
+        def to_internal_value(self, data) -> dict:
+            body = data if isinstance(data, dict) else {}
+            metadata = self.checked("metadata", body)
+            kind = self.checked("type", body)
+            offer = booking_offer_get(
+                team=self.context["team"],
+                live_mode=self.context["live_mode"],
+                offer_id=self.checked("offerId", body),
+                type=kind,
+            )
+            self.share(
+                passenger_types={p["id"]: PassengerType(p["type"]) for p in offer.passengers},
+                departure_date=offer.first_departure.date(),
+            )
+            passengers = self.checked("passengers", body)
+            self._check_passports(offer, passengers)
+            payment = self._payment(body) if kind == Booking.Type.INSTANT else None
+            return {
+                "offer": offer,
+                "type": kind,
+                "passengers": passengers,
+                "payment": payment,
+                "metadata": metadata,
+            }
+
+        @staticmethod
+        def _check_passports(offer: BookableOffer, passengers: list[PassengerInput]) -> None:
+            """International itineraries need a passport valid past the last flight."""
+            if not airports.is_international(offer.airport_codes):
+                return
+            last_day = offer.last_arrival.date()
+            for index, passenger in enumerate(passengers):
+                if not any(
+                    document["type"] == BookingPassenger.DocumentType.PASSPORT
+                    and date.fromisoformat(document["expires_on"]) > last_day
+                    for document in passenger.identity_documents
+                ):
+                    problem = f"A passport valid after {last_day.isoformat()} is required."
+                    raise PassportRequired(
+                        details={f"passengers[{index}].identity_documents": problem}
+                    )
+
+        def _payment(self, body: dict) -> PaymentInput:
+            """The one payment of an instant booking, its problems named `payment`."""
+            field = cast(FirstProblemListSerializer, self.fields["payments"])
+            payments = body.get("payments")
+            if not isinstance(payments, list) or not (
+                (field.min_length or 0) <= len(payments) <= (field.max_length or len(payments))
+            ):
+                raise serializers.ValidationError(
+                    {
+                        "payments": "Required for an instant booking: "
+                        f"[{{type: {PaymentType.BALANCE}, amount, currency}}]."
+                    }
+                )
+            return self.check("payment", cast(serializers.Field, field.child), payments[0])
+
     @extend_schema(
         operation_id="bookings_list",
         tags=["Bookings"],
-        parameters=[BookingListParams],
+        parameters=[FilterSerializer],
         responses={
             200: enveloped(
                 BookingListItemSerializer(many=True),
@@ -75,9 +517,9 @@ class BookingCreateApi(ApiView):
         },
     )
     def get(self, request):
-        params = BookingListParams(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        data = filters.validated_data
         queryset = booking_list(
             team=request.user.team,
             live_mode=request.user.live_mode,
@@ -92,7 +534,7 @@ class BookingCreateApi(ApiView):
         operation_id="bookings_create",
         tags=["Bookings"],
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=BookingCreateInput,
+        request=InputSerializer,
         examples=CREATE_EXAMPLES,
         responses={
             201: BookingSerializer,
@@ -106,15 +548,15 @@ class BookingCreateApi(ApiView):
         },
     )
     def post(self, request):
-        body = request.data if isinstance(request.data, dict) else {}
+        team, live_mode = request.user.team, request.user.live_mode
+        serializer = self.InputSerializer(
+            data=request.data, context={"team": team, "live_mode": live_mode}
+        )
+        serializer.is_valid(raise_exception=True)
         booking = booking_create(
-            team=request.user.team,
-            live_mode=request.user.live_mode,
-            offer_id=str(body.get("offerId") or ""),
-            type=body.get("type"),
-            passengers=body.get("passengers"),
-            payments=body.get("payments"),
-            metadata=validate_metadata(body.get("metadata")),
+            team=team,
+            live_mode=live_mode,
+            **serializer.validated_data,
             idempotency_key=request.headers.get("Idempotency-Key", ""),
         )
         return Response(booking_object(booking), status=201)
@@ -151,11 +593,17 @@ class BookingDetailApi(ApiView):
 
 
 class BookingConfirmApi(ApiView):
+    @extend_schema_serializer(component_name="BookingConfirmInput")
+    class InputSerializer(FirstProblemSerializer):
+        payment = BalancePaymentInputSerializer(
+            help_text="The offer's original total and currency."
+        )
+
     @extend_schema(
         operation_id="bookings_confirm",
         tags=["Bookings"],
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=BookingConfirmInput,
+        request=InputSerializer,
         responses={
             200: enveloped(BookingConfirmedSerializer, name="BookingConfirmEnvelope"),
             400: error_response("Payment amount mismatch"),
@@ -168,8 +616,9 @@ class BookingConfirmApi(ApiView):
         booking = booking_get(
             team=request.user.team, live_mode=request.user.live_mode, booking_id=booking_id
         )
-        payment = request.data.get("payment") if isinstance(request.data, dict) else None
-        booking = booking_confirm(booking=booking, payment=payment)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        booking = booking_confirm(booking=booking, **serializer.validated_data)
         booking = booking_get(
             team=request.user.team, live_mode=request.user.live_mode, booking_id=booking.id
         )  # ticketing may already have run

@@ -25,7 +25,7 @@ from bookings.models import Booking, BookingEmail
 from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people, stored_text_for_people
 from core.money import money_display
 from wallet.models import Transaction
-from webhooks.models import Delivery, Event
+from webhooks.models import Delivery, Event, EventType
 
 # --- Failure reasons ----------------------------------------------------------------------------
 
@@ -234,17 +234,21 @@ def deadlines(booking: Booking, *, now: datetime | None = None) -> list[Deadline
 
 
 EVENT_LABELS = {
-    "booking.created": gettext_lazy("Booking created"),
-    "booking.confirmed": gettext_lazy("Booking confirmed (paid)"),
-    "booking.ticketed": gettext_lazy("Tickets issued"),
-    "booking.cancelled": gettext_lazy("Booking cancelled"),
-    "booking.expired": gettext_lazy("Booking expired"),
-    "booking.failed": gettext_lazy("Booking failed"),
-    "booking.updated": gettext_lazy("Booking updated"),
+    EventType.BOOKING_CREATED: gettext_lazy("Booking created"),
+    EventType.BOOKING_CONFIRMED: gettext_lazy("Booking confirmed (paid)"),
+    EventType.BOOKING_TICKETED: gettext_lazy("Tickets issued"),
+    EventType.BOOKING_CANCELLED: gettext_lazy("Booking cancelled"),
+    EventType.BOOKING_EXPIRED: gettext_lazy("Booking expired"),
+    EventType.BOOKING_FAILED: gettext_lazy("Booking failed"),
+    EventType.BOOKING_UPDATED: gettext_lazy("Booking updated"),
 }
 # When several rows share one instant (one transaction writes them): the order of the states
 # their object is in, each change before its `booking.updated` twin.
-_STATUS_ORDER: dict[str | None, int] = {"pending": 0, "confirmed": 1, "ticketed": 2}
+_STATUS_ORDER: dict[str | None, int] = {
+    Booking.Status.PENDING: 0,
+    Booking.Status.CONFIRMED: 1,
+    Booking.Status.TICKETED: 2,
+}
 
 
 def instant_for_people(value: datetime | None) -> str:

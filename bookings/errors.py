@@ -57,3 +57,21 @@ class BookingOutcomeUnknown(Conflict):
 class OrderAbsent(SupplierError):
     code = "supplier_order_absent"
     message = "The flight supplier has no issued order for this booking: nothing was issued"
+
+
+# What POST /bookings and PUT /bookings/:id/confirm refuse in their bodies (bookings/apis.py).
+
+
+class InvalidPassengerData(InvalidRequest):
+    code = "invalid_passenger_data"
+    message = "Invalid passenger data"
+
+
+class PassportRequired(InvalidRequest):
+    code = "passport_required"
+    message = "Passport required"
+
+
+class PaymentAmountMismatch(InvalidRequest):
+    code = "payment_amount_mismatch"
+    message = "Payment amount mismatch"

@@ -11,24 +11,16 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from bookings.models import Booking
 from bookings.retention import ERASED
 from core.i18n import date_for_people, datetime_for_people
 from flights import airports
+from flights.models import CabinClass, PassengerType
 
-CABINS = {
-    "economy": gettext_lazy("Economy"),
-    "premium_economy": gettext_lazy("Premium economy"),
-    "business": gettext_lazy("Business"),
-    "first": gettext_lazy("First"),
-}
-PASSENGER_TYPES = {
-    "adult": gettext_lazy("Adult"),
-    "child": gettext_lazy("Child"),
-    "infant_without_seat": gettext_lazy("Infant (on lap)"),
-}
+CABINS = dict(CabinClass.choices)
+PASSENGER_TYPES = dict(PassengerType.choices)
 _ISO_DURATION = re.compile(
     r"^P(?:(?P<days>\d+)D)?(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?)?$"
 )

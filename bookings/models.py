@@ -120,6 +120,26 @@ class Booking(models.Model):
 
 
 class BookingPassenger(models.Model):
+    # The values a passenger is given in POST /bookings (the columns keep no choices: the
+    # values are checked when the booking is made).
+    class Gender(models.TextChoices):
+        M = "m", _("Male")
+        F = "f", _("Female")
+
+    class Title(models.TextChoices):
+        MR = "mr"
+        MRS = "mrs"
+        MS = "ms"
+        MISS = "miss"
+        DR = "dr"
+
+    class DocumentType(models.TextChoices):
+        """An identity document's type (in `identity_documents`)."""
+
+        PASSPORT = "passport"
+        TAX_ID = "tax_id"
+        KNOWN_TRAVELER_NUMBER = "known_traveler_number"
+
     booking = models.ForeignKey(
         Booking, on_delete=models.CASCADE, related_name="passengers", verbose_name=_("booking")
     )

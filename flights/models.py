@@ -1,7 +1,50 @@
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.ids import PrefixedIdField
 from core.json_fields import OrjsonTextField
+
+# The words of flight search and offers, each defined here once: the API's inputs and schema,
+# the supplier interface (flights/suppliers/base.py) and the panel's labels use these.
+
+
+class TripType(models.TextChoices):
+    ONE_WAY = "one_way"
+    ROUND_TRIP = "round_trip"
+    MULTI_CITY = "multi_city"
+
+
+class CabinClass(models.TextChoices):
+    ECONOMY = "economy", _("Economy")
+    PREMIUM_ECONOMY = "premium_economy", _("Premium economy")
+    BUSINESS = "business", _("Business")
+    FIRST = "first", _("First")
+
+
+class PassengerType(models.TextChoices):
+    ADULT = "adult", _("Adult")
+    CHILD = "child", _("Child")
+    INFANT_WITHOUT_SEAT = "infant_without_seat", _("Infant (on lap)")
+
+
+# Age on the day of the first departure, in whole years, both bounds included.
+PASSENGER_AGES: dict[str, tuple[int, int]] = {
+    PassengerType.ADULT: (12, 200),
+    PassengerType.CHILD: (2, 11),
+    PassengerType.INFANT_WITHOUT_SEAT: (0, 1),
+}
+
+
+class BaggageType(models.TextChoices):
+    CHECKED = "checked"
+    CARRY_ON = "carry_on"
+
+
+class LocationType(models.TextChoices):
+    """What a searched code stands for: one airport (GRU) or a city's airports (SAO)."""
+
+    AIRPORT = "airport"
+    CITY = "city"
 
 
 class OfferRequest(models.Model):

@@ -14,6 +14,7 @@ from core.ids import CROCKFORD, id_time_part
 from core.money import fmt
 from core.timestamps import iso_utc
 from flights import airports, reference
+from flights.models import LocationType
 from flights.suppliers.base import Condition, SupplierOffer, SupplierSegment, SupplierSlice
 
 
@@ -33,14 +34,14 @@ def place_object(code: str) -> dict:
     """A searched location: an IATA city (multi-airport) code or an airport."""
     city = airports.city(code)
     if city is None:
-        return {**airport_object(code), "type": "airport"}
+        return {**airport_object(code), "type": LocationType.AIRPORT}
     return {
         "iata_code": code,
         "name": city.name,
         "city_name": city.name,
         "iata_city_code": code,
         "time_zone": city.time_zone,
-        "type": "city",
+        "type": LocationType.CITY,
     }
 
 

@@ -11,7 +11,7 @@ under its own code. Regions group countries for the sandbox's choice of airlines
 
 from dataclasses import dataclass, field
 
-from flights.suppliers.base import CabinClass
+from flights.models import CabinClass
 
 LOGO_URL = "https://assets.duffel.com/img/airlines/for-light-background/full-color-logo/{iata}.svg"
 
@@ -92,10 +92,10 @@ def band(distance_km: float) -> str | None:
 # --- Airlines ----------------------------------------------------------------------------------
 
 STANDARD_CABIN_NAMES: dict[CabinClass, str] = {
-    "economy": "Economy",
-    "premium_economy": "Premium Economy",
-    "business": "Business",
-    "first": "First",
+    CabinClass.ECONOMY: "Economy",
+    CabinClass.PREMIUM_ECONOMY: "Premium Economy",
+    CabinClass.BUSINESS: "Business",
+    CabinClass.FIRST: "First",
 }
 
 
@@ -108,12 +108,13 @@ class Airline:
     ticket_prefix: str  # IATA accounting code: 3 digits
     hubs: tuple[str, ...]  # IATA airports
     fleet: tuple[str, ...]  # IATA aircraft type codes (keys of AIRCRAFT)
-    # Fare brands per cabin it sells, cheapest first; a cabin it does not sell is absent.
-    brands: dict[CabinClass, tuple[str, ...]]
+    # Fare brands per cabin it sells (CabinClass values), cheapest first; a cabin it does not
+    # sell is absent.
+    brands: dict[str, tuple[str, ...]]
     partners: tuple[str, ...] = ()  # codeshare partners (IATA codes)
     # A low-cost brand sold only with instant payment (no hold), if any.
     instant_payment_brand: str | None = None
-    cabin_names: dict[CabinClass, str] = field(default_factory=dict)  # marketing names
+    cabin_names: dict[str, str] = field(default_factory=dict)  # marketing names, by CabinClass
 
     @property
     def logo_symbol_url(self) -> str:

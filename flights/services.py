@@ -16,7 +16,7 @@ from core.exceptions import register_error
 from core.ids import new_id, sibling_id
 from flights import packing, payloads
 from flights.fx import UnknownCurrency, rate_provider
-from flights.models import OfferRequest
+from flights.models import LocationType, OfferRequest
 from flights.suppliers import supplier_for
 from flights.suppliers.base import SearchRequest, SupplierError
 
@@ -107,8 +107,8 @@ def flight_search(
                 "origin": payloads.place_object(s.origin),
                 "destination": payloads.place_object(s.destination),
                 "departure_date": s.departure_date.isoformat(),
-                "origin_type": "city" if len(s.origin_airports) > 1 else "airport",
-                "destination_type": "city" if len(s.destination_airports) > 1 else "airport",
+                "origin_type": _location_type(s.origin_airports),
+                "destination_type": _location_type(s.destination_airports),
             }
             for s in request.slices
         ],
@@ -123,6 +123,10 @@ def flight_search(
 # recently expired offer answers "Offer expired"; after that it is "Offer not found". Storage
 # held per team is then at most (offer lifetime + this + the purge interval) of searches.
 KEEP_AFTER_EXPIRY = timedelta(hours=1)
+
+
+def _location_type(airports: tuple[str, ...]) -> LocationType:
+    return LocationType.CITY if len(airports) > 1 else LocationType.AIRPORT
 
 
 def offers_purge_expired(*, now: datetime | None = None) -> int:

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from agencies.models import Client
 from api.apis import ApiView, envelope
-from api.pagination import PaginationParams, paginate
+from api.pagination import PaginationFilterSerializer, paginate
 from config.urls import handler400, handler403, handler404, handler500  # noqa: F401
 from config.urls import urlpatterns as project_urlpatterns
 from core.exceptions import Conflict
@@ -27,7 +27,7 @@ class AlreadyThere(Conflict):
 
 class ClientListApi(ApiView):
     def get(self, request):
-        params = PaginationParams(data=request.query_params)
+        params = PaginationFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         queryset = Client.objects.filter(team=request.user.team, live_mode=request.user.live_mode)
         items, pagination = paginate(queryset.order_by("email"), **params.validated_data)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from bookings.schemas import PASSENGER_EXAMPLE
+from bookings.apis import PASSENGER_EXAMPLE
 from tests.kit.clock import NOW
 from tests.kit.factories import fund, make_endpoint, make_team
 from wallet.models import Recharge

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from api.fields import MAX_QUERY_DATE, MIN_QUERY_DATE
 from api.pagination import MAX_PAGE
-from core.fields import MAX_QUERY_DATE, MIN_QUERY_DATE
 
 pytestmark = pytest.mark.django_db
 

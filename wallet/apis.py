@@ -1,13 +1,20 @@
-from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
+from typing import cast
+
+from drf_spectacular.utils import (
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
-from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.fields import QueryDateField, StrictCharField, StringChoiceField, one_of_message
+from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
-from core.exceptions import ApplicationError, InvalidRequest
-from core.fields import QueryDateField, StrictCharField
+from core.exceptions import ApplicationError
 from core.money import parse_amount
-from wallet.models import PaymentMethod
+from wallet.models import PaymentMethod, Recharge, Transaction
 from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance
 from wallet.services import (
     recharge_cancel,
@@ -16,6 +23,7 @@ from wallet.services import (
     recharge_object,
     transaction_object,
 )
+from wallet.services.recharges import MAX_AMOUNT, MIN_AMOUNT
 
 
 class BalanceSerializer(serializers.Serializer):
@@ -28,11 +36,11 @@ class BalanceSerializer(serializers.Serializer):
 
 class TransactionSerializer(serializers.Serializer):
     id = serializers.CharField()
-    type = serializers.ChoiceField(choices=["credit", "debit"])
+    type = serializers.ChoiceField(choices=Transaction.Type.values)
     amount = serializers.CharField()
     currency = serializers.CharField()
     description = serializers.CharField()
-    reference_type = serializers.ChoiceField(choices=["booking", "recharge", "refund"])
+    reference_type = serializers.ChoiceField(choices=Transaction.ReferenceType.values)
     reference_id = serializers.CharField()
     balance_after = serializers.CharField()
     payment_method = serializers.ChoiceField(
@@ -56,9 +64,7 @@ class RechargeSerializer(serializers.Serializer):
     id = serializers.CharField()
     amount = serializers.CharField()
     currency = serializers.CharField()
-    status = serializers.ChoiceField(
-        choices=["pending", "completed", "expired", "failed", "cancelled"]
-    )
+    status = serializers.ChoiceField(choices=Recharge.Status.values)
     payment_method = serializers.ChoiceField(choices=PaymentMethod.values)
     payment = PaymentInstructionsSerializer(
         required=False, help_text="Payment instructions, while pending."
@@ -79,8 +85,8 @@ class WalletBalanceApi(ApiView):
 
 
 class WalletTransactionsApi(ApiView):
-    class Params(PaginationParams):
-        type = serializers.ChoiceField(choices=["credit", "debit"], required=False)
+    class FilterSerializer(PaginationFilterSerializer):
+        type = serializers.ChoiceField(choices=Transaction.Type.values, required=False)
         start_date = QueryDateField(required=False, help_text="First day, America/Sao_Paulo.")
         end_date = QueryDateField(
             required=False,
@@ -96,7 +102,7 @@ class WalletTransactionsApi(ApiView):
     @extend_schema(
         operation_id="wallet_transactions",
         tags=["Wallet"],
-        parameters=[Params],
+        parameters=[FilterSerializer],
         responses={
             200: enveloped(
                 inline_serializer(
@@ -121,7 +127,7 @@ class WalletTransactionsApi(ApiView):
         },
     )
     def get(self, request):
-        params = self.Params(data=request.query_params)
+        params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         filters = {k: params.validated_data.get(k) for k in ("type", "start_date", "end_date")}
         queryset = transaction_list(
@@ -143,40 +149,51 @@ class WalletTransactionsApi(ApiView):
 
 
 # What parse_amount and recharge_create accept: at most 12 integer digits (leading zeros
-# included) and 2 fractional ones, from 100.00 to 50000.00.
+# included) and 2 fractional ones, from MIN_AMOUNT to MAX_AMOUNT (100.00 to 50000.00;
+# wallet/tests/test_recharge_amount_schema.py checks that they agree).
 RECHARGE_AMOUNT_PATTERN = (
     r"^(?:(?:0{0,9}[1-9][0-9]{2}|0{0,8}[1-9][0-9]{3}|0{0,7}[1-4][0-9]{4})(?:\.[0-9]{1,2})?"
     r"|0{0,7}50000(?:\.0{1,2})?)$"
 )
 
 
-@extend_schema_serializer(component_name="RechargeCreate")
-class RechargeCreateSchema(serializers.Serializer):
-    """What the schema says of the body (the view checks it with the spec's own messages)."""
-
-    amount = serializers.RegexField(
-        RECHARGE_AMOUNT_PATTERN,
-        max_length=15,
-        help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00.',
-    )
-    currency = serializers.ChoiceField(choices=["BRL"], help_text="Always BRL.")
-    payment_method = serializers.ChoiceField(choices=["pix", "boleto"])
+@extend_schema_field({"type": "string", "pattern": RECHARGE_AMOUNT_PATTERN})
+class RechargeAmountField(StrictCharField):
+    """The amount's text as given (not stripped: "300\n" is not an amount); the serializer
+    reads it, and recharge_create keeps it within its limits."""
 
 
 class RechargeCreateApi(ApiView):
-    class Input(serializers.Serializer):
-        amount = StrictCharField(
-            trim_whitespace=False,  # the exact decimal string: "300\n" is not an amount
+    # Each field's type is checked first (every problem at once); then the amount, the
+    # currency and (by recharge_create, with its own codes) the method and the limits.
+    @extend_schema_serializer(component_name="RechargeCreate")
+    class InputSerializer(serializers.Serializer):
+        amount = RechargeAmountField(
+            trim_whitespace=False,
             max_length=15,
-            help_text='Decimal string, e.g. "250.00"; 100.00 to 50000.00; ASCII digits.',
+            help_text=f'Decimal string, e.g. "250.00"; {MIN_AMOUNT} to {MAX_AMOUNT}.',
         )
-        currency = StrictCharField(help_text="Always BRL.")
-        payment_method = StrictCharField(help_text="pix or boleto")
+        currency = StringChoiceField(choices=["BRL"], help_text="Always BRL.")
+        payment_method = StringChoiceField(choices=PaymentMethod.values)
+
+        def validate(self, attrs: dict) -> dict:
+            amount = parse_amount(attrs["amount"])
+            if amount is None:
+                raise serializers.ValidationError(
+                    {
+                        "amount": "Must be a decimal string with at most two fractional "
+                        'digits, e.g. "250.00".'
+                    }
+                )
+            currencies = list(cast(StringChoiceField, self.fields["currency"]).choices)
+            if attrs["currency"] not in currencies:
+                raise serializers.ValidationError({"currency": one_of_message(currencies)})
+            return {"amount": amount, "payment_method": attrs["payment_method"]}
 
     @extend_schema(
         operation_id="wallet_recharge_create",
         tags=["Wallet"],
-        request=RechargeCreateSchema,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_KEY_PARAMETER],
         responses={
             201: enveloped(RechargeSerializer, name="RechargeCreatedEnvelope"),
@@ -185,23 +202,10 @@ class RechargeCreateApi(ApiView):
         },
     )
     def post(self, request):
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-        amount = parse_amount(data.validated_data["amount"])
-        if amount is None:
-            raise InvalidRequest(
-                details={
-                    "amount": "Must be a decimal string with at most two "
-                    'fractional digits, e.g. "250.00".'
-                }
-            )
-        if data.validated_data["currency"] != "BRL":
-            raise InvalidRequest(details={"currency": "Must be BRL."})
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         recharge = recharge_create(
-            team=request.user.team,
-            live_mode=request.user.live_mode,
-            amount=amount,
-            payment_method=data.validated_data["payment_method"],
+            team=request.user.team, live_mode=request.user.live_mode, **serializer.validated_data
         )
         return envelope(recharge_object(recharge, with_payment=True), status=201)
 

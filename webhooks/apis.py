@@ -4,18 +4,20 @@ from drf_spectacular.utils import extend_schema, extend_schema_serializer, inlin
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
-from api.pagination import PaginationParams, PaginationSerializer, paginate
+from api.fields import QueryChoicesField
+from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
-from core.fields import QueryChoicesField
+from api.serializers import FirstProblemSerializer
 from core.timestamps import iso_utc
-from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
+from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
 from webhooks.selectors import event_get, event_list, webhook_get, webhook_list
 from webhooks.services import webhook_create, webhook_delete, webhook_recover, webhook_update
+from webhooks.services.endpoints import validate_events, validate_url
 from webhooks.services.recovery import recovery_window
 
 EVENT_CHOICES = sorted(SUBSCRIBABLE_EVENT_TYPES)
-# The schema's pattern for webhook URLs (services.validate_url checks them: https, any case).
+# The schema's pattern for webhook URLs (validate_url checks them: https, any case).
 HTTPS_ONLY = RegexValidator(r"^[Hh][Tt][Tt][Pp][Ss]://")
 PROBE_IN_PROGRESS = error_response(
     "`probe_in_progress`: another URL of the team is being probed (one probe at a time per "
@@ -25,6 +27,51 @@ PROBE_IN_PROGRESS = error_response(
 
 def _body(request) -> dict:
     return request.data if isinstance(request.data, dict) else {}
+
+
+# A webhook's URL and events are checked by the same rules (webhooks.services.endpoints) for
+# the API and the panel, with the same words (`invalid_url`, `invalid_events`).
+
+
+class WebhookUrlField(serializers.URLField):
+    """An HTTPS URL of at most the column's length (validate_url). Absent or null when not
+    required: None (unchanged)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", WebhookEndpoint._meta.get_field("url").max_length)
+        kwargs.setdefault("validators", [HTTPS_ONLY])
+        super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty) -> str | None:
+        if data is serializers.empty or data is None:
+            return validate_url(None) if self.required else None
+        return validate_url(data)
+
+
+class WebhookEventsField(serializers.ListField):
+    """A non-empty list of subscribable event types (validate_events: duplicates collapse).
+    Absent or null when not required: None (unchanged)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("child", serializers.ChoiceField(choices=EVENT_CHOICES))
+        kwargs.setdefault("min_length", 1)
+        super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty) -> list[str] | None:
+        if data is serializers.empty or data is None:
+            return validate_events(None) if self.required else None
+        return validate_events(data)
+
+
+class OptionalBooleanField(serializers.BooleanField):
+    """true or false exactly (DRF's BooleanField also takes "yes" and 1); absent or null: None."""
+
+    def run_validation(self, data=serializers.empty) -> bool | None:
+        if data is serializers.empty or data is None:
+            return None
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("Must be a boolean.")
+        return data
 
 
 class WebhookSerializer(serializers.Serializer):
@@ -57,15 +104,9 @@ class WebhookUpdatedSerializer(serializers.Serializer):
 
 class WebhookListApi(ApiView):
     @extend_schema_serializer(component_name="WebhookCreate")
-    class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(
-            max_length=2048,
-            validators=[HTTPS_ONLY],
-            help_text="HTTPS, publicly reachable, answers 2xx within 5 s.",
-        )
-        events = serializers.ListField(
-            child=serializers.ChoiceField(choices=EVENT_CHOICES), min_length=1
-        )
+    class InputSerializer(FirstProblemSerializer):
+        url = WebhookUrlField(help_text="HTTPS, publicly reachable, answers 2xx within 5 s.")
+        events = WebhookEventsField()
 
     @extend_schema(
         operation_id="webhooks_list",
@@ -92,12 +133,10 @@ class WebhookListApi(ApiView):
         },
     )
     def post(self, request):
-        body = _body(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         endpoint = webhook_create(
-            team=request.user.team,
-            live_mode=request.user.live_mode,
-            url=body.get("url"),
-            events=body.get("events"),
+            team=request.user.team, live_mode=request.user.live_mode, **serializer.validated_data
         )
         data = {
             "id": endpoint.id,
@@ -111,17 +150,10 @@ class WebhookListApi(ApiView):
 
 class WebhookDetailApi(ApiView):
     @extend_schema_serializer(component_name="WebhookUpdate")
-    class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(
-            required=False,
-            max_length=2048,
-            validators=[HTTPS_ONLY],
-            help_text="Probed again when it changes.",
-        )
-        events = serializers.ListField(
-            child=serializers.ChoiceField(choices=EVENT_CHOICES), required=False, min_length=1
-        )
-        active = serializers.BooleanField(
+    class InputSerializer(FirstProblemSerializer):
+        url = WebhookUrlField(required=False, help_text="Probed again when it changes.")
+        events = WebhookEventsField(required=False)
+        active = OptionalBooleanField(
             required=False, help_text="true reactivates and resets the failure count."
         )
 
@@ -157,13 +189,9 @@ class WebhookDetailApi(ApiView):
     )
     def put(self, request, webhook_id):
         endpoint = self._endpoint(request, webhook_id)
-        body = _body(request)
-        endpoint = webhook_update(
-            endpoint=endpoint,
-            url=body.get("url"),
-            events=body.get("events"),
-            active=body.get("active"),
-        )
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        endpoint = webhook_update(endpoint=endpoint, **serializer.validated_data)
         return envelope(
             {
                 "id": endpoint.id,
@@ -219,21 +247,22 @@ class EventSerializer(serializers.Serializer):
     webhook_id = serializers.CharField(allow_null=True)
 
 
-class EventListParams(PaginationParams):
-    type = QueryChoicesField(
-        choices=EVENT_CHOICES,
-        required=False,
-        help_text="One event type or several, comma-separated.",
-    )
-    created_after = serializers.DateTimeField(
-        required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); inclusive."
-    )
-    created_before = serializers.DateTimeField(
-        required=False, help_text="ISO 8601 timestamp (UTC when no offset is given); exclusive."
-    )
-
-
 class EventListApi(ApiView):
+    class FilterSerializer(PaginationFilterSerializer):
+        type = QueryChoicesField(
+            choices=EVENT_CHOICES,
+            required=False,
+            help_text="One event type or several, comma-separated.",
+        )
+        created_after = serializers.DateTimeField(
+            required=False,
+            help_text="ISO 8601 timestamp (UTC when no offset is given); inclusive.",
+        )
+        created_before = serializers.DateTimeField(
+            required=False,
+            help_text="ISO 8601 timestamp (UTC when no offset is given); exclusive.",
+        )
+
     @extend_schema(
         operation_id="events_list",
         summary="List events",
@@ -243,7 +272,7 @@ class EventListApi(ApiView):
             "`EVENTS_RETENTION_DAYS` (30) days; older ones are not listed."
         ),
         tags=["Events"],
-        parameters=[EventListParams],
+        parameters=[FilterSerializer],
         responses={
             200: enveloped(
                 serializers.ListField(child=EventSerializer()),
@@ -254,7 +283,7 @@ class EventListApi(ApiView):
         },
     )
     def get(self, request):
-        params = EventListParams(data=request.query_params)
+        params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         data = params.validated_data
         oldest = timezone.now() - recovery_window()

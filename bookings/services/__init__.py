@@ -19,7 +19,7 @@ from bookings.errors import (
     OrderAbsent,
 )
 from bookings.payloads import booking_event_object, booking_object
-from bookings.services.creation import booking_create
+from bookings.services.creation import booking_create, booking_offer_get
 from bookings.services.lifecycle import (
     REMINDER_BEFORE_DEADLINE,
     CancelPreview,
@@ -71,6 +71,7 @@ __all__ = [
     "booking_holds_expire_due",
     "booking_issue_tickets",
     "booking_object",
+    "booking_offer_get",
     "booking_outcome_check",
     "booking_outcome_mark_interrupted",
     "bookings_interrupted",

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from agencies.models import Client, Team
 from bookings.errors import InstantPaymentRequired, OfferAlreadyBooked, OfferExpired, OfferNotFound
+from bookings.inputs import PassengerInput, PaymentInput, payment_check
 from bookings.models import Booking, BookingPassenger
 from bookings.services.recording import record_failure, record_order, record_outcome_unknown
 from bookings.services.supplier_orders import (
@@ -17,7 +18,6 @@ from bookings.services.supplier_orders import (
     order_passengers,
     release_check,
 )
-from bookings.validation import PassengerInput, check_passports, check_payment, validate_passengers
 from core.exceptions import InvalidRequest
 from flights.selectors import BookableOffer, bookable_offer
 from flights.suppliers import supplier_for, supplier_for_booking
@@ -26,19 +26,10 @@ from wallet.models import Transaction
 from wallet.services import wallet_debit
 
 
-def booking_create(
-    *,
-    team: Team,
-    live_mode: bool,
-    offer_id: str,
-    type: str,
-    passengers: object,  # the request's, validated here
-    payments: object = None,
-    metadata: object = None,
-    idempotency_key: str = "",
-) -> Booking:
-    if type not in Booking.Type.values:
-        raise InvalidRequest(details={"type": "Must be hold or instant."})
+def booking_offer_get(*, team: Team, live_mode: bool, offer_id: str, type: str) -> BookableOffer:
+    """The offer a booking of `type` would book: the team's in this mode, not expired, bookable
+    so (a hold of an offer that must be paid at once is not), with a supplier to order it from.
+    POST /bookings checks the passengers against it (bookings/apis.py)."""
     offer = bookable_offer(team=team, live_mode=live_mode, offer_id=offer_id)
     if offer is None:
         raise OfferNotFound()
@@ -47,21 +38,24 @@ def booking_create(
     if type == Booking.Type.HOLD and offer.requires_instant_payment:
         raise InstantPaymentRequired()
     supplier_for(team=team, live_mode=live_mode)  # live mode without a supplier refuses here
-    people = validate_passengers(
-        offer=offer, passengers=passengers, departure_date=offer.first_departure.date()
-    )
-    check_passports(offer=offer, passengers=people)
+    return offer
+
+
+def booking_create(
+    *,
+    team: Team,
+    live_mode: bool,
+    offer: BookableOffer,
+    type: Booking.Type,
+    passengers: list[PassengerInput],
+    payment: PaymentInput | None = None,
+    metadata: dict[str, str],
+    idempotency_key: str = "",
+) -> Booking:
+    """Book `offer` (from booking_offer_get) for its `passengers`; an instant booking pays
+    `payment`, which must be the offer's original total."""
     if type == Booking.Type.INSTANT:
-        if not isinstance(payments, list) or len(payments) != 1:
-            raise InvalidRequest(
-                details={
-                    "payments": "Required for an instant booking: "
-                    "[{type: balance, amount, currency}]."
-                }
-            )
-        check_payment(offer=offer, payment=payments[0])
-    if metadata is not None and not isinstance(metadata, dict):
-        raise InvalidRequest(details={"metadata": "Must be an object."})
+        payment_check(payment=payment, amount=offer.total_amount, currency=offer.total_currency)
 
     try:
         booking = _claim_offer(
@@ -69,8 +63,8 @@ def booking_create(
             live_mode=live_mode,
             offer=offer,
             type=type,
-            people=people,
-            metadata=metadata or {},
+            people=passengers,
+            metadata=metadata,
             idempotency_key=idempotency_key,
         )
     except OfferAlreadyBooked:

@@ -17,11 +17,11 @@ from bookings.errors import (
     BookingNotPayable,
     BookingOutcomeUnknown,
 )
+from bookings.inputs import PaymentInput, payment_check
 from bookings.models import Booking, BookingEmail
 from bookings.services.recording import booking_event, clear_outcome_unknown, record_events
 from bookings.services.refunds import refund_for, refund_in_brl
 from bookings.tasks import issue_tickets as issue_tickets_task
-from bookings.validation import check_payment
 from core.money import fmt
 from flights.suppliers import supplier_for_booking
 from wallet.models import Transaction
@@ -29,9 +29,9 @@ from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
 
 
-def booking_confirm(*, booking: Booking, payment: object) -> Booking:
+def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
     """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
-    check_payment(offer=booking, payment=payment)
+    payment_check(payment=payment, amount=booking.total_amount, currency=booking.total_currency)
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
         if booking.status in (Booking.Status.CONFIRMED, Booking.Status.TICKETED):

@@ -4,7 +4,9 @@ Variables are read from the process environment and, if present, from a `.env` f
 project root (the README's start command writes one with a random secret key).
 """
 
+from collections.abc import Callable
 from datetime import timedelta
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +328,21 @@ REST_FRAMEWORK = {
     "COERCE_DECIMAL_TO_STRING": True,
 }
 
+
+def choice_values(path: str) -> Callable[[], list[str]]:
+    """The values of the TextChoices at `path` (`app.models:Model.Status`), read when
+    drf-spectacular needs them (the apps are loaded by then; settings cannot import them)."""
+
+    def values() -> list[str]:
+        module, _, attributes = path.partition(":")
+        found: Any = import_module(module)
+        for attribute in attributes.split("."):
+            found = getattr(found, attribute)
+        return list(found.values)
+
+    return values
+
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Agency back office API",
     "DESCRIPTION": (
@@ -342,19 +359,20 @@ SPECTACULAR_SETTINGS = {
     # Paths are relative to the server URL, so a client's base URL is `<host>/api/v1`.
     "SCHEMA_PATH_PREFIX_TRIM": True,
     "SERVERS": [{"url": "/api/v1", "description": "This service (prefix with its host)"}],
-    # Choice sets shared by several fields get one name each in the schema.
+    # Choice sets shared by several fields get one name each in the schema (the values of
+    # each set's TextChoices, read when the schema is made).
     "ENUM_NAME_OVERRIDES": {
-        "TransactionTypeEnum": ["credit", "debit"],
-        "PassengerTypeEnum": ["adult", "child", "infant_without_seat"],
-        "LocationTypeEnum": ["airport", "city"],
-        "BaggageTypeEnum": ["checked", "carry_on"],
-        "TripTypeEnum": ["one_way", "round_trip", "multi_city"],
-        "CabinClassEnum": ["economy", "premium_economy", "business", "first"],
-        "RechargeStatusEnum": ["pending", "completed", "expired", "failed", "cancelled"],
-        "PaymentMethodEnum": ["pix", "boleto"],
-        "ReferenceTypeEnum": ["booking", "recharge", "refund"],
-        "BookingTypeEnum": ["hold", "instant"],
-        "BookingStatusEnum": ["pending", "confirmed", "ticketed", "cancelled", "expired", "failed"],
+        "TransactionTypeEnum": choice_values("wallet.models:Transaction.Type"),
+        "PassengerTypeEnum": choice_values("flights.models:PassengerType"),
+        "LocationTypeEnum": choice_values("flights.models:LocationType"),
+        "BaggageTypeEnum": choice_values("flights.models:BaggageType"),
+        "TripTypeEnum": choice_values("flights.models:TripType"),
+        "CabinClassEnum": choice_values("flights.models:CabinClass"),
+        "RechargeStatusEnum": choice_values("wallet.models:Recharge.Status"),
+        "PaymentMethodEnum": choice_values("wallet.models:PaymentMethod"),
+        "ReferenceTypeEnum": choice_values("wallet.models:Transaction.ReferenceType"),
+        "BookingTypeEnum": choice_values("bookings.models:Booking.Type"),
+        "BookingStatusEnum": choice_values("bookings.models:Booking.Status"),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
     },
     # The schema and the docs are public; every API operation requires a key.

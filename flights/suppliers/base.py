@@ -9,9 +9,7 @@ from decimal import Decimal
 from typing import Literal
 
 from core.exceptions import ApplicationError
-
-CabinClass = Literal["economy", "premium_economy", "business", "first"]
-PassengerType = Literal["adult", "child", "infant_without_seat"]
+from flights.models import BaggageType, CabinClass, PassengerType
 
 
 class SupplierError(ApplicationError):
@@ -60,12 +58,12 @@ class SearchSlice:
 class SearchRequest:
     slices: tuple[SearchSlice, ...]
     passengers: tuple[PassengerType, ...]  # one entry per passenger, adults first
-    cabin_class: CabinClass = "economy"
+    cabin_class: CabinClass = CabinClass.ECONOMY
 
 
 @dataclass(frozen=True)
 class Baggage:
-    type: Literal["checked", "carry_on"]
+    type: BaggageType
     quantity: int
 
 

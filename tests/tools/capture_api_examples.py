@@ -46,7 +46,7 @@ def main() -> None:
 def _journey(team, receiver_url: str) -> dict:
     from rest_framework.test import APIClient
 
-    from bookings.schemas import PASSENGER_EXAMPLE
+    from bookings.apis import PASSENGER_EXAMPLE
 
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {team.test_key}")

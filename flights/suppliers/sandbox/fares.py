@@ -11,6 +11,7 @@ from functools import cache, lru_cache
 from typing import TypeVar
 
 from core.money import q
+from flights.models import BaggageType
 from flights.reference import AIRLINES
 from flights.suppliers.base import (
     Baggage,
@@ -96,7 +97,10 @@ MIN_CHECKED_BAGS = {"economy": 0, "premium_economy": 1, "business": 2, "first": 
 
 @cache
 def _baggages(checked: int) -> tuple[Baggage, ...]:
-    return (Baggage(type="carry_on", quantity=1), Baggage(type="checked", quantity=checked))
+    return (
+        Baggage(type=BaggageType.CARRY_ON, quantity=1),
+        Baggage(type=BaggageType.CHECKED, quantity=checked),
+    )
 
 
 @cache

@@ -1,41 +1,10 @@
-"""OpenAPI descriptions of the search request and result (the validation itself is in
-flights/validation.py, which gives the spec's exact messages)."""
+"""What the search answers, typed for the OpenAPI schema; bookings reuse the offer's parts
+(flights/payloads.py builds the answers; the body a search takes is the InputSerializer of
+flights/apis.py)."""
 
 from rest_framework import serializers
 
-
-class SearchSliceInput(serializers.Serializer):
-    origin = serializers.CharField(help_text="IATA airport (GRU) or city (SAO) code.")
-    destination = serializers.CharField(help_text="IATA airport or city code.")
-    departureDate = serializers.DateField(
-        help_text="YYYY-MM-DD (ASCII digits), after today at the origin and at most 365 days ahead."
-    )
-
-
-class SearchPassengerInput(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
-    count = serializers.IntegerField(min_value=1, max_value=9)
-
-
-class SearchInputSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(
-        choices=["one_way", "round_trip", "multi_city"],
-        help_text="one_way: 1 slice; round_trip: 2 (the second the "
-        "reverse of the first); multi_city: 2 to 6, dates in order.",
-    )
-    slices = SearchSliceInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True, min_length=1, max_length=6
-    )
-    passengers = SearchPassengerInput(  # type: ignore[call-arg]  # ListSerializer kwargs
-        many=True,
-        min_length=1,
-        help_text="At least one adult; adults + children at most 9; at most one infant per adult.",
-    )
-    cabinClass = serializers.ChoiceField(
-        choices=["economy", "premium_economy", "business", "first"],
-        required=False,
-        default="economy",
-    )
+from flights.models import BaggageType, LocationType, PassengerType
 
 
 class PlaceSerializer(serializers.Serializer):
@@ -67,7 +36,7 @@ class AircraftSerializer(serializers.Serializer):
 
 
 class BaggageSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["checked", "carry_on"])
+    type = serializers.ChoiceField(choices=BaggageType.values)
     quantity = serializers.IntegerField()
 
 
@@ -106,7 +75,7 @@ class SliceSerializer(serializers.Serializer):
 
 class OfferPassengerSerializer(serializers.Serializer):
     id = serializers.CharField()
-    type = serializers.ChoiceField(choices=["adult", "child", "infant_without_seat"])
+    type = serializers.ChoiceField(choices=PassengerType.values)
     fare_brand_name = serializers.CharField(allow_null=True)
     loyalty_programme_accounts = serializers.ListField(child=serializers.DictField())
 
@@ -158,8 +127,8 @@ class RequestedSliceSerializer(serializers.Serializer):
     origin = PlaceSerializer()
     destination = PlaceSerializer()
     departure_date = serializers.DateField()
-    origin_type = serializers.ChoiceField(choices=["airport", "city"])
-    destination_type = serializers.ChoiceField(choices=["airport", "city"])
+    origin_type = serializers.ChoiceField(choices=LocationType.values)
+    destination_type = serializers.ChoiceField(choices=LocationType.values)
 
 
 class SearchResultSerializer(serializers.Serializer):
