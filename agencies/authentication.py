@@ -53,7 +53,7 @@ def resolve_api_key(django_request, view=None) -> ApiKey | None:
     if cached is not _UNSET:
         return cast(ApiKey | None, cached)
     match = BEARER_PATTERN.match(django_request.headers.get("Authorization", ""))
-    key = _key_for_secret(match.group(1), django_request, view) if match else None
+    key = api_key_for_secret(match.group(1), django_request, view) if match else None
     django_request._api_key = key
     return key
 
@@ -86,7 +86,7 @@ def _generation(secret_hash: str, django_request, view) -> str | None:
     return key_cache.current_generation()
 
 
-def _key_for_secret(secret: str, django_request=None, view=None) -> ApiKey | None:
+def api_key_for_secret(secret: str, django_request=None, view=None) -> ApiKey | None:
     """The key (with its team) from this process's cache if nothing changed since it was read,
     else from the database. Each call returns instances of its own."""
     secret_hash = hash_secret(secret)

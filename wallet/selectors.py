@@ -37,7 +37,7 @@ def _pending_holds_of() -> Callable[..., Expression]:
     return import_string(settings.WALLET_PENDING_HOLDS_SUBQUERY)
 
 
-def _live_balance(team_id: str) -> QuerySet:
+def balance_query_live_mode(team_id: str) -> QuerySet:
     return (
         Wallet.objects.filter(team_id=team_id)
         .annotate(pending=_pending_holds_of()("team_id", live_mode=True))
@@ -45,7 +45,7 @@ def _live_balance(team_id: str) -> QuerySet:
     )
 
 
-def _test_balance(team_id: str) -> QuerySet:
+def balance_query_test_mode(team_id: str) -> QuerySet:
     last_test_movement = (
         Transaction.objects.filter(team_id=OuterRef("pk"), live_mode=False)
         .order_by()
@@ -64,8 +64,8 @@ def _test_balance(team_id: str) -> QuerySet:
 
 
 # Every API request of a balance runs one of these: compiled once (core/sql.py).
-_LIVE_BALANCE = CompiledQuery(_live_balance, "team_id")
-_TEST_BALANCE = CompiledQuery(_test_balance, "team_id")
+_LIVE_BALANCE = CompiledQuery(balance_query_live_mode, "team_id")
+_TEST_BALANCE = CompiledQuery(balance_query_test_mode, "team_id")
 
 
 def wallet_balance(*, team: Team, live_mode: bool) -> dict:

@@ -362,14 +362,14 @@ def test_team_saved_by_a_service_is_seen_by_every_process(test_client, team):
 
 def test_each_request_gets_its_own_key_and_team(live_client, team, team_keys):
     """Nothing a request does to `request.user`'s objects reaches the next request."""
-    from agencies.authentication import _key_for_secret
+    from agencies.authentication import api_key_for_secret
 
-    first = _key_for_secret(team_keys.live_key)
-    second = _key_for_secret(team_keys.live_key)
+    first = api_key_for_secret(team_keys.live_key)
+    second = api_key_for_secret(team_keys.live_key)
     assert first is not None and second is not None
     assert first is not second and first.team is not second.team
     first.team.markup_percent = Decimal("99")
-    assert _key_for_secret(team_keys.live_key).team.markup_percent == Decimal("0.00")
+    assert api_key_for_secret(team_keys.live_key).team.markup_percent == Decimal("0.00")
     assert second.team.fee.amount == Decimal("0.00") and second.team.fee.currency.code == "BRL"
     assert second.pk == first.pk and second.team.pk == team.pk
 

@@ -14,7 +14,7 @@ from core.sql import CompiledQuery
 from tests.kit.factories import fund, make_team
 from tests.kit.marks import needs_postgresql
 from wallet.models import Transaction, Wallet
-from wallet.selectors import _live_balance, _test_balance
+from wallet.selectors import balance_query_live_mode, balance_query_test_mode
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,13 @@ def test_rows_are_the_querysets_rows_for_each_team():
     first, second = make_team("First").team, make_team("Second").team
     fund(first, "120.50")
     fund(second, "7.25", live_mode=False)
-    live, test = CompiledQuery(_live_balance, "team_id"), CompiledQuery(_test_balance, "team_id")
+    live, test = (
+        CompiledQuery(balance_query_live_mode, "team_id"),
+        CompiledQuery(balance_query_test_mode, "team_id"),
+    )
     for team in (first, second):
-        assert live.rows(team_id=team.pk) == list(_live_balance(team.pk))
-        assert test.rows(team_id=team.pk) == list(_test_balance(team.pk))
+        assert live.rows(team_id=team.pk) == list(balance_query_live_mode(team.pk))
+        assert test.rows(team_id=team.pk) == list(balance_query_test_mode(team.pk))
     balance, last_movement, pending = live.one(team_id=first.pk)
     assert (balance, pending) == (Decimal("120.50"), Decimal("0.00"))
     assert isinstance(balance, Decimal)  # converted as the ORM does, SQLite included
@@ -38,7 +41,7 @@ def test_rows_are_the_querysets_rows_for_each_team():
 def test_compiled_once_then_only_run():
     team = make_team("Once").team
     fund(team, "10.00")
-    query = CompiledQuery(_live_balance, "team_id")
+    query = CompiledQuery(balance_query_live_mode, "team_id")
     query.one(team_id=team.pk)
     compiler = query._compiled
     with CaptureQueriesContext(connection) as captured:
@@ -49,7 +52,7 @@ def test_compiled_once_then_only_run():
 
 def test_no_row_raises_the_models_does_not_exist():
     with pytest.raises(Wallet.DoesNotExist):
-        CompiledQuery(_live_balance, "team_id").one(team_id="team_unknown")
+        CompiledQuery(balance_query_live_mode, "team_id").one(team_id="team_unknown")
 
 
 def test_a_placeholder_the_orm_transforms_is_refused():
@@ -73,7 +76,7 @@ def test_columns_in_another_order_than_the_sql_are_refused():
 def test_a_last_movement_is_utc():
     team = make_team("Utc").team
     fund(team, "1.00")
-    _, last_movement, _ = CompiledQuery(_live_balance, "team_id").one(team_id=team.pk)
+    _, last_movement, _ = CompiledQuery(balance_query_live_mode, "team_id").one(team_id=team.pk)
     assert last_movement.utcoffset() == UTC.utcoffset(None)
 
 
@@ -81,7 +84,7 @@ def test_a_last_movement_is_utc():
 def test_on_postgresql_it_is_planned_once_per_connection_where_it_may_be():
     team = make_team("Planned").team
     fund(team, "33.00")
-    live = CompiledQuery(_live_balance, "team_id")
+    live = CompiledQuery(balance_query_live_mode, "team_id")
     for _ in range(8):
         assert live.one(team_id=team.pk)[0] == Decimal("33.00")
     with connection.cursor() as cursor:
