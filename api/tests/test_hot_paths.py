@@ -216,13 +216,12 @@ def test_an_instant_booking_makes_19_statements_on_postgresql(
     live_client, team, django_capture_on_commit_callbacks
 ):
     """`POST /api/v1/bookings`, instant, ticketed at once (sandbox), with one endpoint subscribed
-    to every event (docs/performance-bookings.md lists them): 19 statements on PostgreSQL and
-    five transaction blocks (the claim, the debit in it, the sandbox's order, the outcome, the
-    two e-mails), 29 in all with them, 48 before. The subscribed endpoints are read once for the
-    five booking events, which are one INSERT, and so are their deliveries; the tickets are one
-    INSERT, the e-mails one; the
-    booking is not read again for its audit entry. SQLite moves the balance in separate
-    statements (the portable path)."""
+    to every event (docs/performance.md, "Instant bookings", lists them): 19 statements on
+    PostgreSQL and five transaction blocks (the claim, the debit in it, the sandbox's order, the
+    outcome, the two e-mails), 29 in all with them, 48 before. The subscribed endpoints are read
+    once for the five booking events, which are one INSERT, and so are their deliveries; the
+    tickets are one INSERT, the e-mails one; the booking is not read again for its audit entry.
+    SQLite moves the balance in separate statements (the portable path)."""
     from bookings.tests.helpers import book, offers
     from tests.kit.factories import make_endpoint
     from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery

@@ -1,6 +1,6 @@
 """Ticketing a booking writes the audit entry django-auditlog writes for any save of it, diffed
 against the row read under the booking's lock rather than read once more
-(`_save_audited`, docs/performance-bookings.md): same content, one read less."""
+(`_save_audited`, docs/performance.md, "Instant bookings"): same content, one read less."""
 
 import pytest
 from auditlog.context import disable_auditlog

@@ -240,9 +240,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery's Django fixup closes every database connection around every task unless this is set:
 # a new PostgreSQL connection per task, the largest per-task cost of a webhook delivery
-# (docs/performance-webhooks.md). Set, the fixup closes them every this many tasks only, and
-# config/celery_app.py applies Django's own rule around each task instead (as around a web
-# request): a connection is closed when broken, older than CONN_MAX_AGE, or left in a
+# (docs/performance.md, "Webhook deliveries"). Set, the fixup closes them every this many tasks
+# only, and config/celery_app.py applies Django's own rule around each task instead (as around a
+# web request): a connection is closed when broken, older than CONN_MAX_AGE, or left in a
 # transaction.
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TASK_SERIALIZER = "json"

@@ -1,6 +1,6 @@
 """The search's response and stored offers, byte for byte, against golden files captured before
-the search was made faster (docs/performance-search.md): any change to a field, a key's order,
-a number's or a string's encoding, or to what a booking later reads, fails here.
+the search was made faster (docs/performance.md, "The flight search"): any change to a field, a
+key's order, a number's or a string's encoding, or to what a booking later reads, fails here.
 
 The sandbox supplier is deterministic for a given request and time; the ids' random bits come
 from the OS, so the tests give `core.ids` a seeded byte stream instead (the ids keep their
