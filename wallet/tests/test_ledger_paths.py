@@ -16,7 +16,7 @@ from tests.kit.factories import make_endpoint, make_team
 from tests.kit.marks import needs_postgresql
 from wallet.models import Transaction
 from wallet.services import DuplicateTransaction, InsufficientBalance
-from wallet.services.ledger import _record
+from wallet.services.ledger import wallet_move
 from webhooks.models import Delivery, Event
 
 pytestmark = [
@@ -66,9 +66,9 @@ def run_movements(team, *, one_statement: bool) -> None:
         }
         if refusal:
             with pytest.raises(refusal):
-                _record(**kwargs)
+                wallet_move(**kwargs)
         else:
-            _record(**kwargs)
+            wallet_move(**kwargs)
 
 
 def add_endpoints(team) -> None:

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 
 from tests.kit.factories import make_endpoint
 from tests.kit.marks import needs_postgresql
-from wallet.services.ledger import _record
+from wallet.services.ledger import wallet_move
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery, Event, EventType
 from webhooks.services import EventSql, event_record
 
@@ -166,7 +166,7 @@ def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
         "description": "Movement",
         "one_statement": one_statement,
     }
-    _record(
+    wallet_move(
         **movement,
         type="credit",
         amount=Decimal("600.00"),
@@ -176,7 +176,7 @@ def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
     )  # its commit never runs (the test's transaction), but its delivery to /all stays due
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        _record(
+        wallet_move(
             **movement,
             type="debit",
             amount=Decimal("200.00"),  # 600.00 -> 400.00: a debit and a low-balance event
