@@ -27,7 +27,7 @@ never silently left out.
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db import connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model, QuerySet
@@ -137,7 +137,7 @@ class InsertColumns:
       value `params()` gives: with `from_row`, the row's own (`params(row)`, a model instance:
       what the ORM would save); without, the field's default (NULL for a nullable field).
 
-    Without a row, a field with only a database default is left to the database; a field with
+    Without a row, a field with a database default is left to the database; a field with
     no default at all, or with a callable one (a fresh id, the time) in a statement that writes
     many rows (`one_row=False`: one value would be shared by all of them), raises here: the
     statement must compute it. So does a name in `computed` that is not a field."""
@@ -161,6 +161,7 @@ class InsertColumns:
         self.columns: list[str] = []
         self.values: list[str] = []
         self.param_fields: list[Field] = []
+        self._constants: list[Any] | None = None  # the defaults adapted, when none is callable
         for field in fields:
             if field is model._meta.auto_field or field.column is None:
                 continue
@@ -168,7 +169,7 @@ class InsertColumns:
                 value = computed[field.attname]
             elif from_row:
                 value = self._placeholder(field)
-            elif not field.has_default() and field.has_db_default():
+            elif field.has_db_default():
                 continue  # the database writes its default
             elif not (field.has_default() or field.null):
                 raise ValueError(f"This INSERT gives {model.__name__}.{field.name} no value")
@@ -182,6 +183,8 @@ class InsertColumns:
             self.columns.append(field.column)
             self.values.append(value)
         self.param_names = [self._name(field) for field in self.param_fields] if prefix else []
+        # Defaults computed afresh for each statement (a callable: an id, the time).
+        self._fresh = [f.has_default() and callable(f.default) for f in self.param_fields]
 
     def _placeholder(self, field: Field) -> str:
         self.param_fields.append(field)
@@ -197,16 +200,25 @@ class InsertColumns:
         return ", ".join(self.values)
 
     def params(self, row: Model | None = None) -> list[Any]:
-        """The parameters' values, in order, adapted by their fields as the ORM adapts them."""
+        """The parameters' values, in order, adapted by their fields as the ORM adapts them
+        (on the default database, the one the hand-written statements run on)."""
+        if not self.param_fields:
+            return []
+        if row is None and not any(self._fresh):
+            # Constant defaults, adapted once: the statement of every event passes them.
+            if self._constants is None:
+                self._constants = self._defaults(connections[DEFAULT_DB_ALIAS])
+            return list(self._constants)
+        wrapper = connections[DEFAULT_DB_ALIAS]  # once, not through the proxy for each field
         if row is None:
-            return [
-                field.get_db_prep_save(field.get_default(), connection)
-                for field in self.param_fields
-            ]
+            return self._defaults(wrapper)
         return [
-            field.get_db_prep_save(getattr(row, field.attname), connection)
+            field.get_db_prep_save(getattr(row, field.attname), wrapper)
             for field in self.param_fields
         ]
+
+    def _defaults(self, wrapper: BaseDatabaseWrapper) -> list[Any]:
+        return [field.get_db_prep_save(field.get_default(), wrapper) for field in self.param_fields]
 
     def named_params(self, row: Model | None = None) -> dict[str, Any]:
         """The parameters' values by name (`prefix` given)."""

@@ -36,23 +36,18 @@ def test_without_a_row_a_column_not_computed_is_its_default():
     columns = InsertColumns(
         ROW, computed={"amount": "%(amount)s", "balance": "moved.balance"}, prefix="row__"
     )
-    # The auto id and the column with only a database default are the database's.
-    assert columns.columns == ["amount", "currency", "note", "flags", "counted", "balance"]
+    # The auto id and the columns with a database default are the database's.
+    assert columns.columns == ["amount", "currency", "note", "flags", "balance"]
     assert columns.values == [
         "%(amount)s",
         "%(row__currency)s",
         "%(row__note)s",
         "%(row__flags)s",
-        "%(row__counted)s",
         "moved.balance",
     ]
     params = columns.named_params()
-    assert set(params) == {"row__currency", "row__note", "row__flags", "row__counted"}
-    assert (params["row__currency"], params["row__note"], params["row__counted"]) == (
-        "BRL",
-        None,
-        False,
-    )
+    assert set(params) == {"row__currency", "row__note", "row__flags"}
+    assert (params["row__currency"], params["row__note"]) == ("BRL", None)
     # Adapted by the field, as the ORM adapts it (a JSON wrapper on PostgreSQL).
     flags = ROW._meta.get_field("flags").get_db_prep_save({}, connection)
     assert type(params["row__flags"]) is type(flags)

@@ -271,8 +271,7 @@ _LOW_BALANCE_EVENT = EventSql(
     data_object_sql={"balance": "moved.balance"},
     previous_attributes_sql={"balance": "moved.balance_before"},
 )
-# The ledger row is `txn`, as the portable path saves it, but for what the balance's UPDATE
-# returns (`ledger_columns`).
+# The ledger row is `txn`, as the portable path saves it (`ledger_columns`).
 _ONE_STATEMENT_MOVEMENT = """
 WITH moved AS ({move}
 ), ledger AS (
@@ -288,8 +287,22 @@ SELECT balance, movement_count,
 
 def ledger_columns(model: type[Transaction] = Transaction) -> InsertColumns:
     """The ledger row's columns in the one statement: the balance and the sequence from the
-    balance's UPDATE, every other column from the transaction (`params(txn)`)."""
-    computed = {"balance_after": "moved.balance", "sequence": "moved.movement_count"}
+    balance's UPDATE, the movement's own values as the statement's parameters (shared with the
+    balance's UPDATE), and any other column from the transaction itself (`params(txn)`)."""
+    computed = {
+        "id": "%(txn_id)s",
+        "team_id": "%(team_id)s",
+        "live_mode": "TRUE",
+        "type": "%(type)s",
+        "amount": "%(amount)s",
+        "description": "%(description)s",
+        "reference_type": "%(reference_type)s",
+        "reference_id": "%(reference_id)s",
+        "balance_after": "moved.balance",
+        "sequence": "moved.movement_count",
+        "payment_method": "%(payment_method)s",
+        "created_at": "%(now)s",
+    }
     return InsertColumns(model, computed=computed, prefix="txn__", from_row=True)
 
 
@@ -319,7 +332,13 @@ def one_statement_sql(type: str, ledger: InsertColumns) -> str:
 def _write_live_in_one_statement(txn: Transaction) -> None:
     params = {
         **_move_params(txn),
-        **_LEDGER_COLUMNS.named_params(txn),
+        "txn_id": txn.id,
+        "type": txn.type,
+        "description": txn.description,
+        "reference_type": txn.reference_type,
+        "reference_id": txn.reference_id,
+        "payment_method": txn.payment_method,
+        **_LEDGER_COLUMNS.named_params(txn),  # the columns not named above
         **_MOVEMENT_EVENT.params(
             team_id=txn.team_id,
             live_mode=True,

@@ -187,15 +187,16 @@ def deliveries_create(subscribed: list[tuple[Event, list[str]]]) -> list[Deliver
 
 # Filled in by `EventSql` with code's own text only (names checked, the caller's constant SQL,
 # Django's compiled rule, the column lists and values built from the models' fields by
-# `event_columns` and `delivery_columns`); every value is a parameter.
+# `event_columns` and `delivery_columns`); every value is a parameter. The deliveries: the
+# outbox rows, due at once, for the endpoints `subscribers_of` selects (Django's SQL for it,
+# reading the event row as "event"). Kept short: psycopg parses a statement of more than 4096
+# characters again at every execution (webhooks/tests/test_sql_columns.py).
 _EVENT_CTES = """{name}_event AS (
     INSERT INTO {events} ({event_columns})
     SELECT {event_values}
       FROM {source}
  RETURNING id, team_id, live_mode, type, created_at
 ), {name}_deliveries AS (
-    -- The outbox rows, due at once, for the endpoints `subscribers_of` selects (Django's SQL
-    -- for it, reading the event row as "event").
     INSERT INTO {deliveries} ({delivery_columns})
     SELECT {delivery_values}
       FROM {name}_event AS event
@@ -320,7 +321,9 @@ def delivery_columns(name: str, model: type[Delivery] = Delivery) -> InsertColum
         "next_attempt_at": "event.created_at",
         "created_at": "event.created_at",
     }
-    return InsertColumns(model, computed=computed, prefix=f"{name}__delivery__", one_row=False)
+    # Its defaults are constants (a callable one is refused, `one_row`): the parameters of every
+    # EventSql of a statement share their names and values.
+    return InsertColumns(model, computed=computed, prefix="delivery__", one_row=False)
 
 
 @functools.cache

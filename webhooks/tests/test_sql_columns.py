@@ -101,10 +101,10 @@ def test_the_event_insert_follows_a_field_added_to_the_model():
 def test_the_delivery_insert_follows_a_field_added_to_the_model():
     _, deliveries, ctes = ctes_with(delivery=with_field(Delivery, "channel", channel()))
     assert deliveries.columns[-1] == "channel"
-    assert deliveries.values[-1] == "%(tested__delivery__channel)s"
+    assert deliveries.values[-1] == "%(delivery__channel)s"
     assert f"INSERT INTO {quoted('webhooks_delivery')} ({deliveries.column_list()})" in ctes
     assert f"SELECT {deliveries.value_list()}\n" in ctes
-    assert deliveries.named_params()["tested__delivery__channel"] == "web"
+    assert deliveries.named_params()["delivery__channel"] == "web"
 
 
 @pytest.mark.parametrize("model", [Event, Delivery])
@@ -122,27 +122,24 @@ def test_a_field_added_with_a_fresh_value_per_row_is_refused_in_the_deliveries()
         ctes_with(delivery=token)
 
 
-def test_the_real_event_and_delivery_inserts_write_every_column_but_the_delivery_id():
+def test_the_real_event_and_delivery_inserts_write_every_column_but_database_defaults():
     events, deliveries, _ = ctes_with()
     assert events.columns == [field.column for field in Event._meta.concrete_fields]
-    assert deliveries.columns == [
-        field.column for field in Delivery._meta.concrete_fields if field.column != "id"
-    ]
-    # What the statement leaves to the defaults, as `deliveries_create` leaves it.
+    # The delivery's id, in_flight and is_test are the database's (its defaults).
+    left = {"id", "in_flight", "is_test"}
+    fields = Delivery._meta.concrete_fields
+    assert {field.column for field in fields if field.has_db_default()} | {"id"} == left
+    assert deliveries.columns == [field.column for field in fields if field.column not in left]
+    # The others get the defaults `deliveries_create` leaves them.
+    params = SQL.params(
+        team_id="team_x", live_mode=True, type="wallet.credit", data_object={}, created_at=AT
+    )
     assert (
-        SQL.params(
-            team_id="team_x",
-            live_mode=True,
-            type="wallet.credit",
-            data_object={},
-            created_at=AT,
-        ).items()
+        params.items()
         >= {
-            "tested__delivery__status": "pending",
-            "tested__delivery__attempt_count": 0,
-            "tested__delivery__leased_until": None,
-            "tested__delivery__lease_id": "",
-            "tested__delivery__in_flight": False,
-            "tested__delivery__is_test": False,
+            "delivery__status": "pending",
+            "delivery__attempt_count": 0,
+            "delivery__leased_until": None,
+            "delivery__lease_id": "",
         }.items()
     )
