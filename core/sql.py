@@ -18,15 +18,19 @@ own (`markers=`) that the ORM passes through unchanged on the database compiled 
 
 On PostgreSQL the statement is also prepared (`prepared_cursor`): planning the balance's cost
 the server about 180 µs of CPU per request, more than running it.
+
+`InsertColumns` gives a hand-written INSERT its column list and values from the model's fields,
+so that a column added to the model is written by the SQL too (or building the SQL fails),
+never silently left out.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 
 from core.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
@@ -120,3 +124,104 @@ def _marker_of(param: Any, by_marker: dict[Any, str]) -> str | None:
         return by_marker.get(param)
     except TypeError:  # unhashable (a list): never a marker
         return None
+
+
+class InsertColumns:
+    """The column list and values of a hand-written INSERT of `model`'s rows, from the model's
+    concrete fields by one rule:
+
+    * an auto-numbered primary key is the database's;
+    * a field named in `computed` (attname -> SQL) gets that expression: what the statement
+      itself decides (a balance it has just moved, a column of another CTE, its own parameter);
+    * any other field is a parameter (`%s`, or `%(<prefix><attname>)s` with `prefix`) whose
+      value `params()` gives: with `from_row`, the row's own (`params(row)`, a model instance:
+      what the ORM would save); without, the field's default (NULL for a nullable field).
+
+    Without a row, a field with a database default is left to the database; a field with
+    no default at all, or with a callable one (a fresh id, the time) in a statement that writes
+    many rows (`one_row=False`: one value would be shared by all of them), raises here: the
+    statement must compute it. So does a name in `computed` that is not a field."""
+
+    def __init__(
+        self,
+        model: type[Model],
+        *,
+        computed: Mapping[str, str] | None = None,
+        prefix: str | None = None,
+        from_row: bool = False,
+        one_row: bool = True,
+    ):
+        computed = computed or {}
+        fields = model._meta.concrete_fields
+        unknown = set(computed) - {field.attname for field in fields}
+        if unknown:
+            raise ValueError(f"Not columns of {model.__name__}: {sorted(unknown)}")
+        self.model = model
+        self.prefix = prefix
+        self.columns: list[str] = []
+        self.values: list[str] = []
+        self.param_fields: list[Field] = []
+        self._constants: list[Any] | None = None  # the defaults adapted, when none is callable
+        for field in fields:
+            if field is model._meta.auto_field or field.column is None:
+                continue
+            if field.attname in computed:
+                value = computed[field.attname]
+            elif from_row:
+                value = self._placeholder(field)
+            elif field.has_db_default():
+                continue  # the database writes its default
+            elif not (field.has_default() or field.null):
+                raise ValueError(f"This INSERT gives {model.__name__}.{field.name} no value")
+            elif field.has_default() and callable(field.default) and not one_row:
+                raise ValueError(
+                    f"{model.__name__}.{field.name}: a callable default would be one value for"
+                    " every row of this INSERT"
+                )
+            else:
+                value = self._placeholder(field)
+            self.columns.append(field.column)
+            self.values.append(value)
+        self.param_names = [self._name(field) for field in self.param_fields] if prefix else []
+        # Defaults computed afresh for each statement (a callable: an id, the time).
+        self._fresh = [f.has_default() and callable(f.default) for f in self.param_fields]
+
+    def _placeholder(self, field: Field) -> str:
+        self.param_fields.append(field)
+        return "%s" if self.prefix is None else f"%({self._name(field)})s"
+
+    def _name(self, field: Field) -> str:
+        return f"{self.prefix}{field.attname}"
+
+    def column_list(self) -> str:
+        return ", ".join(connection.ops.quote_name(column) for column in self.columns)
+
+    def value_list(self) -> str:
+        return ", ".join(self.values)
+
+    def params(self, row: Model | None = None) -> list[Any]:
+        """The parameters' values, in order, adapted by their fields as the ORM adapts them
+        (on the default database, the one the hand-written statements run on)."""
+        if not self.param_fields:
+            return []
+        if row is None and not any(self._fresh):
+            # Constant defaults, adapted once: the statement of every event passes them.
+            if self._constants is None:
+                self._constants = self._defaults(connections[DEFAULT_DB_ALIAS])
+            return list(self._constants)
+        wrapper = connections[DEFAULT_DB_ALIAS]  # once, not through the proxy for each field
+        if row is None:
+            return self._defaults(wrapper)
+        return [
+            field.get_db_prep_save(getattr(row, field.attname), wrapper)
+            for field in self.param_fields
+        ]
+
+    def _defaults(self, wrapper: BaseDatabaseWrapper) -> list[Any]:
+        return [field.get_db_prep_save(field.get_default(), wrapper) for field in self.param_fields]
+
+    def named_params(self, row: Model | None = None) -> dict[str, Any]:
+        """The parameters' values by name (`prefix` given)."""
+        if self.prefix is None:
+            raise ValueError("The parameters are positional (no prefix): params()")
+        return dict(zip(self.param_names, self.params(row), strict=True))

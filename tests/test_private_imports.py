@@ -12,17 +12,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SKIPPED_FOLDERS = {".venv", "var", "node_modules", "build", "__pycache__"}
 
-# Imports of private names that other branches of this change rewrite (the webhooks services,
-# the API plumbing, the wallet ledger and its compiled balance queries), as (file, name). Each
-# pair must still be found: one that was fixed is taken off this list, and the list empties.
-ALLOWED = {
-    ("wallet/tests/test_ledger_paths.py", "_record"),
-    ("webhooks/tests/test_batches.py", "_queued_key"),
-    ("webhooks/tests/test_event_record.py", "_subscribers_by_type"),
-    ("webhooks/tests/test_event_record.py", "_subscribers_of"),
-    ("webhooks/tests/test_events_sql.py", "_record"),
-}
-
 
 def python_files():
     for path in sorted(ROOT.rglob("*.py")):
@@ -64,15 +53,11 @@ def test_no_module_imports_a_private_name_of_another():
         for line, name, module in private_imports(ast.parse(path.read_text(), str(path)), ours)
     }
     offenders = sorted(
-        f"{path}:{line} imports {name} from {module}"
-        for path, line, name, module in found
-        if (path, name) not in ALLOWED
+        f"{path}:{line} imports {name} from {module}" for path, line, name, module in found
     )
     assert offenders == [], (
         "a name another module uses is public (in a module named for it):\n" + "\n".join(offenders)
     )
-    fixed = ALLOWED - {(path, name) for path, _, name, _ in found}
-    assert fixed == set(), f"no longer imported: take these off ALLOWED: {sorted(fixed)}"
 
 
 def test_the_check_sees_every_form_of_private_import():

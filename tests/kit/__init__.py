@@ -15,6 +15,8 @@ each helper in one module here.
 - `stack.py`: the real stack as processes (gunicorn, Celery workers and beat).
 - `pooler.py`: the test database behind PgBouncer.
 - `wsgi.py`: `wsgi_call`, one request through Django's WSGI handler as gunicorn makes it.
+- `model_copies.py`: `with_field`, a copy of a model with a field added (the tests that
+  hand-written INSERTs follow the models' fields).
 
 The kit imports application code, never a test module nor an app's `tests`; application code
 never imports the kit (tests/test_suite_layout.py checks both). This package's `__init__`

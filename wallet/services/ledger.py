@@ -20,7 +20,7 @@ from django.utils import timezone
 from agencies.models import Team
 from core.exceptions import Conflict, UnprocessableEntity
 from core.money import fmt, q
-from core.sql import prepared_cursor
+from core.sql import InsertColumns, prepared_cursor
 from wallet.models import (
     LOW_BALANCE_THRESHOLD,
     TEST_MODE_BALANCE,
@@ -56,7 +56,7 @@ def wallet_credit(
     description: str,
     payment_method: str = "",
 ) -> Transaction:
-    return _record(
+    return wallet_move(
         team=team,
         live_mode=live_mode,
         type=Transaction.Type.CREDIT,
@@ -78,7 +78,7 @@ def wallet_debit(
     description: str,
 ) -> Transaction:
     """Raises InsufficientBalance (nothing is written) or DuplicateTransaction."""
-    return _record(
+    return wallet_move(
         team=team,
         live_mode=live_mode,
         type=Transaction.Type.DEBIT,
@@ -90,7 +90,7 @@ def wallet_debit(
     )
 
 
-def _record(
+def wallet_move(
     *,
     team: Team,
     live_mode: bool,
@@ -102,8 +102,9 @@ def _record(
     payment_method: str,
     one_statement: bool | None = None,
 ) -> Transaction:
-    """`one_statement` None: whenever it can (a live movement on PostgreSQL). The test that
-    compares both paths (wallet/tests/test_ledger_paths.py) forces one or the other."""
+    """A credit or a debit (`wallet_credit`, `wallet_debit`). `one_statement` None: whenever it
+    can (a live movement on PostgreSQL). The test that compares both paths
+    (wallet/tests/test_ledger_paths.py) forces one or the other."""
     if one_statement is None:
         one_statement = live_mode and connection.vendor == "postgresql"
     if one_statement and not (live_mode and connection.vendor == "postgresql"):
@@ -270,15 +271,12 @@ _LOW_BALANCE_EVENT = EventSql(
     data_object_sql={"balance": "moved.balance"},
     previous_attributes_sql={"balance": "moved.balance_before"},
 )
+# The ledger row is `txn`, as the portable path saves it (`ledger_columns`).
 _ONE_STATEMENT_MOVEMENT = """
 WITH moved AS ({move}
 ), ledger AS (
-    INSERT INTO wallet_transaction
-           (id, team_id, live_mode, type, amount, currency, description, reference_type,
-            reference_id, balance_after, sequence, payment_method, created_at)
-    SELECT %(txn_id)s, %(team_id)s, TRUE, %(type)s, %(amount)s, 'BRL', %(description)s,
-           %(reference_type)s, %(reference_id)s, balance, movement_count, %(payment_method)s,
-           %(now)s
+    INSERT INTO {ledger} ({ledger_columns})
+    SELECT {ledger_values}
       FROM moved
 ), {movement_event}, {low_balance_event}
 SELECT balance, movement_count,
@@ -287,10 +285,43 @@ SELECT balance, movement_count,
 """
 
 
+def ledger_columns(model: type[Transaction] = Transaction) -> InsertColumns:
+    """The ledger row's columns in the one statement: the balance and the sequence from the
+    balance's UPDATE, the movement's own values as the statement's parameters (shared with the
+    balance's UPDATE), and any other column from the transaction itself (`params(txn)`)."""
+    computed = {
+        "id": "%(txn_id)s",
+        "team_id": "%(team_id)s",
+        "live_mode": "TRUE",
+        "type": "%(type)s",
+        "amount": "%(amount)s",
+        "description": "%(description)s",
+        "reference_type": "%(reference_type)s",
+        "reference_id": "%(reference_id)s",
+        "balance_after": "moved.balance",
+        "sequence": "moved.movement_count",
+        "payment_method": "%(payment_method)s",
+        "created_at": "%(now)s",
+    }
+    return InsertColumns(model, computed=computed, prefix="txn__", from_row=True)
+
+
+_LEDGER_COLUMNS = ledger_columns()
+
+
 @functools.cache
 def _one_statement_sql(type: str) -> str:
+    return one_statement_sql(type, _LEDGER_COLUMNS)
+
+
+def one_statement_sql(type: str, ledger: InsertColumns) -> str:
+    """The one statement of a movement of this type, with these ledger columns (a test's: of a
+    copy of the model, a field added)."""
     return _ONE_STATEMENT_MOVEMENT.format(
         move=_MOVE_LIVE_BALANCE_SQL[type],
+        ledger=connection.ops.quote_name(ledger.model._meta.db_table),
+        ledger_columns=ledger.column_list(),
+        ledger_values=ledger.value_list(),
         movement_event=_MOVEMENT_EVENT.ctes,
         low_balance_event=_LOW_BALANCE_EVENT.ctes,
         movement_endpoints=_MOVEMENT_EVENT.endpoint_ids,
@@ -307,6 +338,7 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         "reference_type": txn.reference_type,
         "reference_id": txn.reference_id,
         "payment_method": txn.payment_method,
+        **_LEDGER_COLUMNS.named_params(txn),  # the columns not named above
         **_MOVEMENT_EVENT.params(
             team_id=txn.team_id,
             live_mode=True,

@@ -17,9 +17,11 @@ the cap. The transaction that records an attempt also puts the next delivery of 
 flight (or gives the rest back): one transaction per delivery instead of two. A batch stops at
 the first failed attempt (the rest waits for the sweep: a receiver that just failed is not
 sent the rest at once), when the endpoint changes (deactivated, paused, new URL), and after
-WEBHOOK_BATCH_SECONDS (a continuation is queued)."""
+WEBHOOK_BATCH_SECONDS (a continuation is queued).
 
-import functools
+The rules are here; the SQL written by hand for them, and the claim's precompiled reads, are in
+webhooks/services/delivery_sql.py."""
+
 import hashlib
 import hmac
 import logging
@@ -27,7 +29,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -36,13 +38,25 @@ import requests
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, F, Field, Q, QuerySet
+from django.db.models import Count, F
 from django.utils import timezone
 
-from core.sql import CompiledQuery, prepared_cursor
 from webhooks import http
 from webhooks.models import Delivery, DeliveryAttempt, Event, WebhookEndpoint
 from webhooks.payloads import event_object
+from webhooks.services.delivery_sql import (
+    attempt_insert,
+    claim_for_attempt,
+    claimable,
+    count_success,
+    due_waiting,
+    free_of_lease,
+    in_flight_count,
+    lease_batch,
+    locked_endpoint,
+    release_and_take,
+    success_record,
+)
 from webhooks.tasks import deliver_webhooks, send_deactivation_alert
 
 logger = logging.getLogger(__name__)
@@ -70,7 +84,7 @@ def sign(*, secret: str, timestamp: int, body: bytes) -> str:
 QUEUED_MARK_SECONDS = 60
 
 
-def _queued_key(endpoint_id: str) -> str:
+def batch_queued_key(endpoint_id: str) -> str:
     return f"webhooks:batch-queued:{endpoint_id}"
 
 
@@ -92,7 +106,7 @@ def deliveries_dispatch_on_commit(endpoint_ids: Iterable[str]) -> None:
 def _queue_batch(endpoint_id: str, *, lease_id: str = "") -> None:
     """Queue one batch task for the endpoint. Without a lease (new deliveries, continuations)
     only if none is waiting in the queue already; the sweep's (with a lease) always."""
-    key = _queued_key(endpoint_id)
+    key = batch_queued_key(endpoint_id)
     if not lease_id:
         try:
             if not cache.add(key, 1, QUEUED_MARK_SECONDS):
@@ -109,7 +123,7 @@ def _queue_batch(endpoint_id: str, *, lease_id: str = "") -> None:
 
 def _forget_queued(endpoint_id: str) -> None:
     try:
-        cache.delete(_queued_key(endpoint_id))
+        cache.delete(batch_queued_key(endpoint_id))
     except Exception:  # cache down: the mark expires by itself
         logger.warning("Could not clear webhook batch mark of %s", endpoint_id, exc_info=True)
 
@@ -129,7 +143,7 @@ def deliveries_sweep(*, now: datetime | None = None) -> int:
         saturated = [endpoint_id for endpoint_id, count in busy.items() if count >= cap]
         candidates = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(_free(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+            .filter(free_of_lease(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
             .filter(endpoint__active=True)
             .exclude(endpoint_id__in=saturated)
             .order_by("next_attempt_at")
@@ -180,10 +194,6 @@ def deactivation_alerts_requeue(*, now: datetime | None = None) -> int:
     return len(waiting)
 
 
-def _free(now: datetime) -> Q:
-    return Q(leased_until__isnull=True) | Q(leased_until__lte=now)
-
-
 def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     """Take the delivery for one attempt if it is due and free (or leased to the caller by the
     sweep), its endpoint is active and has a free slot. None otherwise: the delivery is left
@@ -213,7 +223,7 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
         endpoint_id = delivery.endpoint_id
         now = timezone.now()
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
-        in_flight = _in_flight_count(endpoint_id, now=now)
+        in_flight = in_flight_count(endpoint_id, now=now)
         if not delivery.endpoint.active or in_flight >= cap:
             # Inactive: it waits for a reactivation. Over the cap: for a slot to free up.
             if lease_id:
@@ -221,7 +231,7 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
                     leased_until=None, lease_id=""
                 )
             return None
-        claimed = _claim(delivery_id, now=now, lease_id=lease_id)
+        claimed = claim_for_attempt(delivery_id, now=now, lease_id=lease_id)
     if claimed is None:
         return None
     delivery.attempt_count, delivery.lease_id = claimed
@@ -234,47 +244,6 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     # slot free cannot have anyone waiting on it.
     delivery.hands_on_slot = in_flight + 1 >= cap  # type: ignore[attr-defined]
     return delivery
-
-
-def _in_flight_count(endpoint_id: str, *, now: datetime) -> int:
-    """`_attempts_in_flight` for one endpoint, in plain SQL: the ORM spent more CPU building
-    this GROUP BY than the database spent answering it (docs/performance-webhooks.md)."""
-    table = connection.ops.quote_name(Delivery._meta.db_table)
-    sql = (
-        f"SELECT COUNT(*) FROM {table}"  # noqa: S608 - the model's table; values are parameters
-        " WHERE endpoint_id = %s AND in_flight AND leased_until > %s"
-    )
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [endpoint_id, connection.ops.adapt_datetimefield_value(now)])
-        return cursor.fetchone()[0]
-
-
-def _claim(delivery_id: int, *, now: datetime, lease_id: str) -> tuple[int, str] | None:
-    """The conditional UPDATE that takes a due, free delivery (or one the sweep leased to
-    `lease_id`) for an attempt: (its attempt count now, the new lease), or None if it was not
-    claimable. Raw SQL for RETURNING (PostgreSQL, and SQLite 3.35+)."""
-    table = connection.ops.quote_name(Delivery._meta.db_table)
-    at = connection.ops.adapt_datetimefield_value(now)
-    until = connection.ops.adapt_datetimefield_value(
-        now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
-    )
-    new_lease = secrets.token_hex(8)
-    callers = " OR lease_id = %s" if lease_id else ""
-    # The table's name comes from the model; every value is a parameter.
-    sql = (
-        f"UPDATE {table} SET leased_until = %s, lease_id = %s, in_flight = %s,"  # noqa: S608
-        " attempt_count = attempt_count + 1"
-        " WHERE id = %s AND status = %s AND next_attempt_at <= %s"
-        f" AND (leased_until IS NULL OR leased_until <= %s{callers})"
-        " RETURNING attempt_count"
-    )
-    params: list = [until, new_lease, True, delivery_id, Delivery.Status.PENDING, at, at]
-    if lease_id:
-        params.append(lease_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else (row[0], new_lease)
 
 
 def delivery_attempt(delivery_id: int, *, lease_id: str = "") -> DeliveryAttempt | None:
@@ -318,7 +287,7 @@ def deliveries_send_batch(endpoint_id: str, *, lease_id: str = "") -> list[Deliv
             # Recorded as before, in a transaction of its own: the batch stops there.
             rest = batch.deliveries[batch.deliveries.index(delivery) + 1 :]
             with transaction.atomic():
-                _release_and_take(
+                release_and_take(
                     None,
                     {},
                     following=None,
@@ -344,12 +313,12 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
     size = settings.WEBHOOK_BATCH_SIZE
     precompiled = _claims_precompiled()
     with transaction.atomic():
-        endpoint = _locked_endpoint(endpoint_id, precompiled=precompiled)
+        endpoint = locked_endpoint(endpoint_id, precompiled=precompiled)
         if endpoint is None:
             return None
         now = timezone.now()
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
-        in_flight = _in_flight_count(endpoint_id, now=now)
+        in_flight = in_flight_count(endpoint_id, now=now)
         if not endpoint.active or in_flight >= cap:
             # Inactive: they wait for a reactivation. Over the cap: for a batch of the endpoint
             # to end (it hands its slot on) or the sweep.
@@ -358,7 +327,7 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
                     endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False
                 ).update(leased_until=None, lease_id="")
             return None
-        deliveries = _claimable(
+        deliveries = claimable(
             endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
         )
         if not deliveries:
@@ -366,7 +335,12 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
         first = deliveries[0]
         new_lease = secrets.token_hex(8)
         attempt_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
-        _lease_batch(deliveries, lease_id=new_lease, attempt_until=attempt_until, now=now)
+        lease_batch(
+            deliveries,
+            lease_id=new_lease,
+            attempt_until=attempt_until,
+            waiting_until=_batch_until(now),
+        )
     for delivery in deliveries:
         delivery.endpoint = endpoint
         delivery.lease_id = new_lease
@@ -389,96 +363,6 @@ def _claims_precompiled() -> bool:
     (`core.sql.CompiledQuery`): PostgreSQL. Building the two querysets was most of a claim's
     CPU (docs/performance-webhooks.md, "Fifth pass"). Elsewhere the querysets themselves."""
     return connection.vendor == "postgresql"
-
-
-# An aware datetime no delivery has: it stands for the claim's `now` while the SQL is compiled
-# (the ORM passes an aware datetime through unchanged on PostgreSQL).
-_NOW_MARKER = datetime(1, 1, 1, 0, 0, 0, 424242, tzinfo=UTC)
-
-
-def _endpoint_locked(endpoint_id: str) -> QuerySet[WebhookEndpoint]:
-    # NO KEY UPDATE, as in delivery_claim: inserting deliveries (KEY SHARE) is not blocked.
-    return WebhookEndpoint.objects.select_for_update(no_key=True).filter(pk=endpoint_id)
-
-
-_ENDPOINT_LOCKED = CompiledQuery(_endpoint_locked, "endpoint_id")
-
-
-def _locked_endpoint(endpoint_id: str, *, precompiled: bool) -> WebhookEndpoint | None:
-    """The endpoint's row, locked (FOR NO KEY UPDATE) and read; None if there is none."""
-    if precompiled:
-        found = _ENDPOINT_LOCKED.instances(endpoint_id=endpoint_id)
-    else:
-        found = list(_endpoint_locked(endpoint_id))
-    return found[0] if found else None  # type: ignore[return-value]
-
-
-def _due_deliveries(
-    endpoint_id: str, *, lease_id: str | None, now: datetime, size: int
-) -> QuerySet[Delivery]:
-    """Up to `size` due deliveries of the endpoint, oldest first, with their events, that are
-    free or (`lease_id`) leased to the caller by the sweep; rows another claim or the sweep is
-    taking are skipped (FOR UPDATE SKIP LOCKED)."""
-    claimable = _free(now) | Q(lease_id=lease_id) if lease_id is not None else _free(now)
-    return (
-        Delivery.objects.select_related("event")
-        .select_for_update(skip_locked=True, of=("self",))
-        .filter(claimable, endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
-        .filter(next_attempt_at__lte=now)
-        .order_by("next_attempt_at", "pk")[:size]
-    )
-
-
-@functools.cache
-def _due_deliveries_compiled(size: int, by_lease: bool) -> CompiledQuery:
-    """`_due_deliveries` compiled once per batch size (the SQL's LIMIT) and lease-or-not."""
-    placeholders = ("endpoint_id", "now", *(("lease_id",) if by_lease else ()))
-
-    def build(endpoint_id: str, now: datetime, lease_id: str | None = None) -> QuerySet:
-        return _due_deliveries(endpoint_id, lease_id=lease_id, now=now, size=size)
-
-    return CompiledQuery(build, *placeholders, markers={"now": _NOW_MARKER})
-
-
-def _claimable(
-    endpoint_id: str, *, lease_id: str, now: datetime, size: int, precompiled: bool
-) -> list[Delivery]:
-    if not precompiled:
-        return list(_due_deliveries(endpoint_id, lease_id=lease_id or None, now=now, size=size))
-    query = _due_deliveries_compiled(size, bool(lease_id))
-    values = {"endpoint_id": endpoint_id, "now": now}
-    if lease_id:
-        values["lease_id"] = lease_id
-    return query.instances(**values)  # type: ignore[return-value]
-
-
-def _lease_batch(
-    deliveries: list[Delivery], *, lease_id: str, attempt_until: datetime, now: datetime
-) -> None:
-    """The batch's lease on all its deliveries, the first in flight (with an attempt's lease,
-    its attempt counted). Plain SQL: the ORM's CASE expressions cost more CPU to build than
-    the statement costs to run."""
-    first_id = deliveries[0].pk
-    ids = [delivery.pk for delivery in deliveries]
-    at = connection.ops.adapt_datetimefield_value
-    table = connection.ops.quote_name(Delivery._meta.db_table)
-    # The table's name comes from the model; every value is a parameter.
-    sql = (
-        f"UPDATE {table} SET lease_id = %s, in_flight = (id = %s),"  # noqa: S608
-        " leased_until = CASE WHEN id = %s THEN %s ELSE %s END,"
-        " attempt_count = attempt_count + CASE WHEN id = %s THEN 1 ELSE 0 END"
-        f" WHERE id IN ({', '.join(['%s'] * len(ids))})"
-    )
-    params: list = [
-        lease_id,
-        first_id,
-        first_id,
-        at(attempt_until),
-        at(_batch_until(now)),
-        first_id,
-    ]
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, params + ids)
 
 
 def _batch_until(now: datetime) -> datetime:
@@ -508,7 +392,7 @@ def _record_in_batch(
         return _record_success_at_once(batch, delivery, outcome, rest)
     with transaction.atomic():
         if not outcome["error"]:
-            active, same_url = _count_success(batch.endpoint, attempted_at=outcome["attempted_at"])
+            active, same_url = count_success(batch.endpoint, attempted_at=outcome["attempted_at"])
             attempt = _insert_attempt(delivery, succeeded=True, **outcome)
             changes: dict[str, object] = {
                 "status": Delivery.Status.SUCCEEDED,
@@ -525,7 +409,7 @@ def _record_in_batch(
             active = going_on = False
         now = timezone.now()
         following = rest[0] if going_on else None
-        taken = _release_and_take(
+        taken = release_and_take(
             delivery,
             changes,
             following=following,
@@ -535,7 +419,7 @@ def _record_in_batch(
         )
         if following is not None and taken is None:
             # The next one is no longer this batch's: stop here and give the rest back.
-            _release_and_take(
+            release_and_take(
                 None, {}, following=None, give_back=rest[1:], lease_id=batch.lease_id, now=now
             )
             following = None
@@ -558,16 +442,17 @@ def _record_success_at_once(
     batch: _Batch, delivery: Delivery, outcome: dict, rest: list[Delivery]
 ) -> tuple[DeliveryAttempt, Delivery | None]:
     """`_record_in_batch` of a success on PostgreSQL: the same three writes as ONE statement
-    (`_success_statement`), in autocommit and prepared: one round trip per delivery instead of
-    five (BEGIN, three statements, COMMIT), and no planning. A single statement is atomic by
-    itself. When the batch ends here (its last delivery, time up, the endpoint changed, the
-    next delivery no longer the batch's), the rest is given back and the end handled as in
-    the three-statement path, in a transaction of their own."""
+    (`success_record`), in autocommit and prepared: one round trip per delivery instead of five
+    (BEGIN, three statements, COMMIT), and no planning. A single statement is atomic by itself.
+    When the batch ends here (its last delivery, time up, the endpoint changed, the next
+    delivery no longer the batch's), the rest is given back and the end handled as in the
+    three-statement path, in a transaction of their own."""
     going_on = bool(rest) and time.monotonic() - batch.started < settings.WEBHOOK_BATCH_SECONDS
     following = rest[0] if going_on else None
     now = timezone.now()
-    attempt, active, same_url, taken = _success_statement(
-        batch, delivery, outcome, following=following, now=now
+    attempt = _new_attempt(delivery, succeeded=True, **outcome)
+    active, same_url, taken = success_record(
+        attempt, endpoint=batch.endpoint, lease_id=batch.lease_id, following=following, now=now
     )
     if following is not None and taken is not None:
         following.attempt_count = taken
@@ -580,7 +465,7 @@ def _record_success_at_once(
     if rest:
         with transaction.atomic():
             # The rest was leased to the batch, not in flight, until now: nobody took it.
-            _release_and_take(
+            release_and_take(
                 None, {}, following=None, give_back=rest, lease_id=batch.lease_id, now=now
             )
             _batch_end(batch, after=delivery, failed=False, active=active)
@@ -589,157 +474,6 @@ def _record_success_at_once(
         # the continuation is queued once it has answered (on_commit runs at once).
         _batch_end(batch, after=delivery, failed=False, active=active)
     return attempt, None
-
-
-def _success_statement(
-    batch: _Batch,
-    delivery: Delivery,
-    outcome: dict,
-    *,
-    following: Delivery | None,
-    now: datetime,
-) -> tuple[DeliveryAttempt, bool, bool, int | None]:
-    """The endpoint's counters, the attempt's INSERT, and the release of `delivery` with the
-    handover to `following`, as data-modifying CTEs of one statement (PostgreSQL). Each part
-    has the conditions of its three-statement counterpart (`_count_success`, `_insert_attempt`,
-    `_release_and_take`): only rows still under the batch's lease move; `following` is put in
-    flight only if it is still pending and the endpoint, as the counters' UPDATE leaves it (it
-    takes the row's lock), is active at the batch's URL. Returns the attempt, whether the
-    endpoint is active, whether at the batch's URL, and `following`'s attempt count now (None:
-    not taken)."""
-    attempt, values = _attempt_row(delivery, succeeded=True, **outcome)
-    params = {
-        "endpoint": batch.endpoint.pk,
-        "url": batch.endpoint.url,
-        "attempted_at": outcome["attempted_at"],
-        "now": now,
-        "lease": batch.lease_id,
-        "done": delivery.pk,
-        "next": following.pk if following is not None else 0,  # ids start at 1: 0 is no row
-        "until": now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS),
-        "succeeded": Delivery.Status.SUCCEEDED,
-        "pending": Delivery.Status.PENDING,
-    }
-    params.update(zip(_attempt_param_names(), values, strict=True))
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(_success_sql(), params)
-        attempt.pk, active, same_url, taken = cursor.fetchone()
-    attempt._state.adding = False
-    attempt._state.db = connection.alias
-    return attempt, bool(active), bool(same_url), taken
-
-
-@functools.cache
-def _attempt_param_names() -> list[str]:
-    return [f"attempt_{column}" for column in _attempt_columns()]
-
-
-@functools.cache
-def _success_sql() -> str:
-    """`_success_statement`'s SQL, built once per process from the models' names."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(column) for column in _attempt_columns())
-    values = ", ".join(f"%({name})s" for name in _attempt_param_names())
-    endpoints = quote(WebhookEndpoint._meta.db_table)
-    attempts = quote(DeliveryAttempt._meta.db_table)
-    deliveries = quote(Delivery._meta.db_table)
-    # The tables' and columns' names come from the models; every value is a parameter.
-    return (
-        f"WITH counted AS (UPDATE {endpoints} SET total_deliveries = total_deliveries + 1,"  # noqa: S608
-        " consecutive_failures = 0, last_triggered_at = %(attempted_at)s, updated_at = %(now)s"
-        " WHERE id = %(endpoint)s RETURNING active, url),"
-        f" recorded AS (INSERT INTO {attempts} ({columns}) VALUES ({values}) RETURNING id),"
-        f" moved AS (UPDATE {deliveries} SET in_flight = (id = %(next)s),"
-        " leased_until = CASE WHEN id = %(next)s THEN %(until)s END,"
-        " lease_id = CASE WHEN id = %(next)s THEN lease_id ELSE '' END,"
-        " status = CASE WHEN id = %(done)s THEN %(succeeded)s ELSE status END,"
-        " next_attempt_at = CASE WHEN id = %(done)s THEN NULL ELSE next_attempt_at END,"
-        " attempt_count = attempt_count + CASE WHEN id = %(next)s THEN 1 ELSE 0 END"
-        " WHERE lease_id = %(lease)s AND (id = %(done)s OR (id = %(next)s"
-        " AND status = %(pending)s"
-        " AND EXISTS (SELECT 1 FROM counted WHERE active AND url = %(url)s)))"
-        " RETURNING id, attempt_count)"
-        " SELECT (SELECT id FROM recorded), COALESCE((SELECT active FROM counted), FALSE),"
-        " COALESCE((SELECT url = %(url)s FROM counted), FALSE),"
-        " (SELECT attempt_count FROM moved WHERE id = %(next)s)"
-    )
-
-
-def _count_success(endpoint: WebhookEndpoint, *, attempted_at: datetime) -> tuple[bool, bool]:
-    """The endpoint's counters after a successful attempt, in one UPDATE (it takes the row lock
-    itself; django-auditlog leaves these counters out). Returns whether the endpoint is still
-    active, and still at the URL the batch sends to: a batch goes on only if both are true.
-    (Its secret is never changed once created.)"""
-    table = connection.ops.quote_name(WebhookEndpoint._meta.db_table)
-    sql = (
-        f"UPDATE {table} SET total_deliveries = total_deliveries + 1,"  # noqa: S608 - the model's table
-        " consecutive_failures = 0, last_triggered_at = %s, updated_at = %s"
-        " WHERE id = %s RETURNING active, url"
-    )
-    at = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [at(attempted_at), at(timezone.now()), endpoint.pk])
-        row = cursor.fetchone()
-    if row is None:  # deleted meanwhile
-        return False, False
-    return bool(row[0]), row[1] == endpoint.url
-
-
-def _release_and_take(
-    done: Delivery | None,
-    changes: dict,
-    *,
-    following: Delivery | None,
-    give_back: list[Delivery],
-    lease_id: str,
-    now: datetime,
-) -> int | None:
-    """One UPDATE over a batch's rows still under its lease: `done` released with `changes`
-    (its attempt recorded), `following` put in flight with an attempt's lease (if it is still
-    pending), `give_back` released untouched (due, free: the next batch or the sweep takes
-    them). Returns `following`'s attempt count now, None if it was not taken. Plain SQL for
-    the CASEs and RETURNING (PostgreSQL, and SQLite 3.35+)."""
-    done_id = done.pk if done is not None else 0  # ids start at 1: 0 matches no row
-    next_id = following.pk if following is not None else 0
-    ids = [done_id, next_id, *(delivery.pk for delivery in give_back)]
-    ids = [pk for pk in ids if pk]
-    if not ids:
-        return None
-    at = connection.ops.adapt_datetimefield_value
-    next_at = changes.get("next_attempt_at")
-    table = connection.ops.quote_name(Delivery._meta.db_table)
-    # The table's name comes from the model; every value is a parameter.
-    sql = (
-        f"UPDATE {table} SET in_flight = (id = %s),"  # noqa: S608
-        " leased_until = CASE WHEN id = %s THEN %s ELSE NULL END,"
-        " lease_id = CASE WHEN id = %s THEN lease_id ELSE '' END,"
-        " status = CASE WHEN id = %s THEN %s ELSE status END,"
-        " next_attempt_at = CASE WHEN id = %s THEN %s ELSE next_attempt_at END,"
-        " attempt_count = attempt_count + CASE WHEN id = %s THEN 1 ELSE 0 END"
-        f" WHERE lease_id = %s AND id IN ({', '.join(['%s'] * len(ids))})"
-        " AND (id <> %s OR status = %s)"
-        " RETURNING id, attempt_count"
-    )
-    until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
-    params = [
-        next_id,
-        next_id,
-        at(until),
-        next_id,
-        done_id,
-        changes.get("status", Delivery.Status.PENDING),
-        done_id,
-        at(next_at) if next_at is not None else None,
-        next_id,
-        lease_id,
-        *ids,
-        next_id,
-        Delivery.Status.PENDING,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return next((count for pk, count in rows if pk == next_id), None)
 
 
 def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) -> None:
@@ -755,23 +489,10 @@ def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) ->
     gave_back = batch.deliveries[-1] is not after
     if not (gave_back or batch.full or batch.took_last_slot):
         return
-    if not gave_back and not _waiting(batch.endpoint.pk):
+    if not gave_back and not due_waiting(batch.endpoint.pk):
         return
     endpoint_id = batch.endpoint.pk
     transaction.on_commit(lambda: _queue_batch(endpoint_id))
-
-
-def _waiting(endpoint_id: str) -> bool:
-    """Whether a due delivery of the endpoint is in nobody's hands."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    table = connection.ops.quote_name(Delivery._meta.db_table)
-    sql = (
-        f"SELECT 1 FROM {table} WHERE endpoint_id = %s AND status = %s"  # noqa: S608
-        " AND next_attempt_at <= %s AND (leased_until IS NULL OR leased_until <= %s) LIMIT 1"
-    )
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [endpoint_id, Delivery.Status.PENDING, now, now])
-        return cursor.fetchone() is not None
 
 
 def delivery_send(delivery: Delivery) -> DeliveryAttempt:
@@ -904,19 +625,13 @@ def _record_attempt(
 
 
 def _insert_attempt(delivery: Delivery, **outcome: Any) -> DeliveryAttempt:
-    """The attempt's row (`outcome`: `_attempt_row`'s keywords). Plain SQL (`RETURNING id`,
-    PostgreSQL and SQLite 3.35+): the ORM's `create()` cost more CPU than anything else in a
-    batch's record (model save machinery); the values are adapted by the model's own fields."""
-    attempt, params = _attempt_row(delivery, **outcome)
-    with connection.cursor() as cursor:
-        cursor.execute(_attempt_insert(connection.vendor), params)
-        attempt.pk = cursor.fetchone()[0]
-    attempt._state.adding = False
-    attempt._state.db = connection.alias
+    """The attempt's row, saved (`outcome`: `_new_attempt`'s keywords)."""
+    attempt = _new_attempt(delivery, **outcome)
+    attempt_insert(attempt)
     return attempt
 
 
-def _attempt_row(
+def _new_attempt(
     delivery: Delivery,
     *,
     attempted_at: datetime,
@@ -926,10 +641,9 @@ def _attempt_row(
     error: str,
     excerpt: str,
     request_headers: dict | None,
-) -> tuple[DeliveryAttempt, list]:
-    """The attempt (not saved) and its values for an INSERT, in `_attempt_fields()` order,
-    adapted by the model's own fields."""
-    attempt = DeliveryAttempt(
+) -> DeliveryAttempt:
+    """The attempt of `delivery` with this outcome, not saved."""
+    return DeliveryAttempt(
         delivery=delivery,
         number=delivery.attempt_count,
         attempted_at=attempted_at,
@@ -939,39 +653,6 @@ def _attempt_row(
         error=error,
         response_excerpt=excerpt,
         request_headers=request_headers or {},
-    )
-    params = [
-        field.get_db_prep_save(getattr(attempt, field.attname), connection)
-        for field in _attempt_fields()
-    ]
-    return attempt, params
-
-
-@functools.cache
-def _attempt_fields() -> list[Field]:
-    """The attempt's fields that an INSERT sets: all but the id."""
-    return [
-        field
-        for field in DeliveryAttempt._meta.concrete_fields
-        if not field.primary_key and field.column
-    ]
-
-
-@functools.cache
-def _attempt_columns() -> list[str]:
-    return [field.column for field in _attempt_fields() if field.column]
-
-
-@functools.cache
-def _attempt_insert(vendor: str) -> str:
-    """The attempt's INSERT, built once per process."""
-    quote = connection.ops.quote_name
-    columns = _attempt_columns()
-    # The table's and columns' names come from the model; every value is a parameter.
-    return (
-        f"INSERT INTO {quote(DeliveryAttempt._meta.db_table)}"  # noqa: S608
-        f" ({', '.join(quote(column) for column in columns)})"
-        f" VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id"
     )
 
 
@@ -1041,7 +722,7 @@ def _hand_on_slot(*, endpoint_id: str) -> None:
     now = timezone.now()
     waiting = list(
         Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(_free(now), endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
+        .filter(free_of_lease(now), endpoint_id=endpoint_id, status=Delivery.Status.PENDING)
         .filter(next_attempt_at__lte=now, endpoint__active=True)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:1]

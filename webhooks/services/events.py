@@ -1,12 +1,12 @@
 """Recording a domain event and its deliveries (the outbox).
 
-Who gets a delivery of an event is defined once, in `_subscribers_of`. Both ways of writing an
+Who gets a delivery of an event is defined once, in `subscribers_of`. Both ways of writing an
 event use that definition:
 
 * `event_record`: the ORM path, used by every writer (and by the wallet off PostgreSQL);
 * `EventSql`: the same rows written by SQL a caller embeds in its own single statement
   (the wallet's one-statement PostgreSQL path, wallet/services/ledger.py). Its endpoint filter
-  is the SQL Django compiles from `_subscribers_of`, not a restatement of it.
+  is the SQL Django compiles from `subscribers_of`, not a restatement of it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.sql.compiler import SQLCompiler
 
 from core.ids import new_id
-from core.sql import CompiledQuery
+from core.sql import CompiledQuery, InsertColumns
 from webhooks.models import Delivery, Event, EventType, WebhookEndpoint
 from webhooks.services.deliveries import deliveries_dispatch_on_commit
 
@@ -69,7 +69,7 @@ class _ListsEventType(Func):
         return sqls, params
 
 
-def _subscribers_of(*, team: Any, live_mode: Any, type: Any) -> QuerySet[WebhookEndpoint]:
+def subscribers_of(*, team: Any, live_mode: Any, type: Any) -> QuerySet[WebhookEndpoint]:
     """THE subscription rule: the endpoints that get a delivery of an event are the active
     endpoints of the event's team and mode subscribed to its type. An endpoint inactive when the
     event happens gets none (docs/decisions.md, "Outbox").
@@ -111,7 +111,7 @@ def event_record(
 def events_record(*, team: Team, live_mode: bool, events: Sequence[NewEvent]) -> list[Event]:
     """Record the events of one change of one team and mode, in the order given, with their
     deliveries, inside the caller's transaction (as `event_record`): one INSERT for the events
-    and ONE read of the subscribed endpoints for all of them (`_subscribers_of`, applied to each
+    and ONE read of the subscribed endpoints for all of them (`subscribers_of`, applied to each
     type), so the events of one change see the endpoints as they are at that one moment
     (docs/performance-bookings.md)."""
     if not transaction.get_connection().in_atomic_block:
@@ -131,13 +131,13 @@ def events_record(*, team: Team, live_mode: bool, events: Sequence[NewEvent]) ->
     ]
     # created_at (auto_now_add): the clock read for each row in turn, as one `create` each did.
     Event.objects.bulk_create(rows)
-    subscribers = _subscribers_by_type(team.pk, live_mode, [event.type for event in rows])
+    subscribers = subscribers_by_type(team.pk, live_mode, [event.type for event in rows])
     deliveries_create([(event, subscribers[event.type]) for event in rows])
     return rows
 
 
-def _subscribers_by_type(team_id: str, live_mode: bool, types: list[str]) -> dict[str, list[str]]:
-    """The endpoint ids `_subscribers_of` selects for each of `types` (a team's events of one
+def subscribers_by_type(team_id: str, live_mode: bool, types: list[str]) -> dict[str, list[str]]:
+    """The endpoint ids `subscribers_of` selects for each of `types` (a team's events of one
     mode), in one statement: the rule once per distinct type, joined by UNION ALL."""
     distinct = list(dict.fromkeys(types))
     found: dict[str, list[str]] = {type_: [] for type_ in distinct}
@@ -151,12 +151,12 @@ def _subscribers_by_type(team_id: str, live_mode: bool, types: list[str]) -> dic
 
 @functools.cache
 def _subscribers_query(live_mode: bool, count: int) -> CompiledQuery:
-    """`_subscribers_of` for `count` types at once as (endpoint id, type) rows, compiled once
+    """`subscribers_of` for `count` types at once as (endpoint id, type) rows, compiled once
     per process for each mode and number of types (the types and the team are parameters)."""
 
     def build(team: str, **types: str) -> QuerySet:
         parts = [
-            _subscribers_of(team=team, live_mode=live_mode, type=Value(types[f"type_{i}"]))
+            subscribers_of(team=team, live_mode=live_mode, type=Value(types[f"type_{i}"]))
             .order_by()
             .annotate(event_type=Value(types[f"type_{i}"], output_field=CharField()))
             .values_list("id", "event_type")
@@ -185,22 +185,20 @@ def deliveries_create(subscribed: list[tuple[Event, list[str]]]) -> list[Deliver
 # --- The same rows, as SQL embedded in a caller's statement (PostgreSQL) ----------------------
 
 
-# Filled in by `EventSql` with code's own text only (names checked, the caller's
-# constant SQL, Django's compiled rule); every value is a parameter.
+# Filled in by `EventSql` with code's own text only (names checked, the caller's constant SQL,
+# Django's compiled rule, the column lists and values built from the models' fields by
+# `event_columns` and `delivery_columns`); every value is a parameter. The deliveries: the
+# outbox rows, due at once, for the endpoints `subscribers_of` selects (Django's SQL for it,
+# reading the event row as "event"). Kept short: psycopg parses a statement of more than 4096
+# characters again at every execution (webhooks/tests/test_sql_columns.py).
 _EVENT_CTES = """{name}_event AS (
-    INSERT INTO webhooks_event
-           (id, team_id, live_mode, type, api_version, data_object, previous_attributes,
-            created_at)
-    SELECT %({p}id)s, %({p}team_id)s, %({p}live_mode)s, %({p}type)s, %({p}api_version)s,
-           {data}, {previous}, %({p}created_at)s
+    INSERT INTO {events} ({event_columns})
+    SELECT {event_values}
       FROM {source}
  RETURNING id, team_id, live_mode, type, created_at
 ), {name}_deliveries AS (
-    -- The outbox rows, due at once, for the endpoints `_subscribers_of` selects (Django's SQL
-    -- for it, reading the event row as "event").
-    INSERT INTO webhooks_delivery
-           (event_id, endpoint_id, status, attempt_count, next_attempt_at, lease_id, created_at)
-    SELECT event.id, endpoint.id, %({p}pending)s, 0, event.created_at, '', event.created_at
+    INSERT INTO {deliveries} ({delivery_columns})
+    SELECT {delivery_values}
       FROM {name}_event AS event
      CROSS JOIN LATERAL ({subscribers}) AS endpoint
  RETURNING id, endpoint_id
@@ -219,7 +217,7 @@ class EventSql:
     * `ctes` goes into the caller's `WITH` list: `<name>_event` writes the event once per row of
       `source`, a FROM clause of the caller's (a CTE, possibly with a WHERE) giving zero or one
       row, so the event can depend on the outcome of the caller's own write; `<name>_deliveries`
-      writes its deliveries, for the endpoints `_subscribers_of` selects.
+      writes its deliveries, for the endpoints `subscribers_of` selects.
     * `params(...)` gives the values for one execution; they are named `<name>__*`, so one
       statement can hold several events.
     * `delivery_ids` is a query for the ids of the deliveries written; `endpoint_ids`, for their
@@ -242,17 +240,11 @@ class EventSql:
 
     @cached_property
     def ctes(self) -> str:
-        p = f"{self.name}__"
-        return _EVENT_CTES.format(
-            name=self.name,
-            p=p,
-            data=_jsonb_with_fields(f"%({p}data_object)s::jsonb", self.data_object_sql),
-            previous=_jsonb_with_fields(
-                f"%({p}previous_attributes)s::jsonb", self.previous_attributes_sql
-            ),
-            source=self.source,
-            subscribers=_subscribers_of_event_sql(connection.vendor),
-        )
+        return event_ctes(self, *self._columns)
+
+    @cached_property
+    def _columns(self) -> tuple[InsertColumns, InsertColumns]:
+        return event_columns(self), delivery_columns(self.name)
 
     @property
     def delivery_ids(self) -> str:
@@ -282,19 +274,67 @@ class EventSql:
             f"{p}data_object": _json(data_object),
             f"{p}previous_attributes": _json(previous_attributes or {}),
             f"{p}created_at": created_at,
-            f"{p}pending": Delivery.Status.PENDING.value,
+            **self._columns[0].named_params(),
+            **self._columns[1].named_params(),
         }
+
+
+def event_ctes(event_sql: EventSql, events: InsertColumns, deliveries: InsertColumns) -> str:
+    """`event_sql.ctes`, with these columns (a test's: of a copy of a model, a field added)."""
+    quote = connection.ops.quote_name
+    return _EVENT_CTES.format(
+        name=event_sql.name,
+        events=quote(events.model._meta.db_table),
+        event_columns=events.column_list(),
+        event_values=events.value_list(),
+        source=event_sql.source,
+        deliveries=quote(deliveries.model._meta.db_table),
+        delivery_columns=deliveries.column_list(),
+        delivery_values=deliveries.value_list(),
+        subscribers=_subscribers_of_event_sql(connection.vendor),
+    )
+
+
+def event_columns(event_sql: EventSql, model: type[Event] = Event) -> InsertColumns:
+    """The event row's columns: the values `params` names, the data with the statement's own
+    fields set in it; any other column its default."""
+    p = f"{event_sql.name}__"
+    computed = {
+        name: f"%({p}{name})s"
+        for name in ("id", "team_id", "live_mode", "type", "api_version", "created_at")
+    }
+    computed["data_object"] = _jsonb_with_fields(
+        f"%({p}data_object)s::jsonb", event_sql.data_object_sql
+    )
+    computed["previous_attributes"] = _jsonb_with_fields(
+        f"%({p}previous_attributes)s::jsonb", event_sql.previous_attributes_sql
+    )
+    return InsertColumns(model, computed=computed, prefix=f"{p}event__")
+
+
+def delivery_columns(name: str, model: type[Delivery] = Delivery) -> InsertColumns:
+    """The delivery rows' columns: of the event and the endpoint, due at once; any other column
+    its default, as `deliveries_create` leaves them."""
+    computed = {
+        "event_id": "event.id",
+        "endpoint_id": "endpoint.id",
+        "next_attempt_at": "event.created_at",
+        "created_at": "event.created_at",
+    }
+    # Its defaults are constants (a callable one is refused, `one_row`): the parameters of every
+    # EventSql of a statement share their names and values.
+    return InsertColumns(model, computed=computed, prefix="delivery__", one_row=False)
 
 
 @functools.cache
 def _subscribers_of_event_sql(vendor: str) -> str:
-    """`_subscribers_of` compiled by Django once per process, with the event's team, mode and type
+    """`subscribers_of` compiled by Django once per process, with the event's team, mode and type
     read from the columns of a row aliased "event" (the event just inserted)."""
 
     def event_column(column: str, field: Field) -> RawSQL:
         return RawSQL(f'"event"."{column}"', (), output_field=field)  # noqa: S611 - constants
 
-    subscribers = _subscribers_of(
+    subscribers = subscribers_of(
         team=event_column("team_id", CharField()),
         live_mode=event_column("live_mode", BooleanField()),
         type=event_column("type", CharField()),

@@ -16,7 +16,7 @@ from tests.kit.receiver import verify_signature
 from tests.kit.stack import wait_until
 from webhooks.models import Delivery, WebhookEndpoint
 from webhooks.services import deliveries_send_batch, delivery_attempt, webhook_send_test_event
-from webhooks.services.deliveries import _queued_key
+from webhooks.services.deliveries import batch_queued_key
 from webhooks.tasks import deliver_webhook
 
 
@@ -145,7 +145,7 @@ def test_new_deliveries_queue_no_message_while_one_of_their_endpoint_waits(
     team, https_receiver, django_capture_on_commit_callbacks
 ):
     endpoint = make_endpoint(team, https_receiver.url)
-    cache.add(_queued_key(endpoint.pk), 1, 60)  # a batch message is in the queue, not started
+    cache.add(batch_queued_key(endpoint.pk), 1, 60)  # a batch message is in the queue, not started
 
     with django_capture_on_commit_callbacks(execute=True):
         record(team)

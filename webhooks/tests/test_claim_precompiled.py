@@ -14,6 +14,7 @@ from tests.kit.factories import make_endpoint, record
 from tests.kit.marks import needs_postgresql
 from webhooks.models import Delivery
 from webhooks.services import deliveries as service
+from webhooks.services import delivery_sql
 
 pytestmark = needs_postgresql("the precompiled claim is PostgreSQL's")
 
@@ -156,7 +157,7 @@ def test_the_precompiled_claim_takes_what_the_querysets_take(
                 cursor.execute(
                     "SELECT id FROM webhooks_delivery WHERE id = ANY(%s) FOR UPDATE", [locked]
                 )
-        service._due_deliveries_compiled.cache_clear()
+        delivery_sql.due_deliveries_compiled.cache_clear()
         by_querysets = claim(endpoint, lease_id, precompiled=False, monkeypatch=monkeypatch)
         precompiled = claim(endpoint, lease_id, precompiled=True, monkeypatch=monkeypatch)
     finally:
@@ -180,7 +181,7 @@ def test_the_precompiled_claim_takes_what_the_querysets_take(
     }[name][:size]
     assert taken == expected
     if claimed is not None:
-        assert service._due_deliveries_compiled.cache_info().currsize == 1  # it did run
+        assert delivery_sql.due_deliveries_compiled.cache_info().currsize == 1  # it did run
         first, *others = claimed["deliveries"]
         assert first[0]["in_flight"] and first[0]["lease_id"] == "batch" and first[1]
         assert first[3] == now and first[4]

@@ -1,5 +1,5 @@
 """Domain events are written in the caller's transaction, never outside one, with a delivery for
-each endpoint the subscription rule selects (`_subscribers_of`)."""
+each endpoint the subscription rule selects (`subscribers_of`)."""
 
 import threading
 
@@ -12,7 +12,7 @@ from tests.kit.factories import make_endpoint
 from tests.kit.marks import needs_postgresql
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Event
 from webhooks.services import NewEvent, event_record, events_record
-from webhooks.services.events import _subscribers_by_type, _subscribers_of
+from webhooks.services.events import subscribers_by_type, subscribers_of
 
 ALL_TYPES = sorted(SUBSCRIBABLE_EVENT_TYPES)
 
@@ -111,7 +111,7 @@ def test_the_events_are_stored_in_order_with_their_fields(team):
 
 @pytest.mark.django_db
 def test_the_one_read_is_the_rule_for_every_number_of_types(team, other_team):
-    """The UNION of `_subscribers_of` per type selects what `_subscribers_of` selects for each
+    """The UNION of `subscribers_of` per type selects what `subscribers_of` selects for each
     type alone, whatever the number of types (each number is its own compiled statement)."""
     subscriptions = [
         ["booking.created"],
@@ -125,9 +125,9 @@ def test_the_one_read_is_the_rule_for_every_number_of_types(team, other_team):
         make_endpoint(other_team, f"https://b.example/{n}", events=events)
     for count in range(1, len(ALL_TYPES) + 1):
         types = ALL_TYPES[:count]
-        found = _subscribers_by_type(team.pk, True, types)
+        found = subscribers_by_type(team.pk, True, types)
         for type_ in types:
-            rule = _subscribers_of(team=team.pk, live_mode=True, type=Value(type_))
+            rule = subscribers_of(team=team.pk, live_mode=True, type=Value(type_))
             assert sorted(found[type_]) == sorted(rule.values_list("pk", flat=True)), type_
         assert sum(len(ids) for ids in found.values()) >= count  # the ALL_TYPES endpoint
 

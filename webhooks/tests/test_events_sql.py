@@ -1,19 +1,22 @@
 """`EventSql`: the rows `event_record` writes, as SQL a caller embeds in its own statement (the
 wallet's one-statement path), from the same subscription rule. PostgreSQL only, like its one
-user."""
+user. Its INSERTs take their column lists from Event's and Delivery's fields: a field added to
+either is written too, or the SQL is not built (these run on SQLite too)."""
 
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import orjson
 import pytest
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 
 from tests.kit.factories import make_endpoint
 from tests.kit.marks import needs_postgresql
-from wallet.services.ledger import _record
+from tests.kit.model_copies import with_field
+from wallet.services.ledger import wallet_move
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Delivery, Event, EventType
 from webhooks.services import EventSql, event_record
+from webhooks.services.events import delivery_columns, event_columns, event_ctes
 
 pytestmark = pytest.mark.django_db
 postgresql_only = needs_postgresql("EventSql writes PostgreSQL SQL")
@@ -166,7 +169,7 @@ def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
         "description": "Movement",
         "one_statement": one_statement,
     }
-    _record(
+    wallet_move(
         **movement,
         type="credit",
         amount=Decimal("600.00"),
@@ -176,7 +179,7 @@ def test_every_delivery_a_ledger_path_writes_is_sent_after_commit(
     )  # its commit never runs (the test's transaction), but its delivery to /all stays due
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        _record(
+        wallet_move(
             **movement,
             type="debit",
             amount=Decimal("200.00"),  # 600.00 -> 400.00: a debit and a low-balance event
@@ -226,3 +229,85 @@ def test_data_is_stored_as_event_record_stores_it(team):
     by_sql = Event.objects.get(pk=params["encoded__id"])
     assert by_sql.data_object == by_sql.previous_attributes == by_orm.data_object
     assert by_orm.data_object["at"] == "2026-11-23T12:30:15.123Z"  # Django's form, not orjson's
+
+
+# --- The INSERTs' columns follow the models' fields -------------------------------------------
+
+AT = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+SQL = EventSql(name="tested", source="(VALUES (1)) AS source")
+
+
+def channel() -> models.CharField:
+    """The field the tests add: with a default, as a column added to a table with rows is."""
+    return models.CharField(max_length=10, default="web")
+
+
+def ctes_with(*, event: type[models.Model] = Event, delivery: type[models.Model] = Delivery):
+    events, deliveries = event_columns(SQL, event), delivery_columns(SQL.name, delivery)
+    return events, deliveries, event_ctes(SQL, events, deliveries)
+
+
+def test_the_event_insert_follows_a_field_added_to_the_model():
+    events, _, ctes = ctes_with(event=with_field(Event, "channel", channel()))
+    assert events.columns[-1] == "channel"
+    assert events.values[-1] == "%(tested__event__channel)s"
+    assert (
+        f"INSERT INTO {connection.ops.quote_name('webhooks_event')} ({events.column_list()})"
+        in ctes
+    )
+    assert f"SELECT {events.value_list()}\n" in ctes
+    assert events.named_params() == {"tested__event__channel": "web"}
+
+
+def test_the_delivery_insert_follows_a_field_added_to_the_model():
+    _, deliveries, ctes = ctes_with(delivery=with_field(Delivery, "channel", channel()))
+    assert deliveries.columns[-1] == "channel"
+    assert deliveries.values[-1] == "%(delivery__channel)s"
+    assert (
+        f"INSERT INTO {connection.ops.quote_name('webhooks_delivery')} ({deliveries.column_list()})"
+        in ctes
+    )
+    assert f"SELECT {deliveries.value_list()}\n" in ctes
+    assert deliveries.named_params()["delivery__channel"] == "web"
+
+
+@pytest.mark.parametrize("model", [Event, Delivery])
+def test_a_field_added_without_a_default_is_refused_not_left_out(model):
+    required = with_field(model, "channel", models.CharField(max_length=10))
+    with pytest.raises(ValueError, match=r"gives \w+With\w*\.channel no value"):
+        ctes_with(**{model._meta.model_name: required})
+
+
+def test_a_field_added_with_a_fresh_value_per_row_is_refused_in_the_deliveries():
+    """One statement writes a delivery per endpoint: one value of a callable default would be
+    every delivery's."""
+    token = with_field(Delivery, "token", models.CharField(max_length=10, default=str))
+    with pytest.raises(ValueError, match=r"DeliveryWithToken.token: a callable default"):
+        ctes_with(delivery=token)
+
+
+def test_the_real_event_and_delivery_inserts_write_every_column_but_database_defaults():
+    events, deliveries, _ = ctes_with()
+    assert events.columns == [field.column for field in Event._meta.concrete_fields]
+    # The delivery's id, in_flight and is_test are the database's (its defaults).
+    left = {"id", "in_flight", "is_test"}
+    fields = Delivery._meta.concrete_fields
+    assert {field.column for field in fields if field.has_db_default()} | {"id"} == left
+    assert deliveries.columns == [field.column for field in fields if field.column not in left]
+    # The others get the defaults `deliveries_create` leaves them.
+    params = SQL.params(
+        team_id="team_x",
+        live_mode=True,
+        type="wallet.credit",
+        data_object={},
+        created_at=AT,
+    )
+    assert (
+        params.items()
+        >= {
+            "delivery__status": "pending",
+            "delivery__attempt_count": 0,
+            "delivery__leased_until": None,
+            "delivery__lease_id": "",
+        }.items()
+    )
