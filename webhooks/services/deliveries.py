@@ -361,7 +361,7 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
 def _claims_precompiled() -> bool:
     """Whether the batch claim reads through statements compiled once per process and prepared
     (`core.sql.CompiledQuery`): PostgreSQL. Building the two querysets was most of a claim's
-    CPU (docs/performance-webhooks.md, "Fifth pass"). Elsewhere the querysets themselves."""
+    CPU (docs/performance.md, "Webhook deliveries"). Elsewhere the querysets themselves."""
     return connection.vendor == "postgresql"
 
 

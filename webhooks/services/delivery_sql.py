@@ -103,7 +103,7 @@ def claimable(
 def in_flight_count(endpoint_id: str, *, now: datetime) -> int:
     """The endpoint's attempts in flight (the sweep's count, for one endpoint), in plain SQL:
     the ORM spent more CPU building this GROUP BY than the database spent answering it
-    (docs/performance-webhooks.md)."""
+    (docs/performance.md, "Webhook deliveries")."""
     table = connection.ops.quote_name(Delivery._meta.db_table)
     sql = (
         f"SELECT COUNT(*) FROM {table}"  # noqa: S608 - the model's table; values are parameters

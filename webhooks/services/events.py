@@ -113,7 +113,7 @@ def events_record(*, team: Team, live_mode: bool, events: Sequence[NewEvent]) ->
     deliveries, inside the caller's transaction (as `event_record`): one INSERT for the events
     and ONE read of the subscribed endpoints for all of them (`subscribers_of`, applied to each
     type), so the events of one change see the endpoints as they are at that one moment
-    (docs/performance-bookings.md)."""
+    (docs/performance.md, "Instant bookings")."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("event_record must run inside the transaction of the change it reports")
     if not events:

@@ -159,7 +159,7 @@ def test_an_endpoint_committed_meanwhile_gets_the_changes_recorded_after_it(team
     """READ COMMITTED: each change's one read sees the endpoints committed before it, so the
     events of one change are delivered all or none; a change recorded later in the same
     transaction sees an endpoint another transaction committed in between
-    (docs/performance-bookings.md)."""
+    (docs/performance.md, "Instant bookings")."""
     endpoint_ids = []
 
     def create_elsewhere():  # another connection, its own transaction
