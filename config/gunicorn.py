@@ -4,9 +4,53 @@ production command in the README and the test stack.
 gunicorn's default access log line prints the request line with its query string ("%(r)s") and
 the Referer ("%(f)s"): the payment pages' links carry their token in the query string, so a log
 reader could open a payer's boleto. This format logs the path without the query string, and the
-request id to find the request in the application's log."""
+request id to find the request in the application's log.
+
+The serving model (docs/performance.md "Serving: threads per worker"): threaded workers, so that
+a request waiting on a supplier (a search takes seconds, an order up to 130 s) holds one thread,
+not a whole process. Each thread has its own database connection: at most
+workers × threads of them (GUNICORN_THREADS, WEB_CONCURRENCY; the arithmetic is in that page).
+"""
+
+import os
+
+
+def _count(variable: str, default: int) -> int:
+    """A positive whole number from the environment; a typo stops the start, not the service."""
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    value = int(text)
+    if value < 1:
+        raise ValueError(f"{variable} must be at least 1, not {value}")
+    return value
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may use (containers)
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
 
 accesslog = "-"  # stdout; the process manager keeps it
 access_log_format = (
     '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
 )
+
+worker_class = "gthread"
+# Requests one process serves at once. A request waiting on the network holds a thread and
+# nothing else (the GIL is released while it waits); CPU-bound work still shares one core.
+threads = _count("GUNICORN_THREADS", 16)
+# One process per core: the threads give the concurrency, the processes the CPU.
+workers = _count("WEB_CONCURRENCY", _cores())
+# A worker accepts a connection only while it has a thread free for it: otherwise gthread
+# accepts up to 1000 and queues them behind busy threads, while another worker sits idle. The
+# rest wait in the listen backlog for whichever worker frees a thread first. Kept-alive idle
+# connections count too (for `keepalive`, 2 s), so a worker busy with them leaves new ones to
+# the others.
+worker_connections = threads
+# With threads, `timeout` only watches the worker's main loop, which never waits on a request:
+# gunicorn's default (30 s) holds. A stop or reload lets requests in flight finish: an order
+# waits up to 130 s for the airline (flights/suppliers/duffel/http_client.py ORDER_TIMEOUT).
+graceful_timeout = 140

@@ -163,6 +163,26 @@ def test_the_report_says_by_how_much_a_target_is_missed_and_what_bounds_it():
     assert rows["| instant bookings per second (sandbox) ≥ 30"].endswith("| not run | — | — |")
 
 
+def test_the_report_judges_another_teams_balance_while_searches_wait_on_the_supplier():
+    from bench.report import BOUNDS, figures, targets
+
+    slow = (
+        "| other team's balance p99 ms | 11.4 | 40.0 | 3.51 |\n"
+        "| other team's instant bookings/s | 25.5 | 22.6 | 0.89 |\n"
+        "Target: balance p99 under 100 ms while the searches wait: 40.0 ms, met.\n"
+        "Target: under 3 × its idle p99 (34.2 ms): 3.51 ×, MISSED.\n"
+    )
+    rows = {line.split(" | ")[0]: line for line in targets({"slow_supplier": slow})}
+    under_limit = rows[
+        "| 16 searches of one team waiting 1.5 s on the supplier: another team's balance p99"
+        " < 100 ms"
+    ]
+    assert under_limit.endswith("| 40 ms | yes | — |")
+    ratio = rows["| the same, against that balance's idle p99 < 3 ×"]
+    assert ratio.endswith(f"| 3.51 × | no | {BOUNDS['slow_supplier']} |")
+    assert "| 25.5 → 22.6 /s |" in "\n".join(figures({"slow_supplier": slow}))
+
+
 def test_deliveries_are_judged_on_the_worker_alone_and_the_burst_is_shown_beside():
     from bench.report import targets
 

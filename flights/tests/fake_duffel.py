@@ -26,8 +26,14 @@ Scenarios, by the family name of the first passenger of an order (any case): `PE
 the order but answers `202 Accepted` (not confirmed yet); `LOSTANSWER` creates the order and
 closes the connection without answering; `SERVERERROR` answers 500 and creates nothing.
 
+Slow answers, as Duffel's are: `search_delay` and `order_delay` (seconds) before answering a
+search or an order, and `hold_searches` (a threading.Event) holds every search until the caller
+sets it (`state.searches_waiting` counts those held; a search held longer than
+`HOLD_DEADLINE` is answered anyway, so a failing test never leaves the server stuck).
+
 In a test: `with FakeDuffel(token="duffel_test_x") as duffel: ... duffel.base_url`. As a
-program: `python -m flights.tests.fake_duffel --port 8765 [--token T]`. Standard library only.
+program: `python -m flights.tests.fake_duffel --port 8765 [--token T] [--search-delay 1.5]
+[--order-delay 3]`. Standard library only.
 """
 
 import argparse
@@ -36,6 +42,7 @@ import json
 import secrets
 import string
 import threading
+import time
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -67,6 +74,7 @@ FARES = [
 ]
 REFUND_PENALTY = "50.00"  # of the refundable (ZZ) fare, in its currency
 CENTS = Decimal("0.01")
+HOLD_DEADLINE = 120.0  # seconds a held search waits at most for `hold_searches`
 
 
 def new_id(prefix: str) -> str:
@@ -130,6 +138,7 @@ class DuffelState:
         self.cancellations: dict[str, dict] = {}
         self.booked_offers: set[str] = set()
         self.requests: list[tuple[str, str]] = []
+        self.searches_waiting = 0  # held by `hold_searches`, or waiting out `search_delay`
 
     # --- Offer requests ----------------------------------------------------------------------
 
@@ -768,9 +777,11 @@ class Handler(BaseHTTPRequestHandler):
         if method == "POST" and parts == ["air", "offer_requests"]:
             if query.get("return_offers", ["true"])[0] != "true":
                 raise invalid("/return_offers", "Only return_offers=true is served here")
+            self._wait_before_search()
             return 201, {"data": state.offer_request(self._data(raw))}
         if parts == ["air", "orders"]:
             if method == "POST":
+                time.sleep(self.server.order_delay)  # an airline confirming
                 status, order = state.create_order(self._data(raw))
                 return status, {"data": order}
             return 200, state.list_orders(query)
@@ -789,22 +800,47 @@ class Handler(BaseHTTPRequestHandler):
             return 200, {"data": state.confirm_cancellation(parts[2])}
         raise not_found()
 
+    def _wait_before_search(self) -> None:
+        state, server = self.server.state, self.server
+        with state.lock:
+            state.searches_waiting += 1
+        try:
+            if server.hold_searches is not None:
+                server.hold_searches.wait(HOLD_DEADLINE)
+            time.sleep(server.search_delay)
+        finally:
+            with state.lock:
+                state.searches_waiting -= 1
+
 
 class FakeDuffelServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # many searches at once (the bench's, the tests' held ones)
 
-    def __init__(self, address, *, token: str = "", verbose: bool = False):
+    def __init__(
+        self,
+        address,
+        *,
+        token: str = "",
+        verbose: bool = False,
+        search_delay: float = 0.0,
+        order_delay: float = 0.0,
+        hold_searches: threading.Event | None = None,
+    ):
         super().__init__(address, Handler)
         self.state = DuffelState()
         self.token = token
         self.verbose = verbose
+        self.search_delay, self.order_delay = search_delay, order_delay
+        self.hold_searches = hold_searches
 
 
 class FakeDuffel:
     """The server in a background thread on a free local port."""
 
-    def __init__(self, *, token: str = ""):
-        self.server = FakeDuffelServer(("127.0.0.1", 0), token=token)
+    def __init__(self, *, token: str = "", **slow):
+        """`slow`: FakeDuffelServer's search_delay, order_delay, hold_searches."""
+        self.server = FakeDuffelServer(("127.0.0.1", 0), token=token, **slow)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
@@ -834,8 +870,16 @@ def main() -> None:
         "--token", default="", help="The only access token accepted (any if empty)."
     )
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--search-delay", type=float, default=0.0, help="Seconds per search.")
+    parser.add_argument("--order-delay", type=float, default=0.0, help="Seconds per order.")
     args = parser.parse_args()
-    server = FakeDuffelServer((args.host, args.port), token=args.token, verbose=not args.quiet)
+    server = FakeDuffelServer(
+        (args.host, args.port),
+        token=args.token,
+        verbose=not args.quiet,
+        search_delay=args.search_delay,
+        order_delay=args.order_delay,
+    )
     host, port = server.server_address[:2]
     print(f"Fake Duffel listening on http://{host}:{port}", flush=True)
     try:

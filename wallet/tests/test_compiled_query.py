@@ -1,11 +1,13 @@
 """`core.sql.CompiledQuery`, on the balance's own queries: the same rows as the queryset, for
-whichever team, compiled once; and it refuses a query it could not run faithfully."""
+whichever team, compiled once (per thread: each has its own connection); and it refuses a
+query it could not run faithfully."""
 
+import threading
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
@@ -48,6 +50,32 @@ def test_compiled_once_then_only_run():
         query.one(team_id=team.pk)
     assert query._compiled is compiler
     assert len(captured) == 1
+
+
+def test_each_thread_compiles_for_its_own_connection():
+    # gunicorn's threads each have a connection; a compiler keeps the one it was compiled for.
+    query = CompiledQuery(balance_query_live_mode, "team_id")
+    with pytest.raises(Wallet.DoesNotExist):
+        query.one(team_id="team_unknown")
+    here = query._compiled[0]
+    assert here.connection is connections["default"]
+    seen = {}
+
+    def in_another_thread():
+        try:
+            query.one(team_id="team_unknown")
+        except Wallet.DoesNotExist:
+            seen["compiler"], seen["connection"] = query._compiled[0], connections["default"]
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=in_another_thread)
+    thread.start()
+    thread.join(timeout=30)
+    assert seen["compiler"] is not here
+    assert seen["compiler"].connection is seen["connection"]
+    assert seen["connection"] is not connections["default"]
+    assert query._compiled[0] is here  # this thread's stays
 
 
 def test_no_row_raises_the_models_does_not_exist():
