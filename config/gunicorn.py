@@ -10,3 +10,14 @@ accesslog = "-"  # stdout; the process manager keeps it
 access_log_format = (
     '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
 )
+
+
+def child_exit(server, worker):
+    """A worker gone: prometheus_client's multiprocess mode drops its live gauges' files
+    (docs/operations.md)."""
+    import os
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
