@@ -13,8 +13,8 @@ from wallet.ledger_check import ledger_problems
 from wallet.models import LedgerCheck, Wallet
 from wallet.tasks import send_ledger_alert as send_ledger_alert_task
 
-# Runs are kept this long (the panel's history of checks); the last clean one is kept whatever
-# its age, so that the time since it stays known however long the ledger stays broken.
+# Runs are kept this long; the last clean one is kept whatever its age, so that the time since it
+# stays known however long the ledger stays broken.
 LEDGER_CHECK_RETENTION = timedelta(days=30)
 
 
