@@ -54,3 +54,12 @@ worker_connections = threads
 # gunicorn's default (30 s) holds. A stop or reload lets requests in flight finish: an order
 # waits up to 130 s for the airline (flights/suppliers/duffel/http_client.py ORDER_TIMEOUT).
 graceful_timeout = 140
+
+
+def child_exit(server, worker):
+    """A worker gone: prometheus_client's multiprocess mode drops its live gauges' files
+    (docs/operations.md)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from agencies.admin import invitation_accept_view
 from api.apis import api_not_found, health
+from operations.views import metrics
 from panel.sites import (
     PanelPasswordResetCompleteView,
     PanelPasswordResetConfirmView,
@@ -44,13 +45,14 @@ urlpatterns = [
     # The panel's language switch (Django's set_language view: POST, kept in a cookie).
     path("i18n/", include("django.conf.urls.i18n")),
     path("health", health, name="health"),
+    path("metrics", metrics, name="metrics"),  # Prometheus, behind METRICS_TOKEN
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
     path("api/v1/", include("flights.urls")),
     path("api/v1/", include("bookings.urls")),
     path("api/v1/", include("webhooks.urls")),
     # Any other /api/ path: our 404 in the error shape (also when DEBUG is on).
-    re_path(r"^api/", api_not_found),
+    re_path(r"^api/", api_not_found, name="api-not-found"),
 ]
 
 handler400 = "api.apis.handler400"

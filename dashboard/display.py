@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 from django.utils import timezone
@@ -270,6 +270,25 @@ def team_home(*, team: Team, live_mode: bool, now: datetime | None = None) -> di
 # --- Support: every team, and what needs attention first ---------------------------------------
 
 
+def unknown_outcome_bookings(*, live_mode: bool) -> QuerySet[Booking]:
+    """Bookings whose supplier outcome is unknown, until it is resolved."""
+    return Booking.objects.filter(live_mode=live_mode, outcome_unknown_since__isnull=False)
+
+
+def failed_bookings(*, live_mode: bool, since: datetime) -> QuerySet[Booking]:
+    return Booking.objects.filter(
+        live_mode=live_mode, status=Booking.Status.FAILED, updated_at__gte=since
+    )
+
+
+def disabled_webhooks(*, live_mode: bool) -> QuerySet[WebhookEndpoint]:
+    """Endpoints disabled after consecutive failures, for as long as they stay disabled,
+    however long ago that was (an endpoint its team paused is not one)."""
+    return WebhookEndpoint.objects.filter(
+        live_mode=live_mode, active=False, deactivated_at__isnull=False
+    )
+
+
 def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     """Support's worklist, each list with its count and first rows, most urgent first:
     bookings whose supplier outcome is unknown (until resolved), and over the last 7 days,
@@ -281,7 +300,7 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     mode = _mode(live_mode)
     lists = []
 
-    unknown = Booking.objects.filter(live_mode=live_mode, outcome_unknown_since__isnull=False)
+    unknown = unknown_outcome_bookings(live_mode=live_mode)
     lists.append(
         _attention_list(
             key="unknown_outcome",
@@ -340,9 +359,7 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             },
         )
     )
-    failed = Booking.objects.filter(
-        live_mode=live_mode, status=Booking.Status.FAILED, updated_at__gte=since
-    )
+    failed = failed_bookings(live_mode=live_mode, since=since)
     lists.append(
         _attention_list(
             key="failed_bookings",
@@ -360,10 +377,7 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             },
         )
     )
-    # Listed for as long as they stay disabled, however long ago that was.
-    disabled = WebhookEndpoint.objects.filter(
-        live_mode=live_mode, active=False, deactivated_at__isnull=False
-    )
+    disabled = disabled_webhooks(live_mode=live_mode)
     lists.append(
         _attention_list(
             key="disabled_webhooks",

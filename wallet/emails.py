@@ -1,7 +1,8 @@
-"""The support alert of a rejected payment notification. The rejected ProviderNotification row
-is written in the transaction that rejects it (so the alert is never lost); a Celery task sends
+"""Support's alerts. A rejected payment notification: the rejected ProviderNotification row is
+written in the transaction that rejects it (so the alert is never lost); a Celery task sends
 the e-mail and stamps `alert_sent_at` under the row's lock (so it is sent once); a periodic
-sweep queues again any alert whose message was lost."""
+sweep queues again any alert whose message was lost. A ledger check that found problems
+(`ledger_alert_send`) the same way: its LedgerCheck row first, then the e-mail once."""
 
 from datetime import timedelta
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.emails import email_message
-from wallet.models import ProviderNotification
+from wallet.models import LedgerCheck, ProviderNotification
 
 # How long the alert queued at a rejection has to arrive before the sweep queues it again.
 ALERT_GRACE = timedelta(minutes=2)
@@ -86,3 +87,30 @@ def notification_alerts_requeue(*, now=None) -> int:
     for notification_id in waiting:
         send_notification_alert.delay(notification_id)
     return len(waiting)
+
+
+def ledger_alert_send(*, check_id: int) -> bool:
+    """E-mail support the problems a ledger check found, once. Returns whether it was sent now."""
+    with transaction.atomic():
+        check = (
+            LedgerCheck.objects.select_for_update()
+            .filter(pk=check_id, consistent=False, alert_sent_at__isnull=True)
+            .first()
+        )
+        if check is None:
+            return False
+        recipients = support_recipients()
+        if recipients:
+            email_message(
+                template="ledger_problems",
+                subject=lambda: (
+                    gettext("Ledger check: %(count)d problem(s) found")
+                    % {"count": len(check.problems.splitlines())}
+                ),
+                context={"check": check, "problems": check.problems.splitlines()},
+                to=recipients,
+            ).send()
+        check.alert_sent_at = timezone.now()
+        check.alert_sent_to = ", ".join(recipients)[:500]
+        check.save(update_fields=["alert_sent_at", "alert_sent_to"])
+    return True

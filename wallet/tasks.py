@@ -22,3 +22,19 @@ def requeue_notification_alerts() -> int:
     from wallet.emails import notification_alerts_requeue
 
     return notification_alerts_requeue()
+
+
+@shared_task(ignore_result=True)
+def check_ledger() -> bool:
+    """`manage.py check_ledger`, periodic (beat): records the run, alerts support on problems."""
+    from wallet.services import ledger_check_run
+
+    return ledger_check_run().consistent
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
+def send_ledger_alert(check_id: int) -> bool:
+    """E-mail support the problems a ledger check found (once: the row's alert_sent_at)."""
+    from wallet.emails import ledger_alert_send
+
+    return ledger_alert_send(check_id=check_id)

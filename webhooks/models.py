@@ -184,6 +184,10 @@ class Delivery(models.Model):
             models.Index(
                 fields=["endpoint"], condition=models.Q(in_flight=True), name="delivery_in_flight"
             ),
+            # The deliveries given up lately, counted at each metrics scrape (docs/operations.md).
+            models.Index(
+                fields=["created_at"], condition=models.Q(status="failed"), name="delivery_failed"
+            ),
         ]
 
     def __str__(self):

@@ -86,9 +86,12 @@ INSTALLED_APPS = [
     "webhooks",
     "api",  # the API's plumbing: keys, errors, limits, idempotency, schema (docs/architecture.md)
     "dashboard",  # the panel's pages that read every app: the home page, a team's overview
+    "operations",  # what an operator watches: /metrics and its series (docs/operations.md)
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request's time counts every other middleware (docs/operations.md).
+    "operations.middleware.request_metrics_middleware",
     "django_guid.middleware.guid_middleware",
     "api.middleware.no_store_api_middleware",
     "api.middleware.ApiRequestMiddleware",
@@ -276,6 +279,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.purge_idempotency_keys",  # api/tasks.py, under its registered name
         "schedule": crontab(minute=17),
     },
+    # Every live wallet against its ledger (`manage.py check_ledger`): the run is recorded (the
+    # metrics' time since the last clean one) and support is alerted of problems.
+    "check-ledger": {
+        "task": "wallet.tasks.check_ledger",
+        "schedule": crontab(minute=41),  # hourly; it reads every live ledger row
+    },
     "erase-expired-passenger-data": {
         "task": "bookings.tasks.erase_expired_passenger_data",
         "schedule": crontab(hour=4, minute=23),  # daily, at a quiet hour (UTC)
@@ -398,6 +407,9 @@ DJANGO_GUID = {
     "INTEGRATIONS": [],
 }
 
+# LOG_FORMAT=json: one JSON object a line (python-json-logger), for a log collector; anything
+# else, the line below for people (docs/operations.md, "Logs").
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -406,11 +418,21 @@ LOGGING: dict[str, Any] = {
         "default": {
             "format": "%(asctime)s %(levelname)s [%(correlation_id)s] %(name)s: %(message)s",
         },
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(correlation_id)s",
+            "rename_fields": {
+                "asctime": "time",
+                "levelname": "level",
+                "name": "logger",
+                "correlation_id": "request_id",
+            },
+        },
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "default",
+            "formatter": "json" if LOG_FORMAT == "json" else "default",
             "filters": ["request_id"],
         },
     },
@@ -420,6 +442,16 @@ LOGGING: dict[str, Any] = {
         "django.server": {"level": "INFO"},
     },
 }
+
+# Celery's worker replaces the root logger's handlers with its own line format unless told not
+# to: with JSON logs, the worker logs through the handler above like every other process.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# --- Metrics (docs/operations.md) ------------------------------------------------------------
+# GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404.
+# PROMETHEUS_MULTIPROC_DIR (read by prometheus_client itself) switches on its multiprocess
+# mode: gunicorn's and Celery's processes on one host share that directory.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 # --- E-mail ----------------------------------------------------------------------------------
 

@@ -8,7 +8,10 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
+from prometheus_client import Histogram
+
 from core.exceptions import ApplicationError
+from core.metrics import OUTSIDE_CALL_BUCKETS, meter_calls
 from flights.models import BaggageType, CabinClass, PassengerType
 
 
@@ -171,8 +174,44 @@ class CancellationQuote:
     expires_at: datetime | None
 
 
+SUPPLIER_CALLS = Histogram(
+    "agency_supplier_call_duration_seconds",
+    "Calls to a flight supplier's adapter, by supplier, operation and outcome.",
+    ["supplier", "operation", "outcome"],
+    buckets=OUTSIDE_CALL_BUCKETS,
+)
+
+
+def supplier_call_outcome(exc: BaseException) -> str:
+    """`unknown` (the change may have happened), `error` (the supplier failed or refused) or
+    `exception` (anything else: a bug of ours, or an answer we could not read)."""
+    if isinstance(exc, SupplierOutcomeUnknown):
+        return "unknown"
+    if isinstance(exc, SupplierError):
+        return "error"
+    return "exception"
+
+
 class FlightSupplier(ABC):
     name: str
+
+    def __init_subclass__(cls, **kwargs):
+        """Every adapter's calls are timed (docs/operations.md), whoever wrote the adapter."""
+        super().__init_subclass__(**kwargs)
+        meter_calls(
+            cls,
+            histogram=SUPPLIER_CALLS,
+            operations=[
+                "search",
+                "create_order",
+                "pay_order",
+                "get_order",
+                "find_order",
+                "quote_cancellation",
+                "confirm_cancellation",
+            ],
+            outcome_of=supplier_call_outcome,
+        )
 
     @abstractmethod
     def search(self, request: SearchRequest) -> list[SupplierOffer]:

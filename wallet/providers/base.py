@@ -4,7 +4,10 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
+from prometheus_client import Histogram
+
 from core.exceptions import ApplicationError
+from core.metrics import OUTSIDE_CALL_BUCKETS, meter_calls
 
 
 class ProviderError(ApplicationError):
@@ -53,8 +56,31 @@ class ProviderPayment:
     external_reference: str
 
 
+PROVIDER_CALLS = Histogram(
+    "agency_payment_provider_call_duration_seconds",
+    "Calls to a payment provider, by provider, operation and outcome.",
+    ["provider", "operation", "outcome"],
+    buckets=OUTSIDE_CALL_BUCKETS,
+)
+
+
+def provider_call_outcome(exc: BaseException) -> str:
+    return "error" if isinstance(exc, ProviderError) else "exception"
+
+
 class PaymentProvider(ABC):
     name: str
+
+    def __init_subclass__(cls, **kwargs):
+        """Every provider's outgoing calls are timed (docs/operations.md); reading a
+        notification is local and is not."""
+        super().__init_subclass__(**kwargs)
+        meter_calls(
+            cls,
+            histogram=PROVIDER_CALLS,
+            operations=["create_charge", "cancel_charge", "fetch_payment"],
+            outcome_of=provider_call_outcome,
+        )
 
     @abstractmethod
     def create_charge(self, recharge, *, due_date: date | None) -> Charge:

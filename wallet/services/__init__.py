@@ -6,6 +6,7 @@ from wallet.services.ledger import (
     wallet_credit,
     wallet_debit,
 )
+from wallet.services.ledger_checks import last_clean_ledger_check, ledger_check_run
 from wallet.services.notifications import (
     NotificationNotRejected,
     notification_receive,
@@ -30,6 +31,8 @@ __all__ = [
     "InsufficientBalance",
     "NotificationNotRejected",
     "RechargeNotFound",
+    "last_clean_ledger_check",
+    "ledger_check_run",
     "notification_receive",
     "notification_verdict",
     "notification_verify_again",

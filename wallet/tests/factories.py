@@ -6,7 +6,7 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
-from wallet.models import ProviderNotification, Recharge, Transaction, Wallet
+from wallet.models import LedgerCheck, ProviderNotification, Recharge, Transaction, Wallet
 from wallet.services import wallet_credit
 
 
@@ -75,3 +75,14 @@ class ProviderNotificationFactory(DjangoModelFactory):
         lambda n: {"id": n.event_id, "event": n.event_type, "payment": {"id": n.payment_id}}
     )
     state = ProviderNotification.State.IGNORED
+
+
+class LedgerCheckFactory(DjangoModelFactory):
+    """A run of the periodic ledger check that found every wallet consistent."""
+
+    class Meta:
+        model = LedgerCheck
+
+    checked_at = factory.LazyFunction(timezone.now)
+    consistent = True
+    wallets = 1
