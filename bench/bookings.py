@@ -27,7 +27,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.harness import collect_offers, percentile, scratch_django  # noqa: E402 - needs sys.path
-from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
+from tests.kit.booking_bodies import booking_body  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "bookings.md"
 
@@ -72,18 +72,7 @@ def run(bookings: int, threads: int) -> str:
                 started = time.perf_counter()
                 response = own.post(
                     "/api/v1/bookings",
-                    {
-                        "offerId": offer["id"],
-                        "type": "instant",
-                        "passengers": [passenger(offer["passengers"][0]["id"])],
-                        "payments": [
-                            {
-                                "type": "balance",
-                                "amount": offer["total_amount"],
-                                "currency": offer["total_currency"],
-                            }
-                        ],
-                    },
+                    booking_body(offer, type="instant"),
                     content_type="application/json",
                 )
                 ended = time.perf_counter()

@@ -7,7 +7,13 @@ import io
 import math
 import os
 import pstats
+import signal
+import subprocess
 import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 DJANGO_ENV = {
@@ -124,3 +130,40 @@ def profile_text(profiler, top: int, callees: str = "") -> tuple[int, str]:
     if callees:
         stats.print_callees(callees)
     return stats.total_calls, out.getvalue()
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    """Stop a server the bench started in its own process group: gracefully (gunicorn's master
+    stops its workers), then the whole group if it does not go within 30 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def wait_until_answering(
+    url: str,
+    process: subprocess.Popen,
+    log_path: Path,
+    *,
+    timeout: float,
+    answered: Callable[[Any], bool] = lambda response: True,
+) -> None:
+    """Wait until `url` gives an answer that `answered` accepts (any answer by default: it
+    listens), failing at once with the log's tail if the process exits."""
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url}: the process exited:\n{log_path.read_text()[-3000:]}")
+        try:
+            if answered(requests.get(url, timeout=30)):
+                return
+        except (requests.ConnectionError, requests.Timeout):
+            pass  # not listening yet, or a worker still importing on a busy machine
+        time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer:\n{log_path.read_text()[-3000:]}")

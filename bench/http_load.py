@@ -62,7 +62,12 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import percentile, scratch_django  # noqa: E402 - needs sys.path
+from bench.harness import (  # noqa: E402 - needs sys.path
+    percentile,
+    scratch_django,
+    stop_process,
+    wait_until_answering,
+)
 
 RESULTS_FILE = REPO / "bench" / "results" / "http.md"
 START_TIMEOUT = 120  # seconds for gunicorn to answer, and for every client to be warmed up
@@ -408,32 +413,6 @@ def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subpro
         )
 
 
-def stop_gunicorn(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        server.terminate()  # graceful: the master stops its workers
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
-
-
-def wait_until_up(base_url: str, server: subprocess.Popen, log_path: Path) -> None:
-    import requests
-
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited:\n{log_path.read_text()[-3000:]}")
-        try:
-            if requests.get(f"{base_url}/health", timeout=30).status_code == 200:
-                return
-        except (requests.ConnectionError, requests.Timeout):
-            pass  # not listening yet, or a worker still importing on a busy machine
-        time.sleep(0.2)
-    raise TimeoutError(f"gunicorn did not answer /health:\n{log_path.read_text()[-3000:]}")
-
-
 # --- report -----------------------------------------------------------------------------------
 
 
@@ -586,7 +565,13 @@ def main() -> int:
         server = None
         try:
             server = start_gunicorn(port, cores, server_env, log_path)
-            wait_until_up(base_url, server, log_path)
+            wait_until_answering(
+                f"{base_url}/health",
+                server,
+                log_path,
+                timeout=START_TIMEOUT,
+                answered=lambda response: response.status_code == 200,
+            )
             json_headers = {"Content-Type": "application/json"}
             body = search_body()
             live = {"Authorization": f"Bearer {team.live_key}"}
@@ -650,7 +635,7 @@ def main() -> int:
             memory = worker_memory(server.pid)
         finally:
             if server is not None:
-                stop_gunicorn(server)
+                stop_process(server)
             cache.clear()
     text = report(results, args, cores, memory)
     print()

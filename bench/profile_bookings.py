@@ -30,7 +30,7 @@ if str(REPO) not in sys.path:
 
 from bench.harness import collect_offers, scratch_django  # noqa: E402 - needs sys.path
 from bench.profile_hotpaths import HOOK_URL, profile  # noqa: E402 - needs sys.path
-from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
+from tests.kit.booking_bodies import booking_body  # noqa: E402 - needs sys.path
 from tests.kit.wsgi import wsgi_call  # noqa: E402 - needs sys.path
 
 BATCHES = 5
@@ -59,20 +59,7 @@ def run(n: int, top: int, cpu_only: bool, callees: str = "") -> str:
 
     def book() -> None:
         offer = next(offers)
-        body = orjson.dumps(
-            {
-                "offerId": offer["id"],
-                "type": "instant",
-                "passengers": [passenger(offer["passengers"][0]["id"])],
-                "payments": [
-                    {
-                        "type": "balance",
-                        "amount": offer["total_amount"],
-                        "currency": offer["total_currency"],
-                    }
-                ],
-            }
-        )
+        body = orjson.dumps(booking_body(offer, type="instant"))
         status, content = wsgi_call(
             handler, "POST", "/api/v1/bookings", key=team.live_key, body=body
         )

@@ -43,8 +43,14 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.harness import collect_offers, percentile, scratch_django  # noqa: E402 - needs sys.path
-from tests.kit.passengers import passenger  # noqa: E402 - needs sys.path
+from bench.harness import (  # noqa: E402 - needs sys.path
+    collect_offers,
+    percentile,
+    scratch_django,
+    stop_process,
+    wait_until_answering,
+)
+from tests.kit.booking_bodies import booking_body  # noqa: E402 - needs sys.path
 
 RESULTS_FILE = REPO / "bench" / "results" / "slow_supplier.md"
 START_TIMEOUT = 120  # seconds for gunicorn and the supplier to answer
@@ -74,31 +80,6 @@ def start(arguments: list[str], env: dict, log_path: Path) -> subprocess.Popen:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: stopped as a whole
         )
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-def wait_until_up(url: str, process: subprocess.Popen, log_path: Path) -> None:
-    import requests
-
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{url}: the process exited:\n{log_path.read_text()[-3000:]}")
-        try:
-            requests.get(url, timeout=30)
-            return  # any answer: it listens
-        except (requests.ConnectionError, requests.Timeout):
-            time.sleep(0.2)
-    raise TimeoutError(f"{url} did not answer:\n{log_path.read_text()[-3000:]}")
 
 
 @dataclass
@@ -168,18 +149,7 @@ def measure(base_url: str, other_key: str, offers: list[dict], args) -> Figures:
             response = requests.post(
                 f"{base_url}/api/v1/bookings",
                 headers={"Authorization": f"Bearer {other_key}"},
-                json={
-                    "offerId": offer["id"],
-                    "type": "instant",
-                    "passengers": [passenger(offer["passengers"][0]["id"])],
-                    "payments": [
-                        {
-                            "type": "balance",
-                            "amount": offer["total_amount"],
-                            "currency": offer["total_currency"],
-                        }
-                    ],
-                },
+                json=booking_body(offer, type="instant"),
                 timeout=60,
             )
         except requests.RequestException as exc:
@@ -359,8 +329,10 @@ def main() -> int:
         )
         server = start(gunicorn, dict(os.environ), server_log)
         try:
-            wait_until_up(env["DUFFEL_BASE_URL"], supplier, supplier_log)
-            wait_until_up(f"{base_url}/health", server, server_log)
+            wait_until_answering(
+                env["DUFFEL_BASE_URL"], supplier, supplier_log, timeout=START_TIMEOUT
+            )
+            wait_until_answering(f"{base_url}/health", server, server_log, timeout=START_TIMEOUT)
             from config import gunicorn as config
 
             if args.worker_class == "config":
@@ -371,8 +343,8 @@ def main() -> int:
             with BusySearches(base_url, busy_team.live_key, args.searches) as searches:
                 busy = measure(base_url, other_team.live_key, offers, args)
         finally:
-            stop(server)
-            stop(supplier)
+            stop_process(server)
+            stop_process(supplier)
             cache.clear()
     text = report(idle, busy, searches, args, serving)
     print()

@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from bookings.models import Booking
+from tests.kit.booking_bodies import booking_body
 from tests.kit.factories import fund, make_team
 from tests.kit.passengers import passenger
 from tests.kit.stack import Stack, needs_real_stack, wait_until
@@ -44,18 +45,11 @@ def instant_booking(api: requests.Session, url: str, family_name: str, day: int)
     offer = result["offers"][0]
     booked = api.post(
         f"{url}/bookings",
-        json={
-            "offerId": offer["id"],
-            "type": "instant",
-            "passengers": [passenger(offer["passengers"][0]["id"], family_name=family_name)],
-            "payments": [
-                {
-                    "type": "balance",
-                    "amount": offer["total_amount"],
-                    "currency": offer["total_currency"],
-                }
-            ],
-        },
+        json=booking_body(
+            offer,
+            type="instant",
+            passengers=[passenger(offer["passengers"][0]["id"], family_name=family_name)],
+        ),
     )
     assert booked.status_code == 201, booked.text
     return booked.json()

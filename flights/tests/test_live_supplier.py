@@ -15,8 +15,8 @@ from flights.suppliers import supplier_for
 from flights.suppliers.base import SupplierNotConnected
 from flights.suppliers.duffel import DuffelSupplier
 from flights.suppliers.sandbox import SandboxSupplier
+from tests.kit.booking_bodies import booking_body
 from tests.kit.factories import fund
-from tests.kit.passengers import passenger
 from wallet.models import Transaction, Wallet
 from webhooks.models import Event
 
@@ -37,21 +37,6 @@ NOT_CONNECTED = {
         "request_id": ANY,
     },
 }
-
-
-def instant_booking(offer):
-    return {
-        "offerId": offer["id"],
-        "type": "instant",
-        "passengers": [passenger(offer["passengers"][0]["id"])],
-        "payments": [
-            {
-                "type": "balance",
-                "amount": offer["total_amount"],
-                "currency": offer["total_currency"],
-            }
-        ],
-    }
 
 
 def test_a_live_search_without_a_supplier_is_refused_and_stores_nothing(live_client, settings):
@@ -77,7 +62,8 @@ def test_a_live_booking_without_a_supplier_is_refused_and_writes_nothing(
     # ...is not booked once it no longer does: no booking, no debit, no event.
     settings.FLIGHTS_LIVE_SANDBOX = False
 
-    for body in (instant_booking(offer), {**instant_booking(holdable), "type": "hold"}):
+    hold = {**booking_body(holdable, type="instant"), "type": "hold"}
+    for body in (booking_body(offer, type="instant"), hold):
         response = live_client.post("/api/v1/bookings", body, format="json")
         assert response.status_code == 422
         assert response.json() == NOT_CONNECTED
@@ -98,7 +84,8 @@ def test_a_disconnected_duffel_integration_refuses_live_bookings(live_client, te
     )
     integration_disconnect(integration=integration)
 
-    response = live_client.post("/api/v1/bookings", instant_booking(offer), format="json")
+    body = booking_body(offer, type="instant")
+    response = live_client.post("/api/v1/bookings", body, format="json")
 
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "supplier_not_connected"
@@ -113,7 +100,8 @@ def test_the_operator_can_allow_the_sandbox_in_live_mode(live_client, team, sett
     result = live_client.post("/api/v1/flights/search", SEARCH, format="json")
     assert result.status_code == 200
     offer = result.json()["offers"][0]
-    booked = live_client.post("/api/v1/bookings", instant_booking(offer), format="json")
+    body = booking_body(offer, type="instant")
+    booked = live_client.post("/api/v1/bookings", body, format="json")
 
     assert booked.status_code == 201, booked.content
     assert booked.json()["status"] == "ticketed"

@@ -8,8 +8,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bookings.tests.helpers import BOOKINGS
 from operations.tests.scrape import TOKEN
+from tests.kit.booking_bodies import booking_body
 from tests.kit.factories import fund, make_endpoint, make_team
-from tests.kit.passengers import passenger
 from tests.kit.stack import Stack, needs_real_stack, wait_until
 
 pytestmark = [needs_real_stack, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
@@ -51,18 +51,7 @@ def test_one_scrape_counts_every_process_of_the_host(stack, receiver):
     offer = api.post(f"{stack.base_url}/api/v1/flights/search", json=search).json()["offers"][0]
     booked = api.post(
         f"{stack.base_url}{BOOKINGS}",
-        json={
-            "offerId": offer["id"],
-            "type": "instant",
-            "passengers": [passenger(offer["passengers"][0]["id"])],
-            "payments": [
-                {
-                    "type": "balance",
-                    "amount": offer["total_amount"],
-                    "currency": offer["total_currency"],
-                }
-            ],
-        },
+        json=booking_body(offer, type="instant"),
     )
     assert booked.status_code == 201, booked.text
     assert wait_until(lambda: receiver.requests, timeout=60), "no delivery arrived"
