@@ -202,7 +202,7 @@ def expect(response, status: int, what: str) -> dict:
     return response.json()
 
 
-def wait_for_worker(running: Running) -> int:
+def wait_for_worker(running: Running) -> int | str:
     """Wait until the worker answers a ping; its pool's size, as the worker reports it."""
     from config.celery_app import app
 
@@ -211,7 +211,7 @@ def wait_for_worker(running: Running) -> int:
         return next(iter(replies.values()), None)
 
     answer = wait_for(stats, running, timeout=START_TIMEOUT, what="the Celery worker's stats")
-    return int(answer["pool"]["max-concurrency"])
+    return answer.get("pool", {}).get("max-concurrency", "?")
 
 
 @dataclass
@@ -326,7 +326,12 @@ def seconds(values: list[float], p: float | None = None, never: str = "never") -
 
 
 def report(
-    args, pool: int, booked: list[Booked], webhook_s: list[float], backlog: Backlog, times: dict
+    args,
+    pool: int | str,
+    booked: list[Booked],
+    webhook_s: list[float],
+    backlog: Backlog,
+    times: dict,
 ) -> str:
     ticketed = sorted(
         b.ticketed_after if b.ticketed_after is not None else float("inf") for b in booked
@@ -335,12 +340,13 @@ def report(
     not_ticketed = f"over {args.ticketed_deadline:g}"
     recovered_at = times["recovered_at"]
     before = sum(1 for at in backlog.first_arrival.values() if at < recovered_at)
-    concurrency = (
-        f"--concurrency {args.worker_concurrency}" if args.worker_concurrency else "its default"
-    )
+    if args.worker_concurrency:
+        worker = f"`celery -A config worker -B --concurrency {args.worker_concurrency}`"
+    else:
+        worker = "`celery -A config worker -B` at its default concurrency"
     lines = [
-        f"One `celery -A config worker -B` at {concurrency} concurrency (prefork, {pool} "
-        f"processes; {os.cpu_count()} cores), every queue; Redis broker, PostgreSQL; gunicorn "
+        f"One {worker} (pool: {pool} processes; {os.cpu_count()} cores), every queue; "
+        "Redis broker, PostgreSQL; gunicorn "
         "as config/gunicorn.py runs it; the sandbox supplier; the HTTPS receiver on this "
         "machine.",
         f"Team A: an endpoint subscribed to every event whose receiver answers each delivery "
