@@ -232,3 +232,41 @@ def test_the_committed_performance_page_has_the_report_blocks():
         end = f"<!-- bench-report:{name}:end -->"
         assert page.count(start) == 1 and page.count(end) == 1
         assert page.index(start) < page.index(end)
+
+
+def test_the_report_judges_another_teams_ticketing_and_the_slow_teams_backlog():
+    from bench.report import BOUNDS, figures, targets
+
+    ticketing = "| the same: the slow team's backlog delivered ≤ 60 s after its receiver recovers"
+    missed = (
+        "| team B: confirm → its own `booking.ticketed` webhook received, p50 s | 31.20 |\n"
+        "| team B: confirm → its own `booking.ticketed` webhook received, max s | not received |\n"
+        "Target: another team's confirm → ticketed p99 under 5 s: over 60 s (2 of 10 not "
+        "ticketed), MISSED.\n"
+        "Target: the slow team's backlog delivered within 60 s of its receiver recovering: "
+        "not within 180 s (4 of 30 events missing), MISSED.\n"
+    )
+    rows = {line.split(" | ")[0]: line for line in targets({"slow_receiver": missed})}
+    confirm = rows[
+        "| one team's receiver answering each delivery in 4.5 s, a small install's worker: "
+        "another team's confirm → ticketed p99 < 5 s"
+    ]
+    assert "| > 60 s (2 of 10 not ticketed) | no | 55.0 s over the 5 s limit; " in confirm
+    assert confirm.endswith(BOUNDS["slow_receiver_ticketing"] + " |")
+    assert rows[ticketing].endswith(
+        "| not within 180 s (4 of 30 events missing) | no | "
+        + BOUNDS["slow_receiver_backlog"]
+        + " |"
+    )
+    assert "| 31.20 / not received s |" in "\n".join(figures({"slow_receiver": missed}))
+
+    met = (
+        "Target: another team's confirm → ticketed p99 under 5 s: 0.61 s, met.\n"
+        "Target: the slow team's backlog delivered within 60 s of its receiver recovering: "
+        "12.40 s, met.\n"
+    )
+    rows = {line.split(" | ")[0]: line for line in targets({"slow_receiver": met})}
+    assert rows[ticketing].endswith("| 12.4 s | yes | — |")
+    late = met.replace("12.40 s, met", "75.00 s, MISSED")
+    rows = {line.split(" | ")[0]: line for line in targets({"slow_receiver": late})}
+    assert "| 75 s | no | 15.0 s over the 60 s limit; " in rows[ticketing]

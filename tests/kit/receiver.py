@@ -5,8 +5,12 @@ It shares no code with the service: `verify_signature` is written from the spec 
 (HMAC-SHA256, hex, over `timestamp.body` with the endpoint's secret, 300 s tolerance).
 
 As a program (for benchmarks in another process):
-    python -m tests.kit.receiver --port 0 --log requests.jsonl
-prints one JSON line `{"url": …, "ca_path": …}` and appends each request to the log.
+    python -m tests.kit.receiver --port 0 --log requests.jsonl [--answers answers.json]
+prints one JSON line `{"url": …, "ca_path": …}` and appends each request to the log. With
+`--answers`, each request is answered as that file says when the request arrives
+(`{"/slow": {"delay": 4.5, "status": 200}}`; a path it does not name gets 200 at once): the
+program that started the receiver changes the answers at runtime by replacing the file
+(`write_answers`). Without it, every request gets 200 at once.
 """
 
 import argparse
@@ -16,6 +20,8 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import os
+import signal
 import socket
 import ssl
 import sys
@@ -141,10 +147,36 @@ def _certificates(directory: Path) -> tuple[Path, Path, Path]:
     return ca_path, cert_path, key_path
 
 
-class Receiver:
-    """Start with `start()`; `url` is https://127.0.0.1:<port>/hooks."""
+def write_answers(path: Path, answers: dict[str, dict]) -> None:
+    """Replace a receiver's answers file (`--answers`) at once: the receiver reads either the
+    old file or the new one, never half of one. `answers` maps a path to `Answer` fields
+    (`{"/slow": {"delay": 4.5}}`)."""
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(answers))
+    os.replace(partial, path)
 
-    def __init__(self, port: int = 0, log_path: Path | None = None):
+
+def _answer_from_file(path: Path, request_path: str) -> Answer | None:
+    """The answer the file gives `request_path`, None if it names no such path (or does not
+    exist yet)."""
+    try:
+        answers = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    fields = answers.get(request_path)
+    if fields is None:
+        return None
+    return Answer(status=int(fields.get("status", 200)), delay=float(fields.get("delay", 0.0)))
+
+
+class Receiver:
+    """Start with `start()`; `url` is https://127.0.0.1:<port>/hooks. `answers_path`: a file
+    read at each request (`write_answers`), whose answers win over `respond()`'s."""
+
+    def __init__(
+        self, port: int = 0, log_path: Path | None = None, answers_path: Path | None = None
+    ):
         self._directory = tempfile.TemporaryDirectory(prefix="webhook-receiver-")
         self.ca_path, cert_path, key_path = _certificates(Path(self._directory.name))
         self.ca_path = str(self.ca_path)
@@ -154,6 +186,7 @@ class Receiver:
         self._to_drop: dict[str, int] = {}  # path -> requests to read and answer by closing
         self._connections: set = set()  # the sockets of open (kept-alive) connections
         self._log = open(log_path, "a") if log_path else None  # noqa: SIM115 - closed in stop()
+        self._answers_path = Path(answers_path) if answers_path else None
         self._server = ThreadingHTTPServer((HOST, port), self._handler_class())
         self._server.daemon_threads = True
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -231,6 +264,10 @@ class Receiver:
             if self._to_drop.get(request.path, 0) > 0:
                 self._to_drop[request.path] -= 1
                 return None
+            if self._answers_path:
+                from_file = _answer_from_file(self._answers_path, request.path)
+                if from_file is not None:
+                    return from_file
             return self._answers.get(request.path, Answer())
 
     def _handler_class(self):
@@ -297,14 +334,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--log", type=Path, required=True)
+    parser.add_argument(
+        "--answers",
+        type=Path,
+        help="a JSON file of answers by path, read at each request (replace it to change them)",
+    )
     arguments = parser.parse_args()
-    receiver = Receiver(arguments.port, arguments.log).start()
+    receiver = Receiver(arguments.port, arguments.log, arguments.answers).start()
+    # Stopped by its starter (SIGTERM) or Ctrl-C: its certificates' directory goes with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     print(json.dumps({"url": receiver.url, "ca_path": receiver.ca_path}), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
-        receiver.stop()
         sys.exit(0)
+    finally:
+        receiver.stop()
 
 
 if __name__ == "__main__":
