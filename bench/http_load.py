@@ -1,5 +1,5 @@
-"""HTTP requests per second and client-side latency of the API served by gunicorn, against a
-bare Django view served by the same server.
+"""HTTP requests per second and client-side latency of the API served by gunicorn as production
+serves it, against a bare Django view served by the same server.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/http_load.py [--seconds 10] [--clients N]
@@ -7,9 +7,11 @@ bare Django view served by the same server.
 In a scratch database (created, migrated, dropped, as bench/harness.py does) and a scratch
 Redis database (BENCH_REDIS_URL, default redis://127.0.0.1:6379/12: cache and rate-limit
 counters; flushed before and after). One team (`make_team`), its live wallet funded with 1000
-BRL. The server: `gunicorn config.wsgi --workers <CPU cores>` (sync workers), settings
-`config.settings.production` plus two bare views (bench/http_settings.py, bench/http_urls.py),
-API_RATE_LIMIT raised so that no request is throttled, on this machine.
+BRL. The server: gunicorn as production runs it, `gunicorn -c python:config.gunicorn config.wsgi`
+(config/gunicorn.py: gthread, WEB_CONCURRENCY workers or one per core, GUNICORN_THREADS threads
+each, its access log), settings `config.settings.production` plus two bare views
+(bench/http_settings.py, bench/http_urls.py) in the same server, API_RATE_LIMIT raised so that
+no request is throttled, on this machine.
 
 Endpoints, one after the other, each for --seconds after a warm-up (--warmup seconds):
 
@@ -32,8 +34,8 @@ which understates the bare view; kept for machines without wrk).
 Only 2xx answers are counted in requests/s; the rest are errors. Latency is client side: from
 sending the request to having read the whole response (wrk's percentiles cover every answer).
 Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU is taken
-from the server; gunicorn's sync workers close the connection after every response, so each
-request opens a new TCP connection whatever the client asks.
+from the server. gthread keeps connections alive (config/gunicorn.py's `keepalive`), so wrk's
+connections are reused from one request to the next, as a client's keep-alive session would.
 
 Memory: after the runs, the resident set (RSS) and proportional set (PSS: shared pages divided
 among the processes sharing them) of every gunicorn worker, from /proc (Linux).
@@ -388,18 +390,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subprocess.Popen:
+def start_gunicorn(port: int, env: dict, log_path: Path) -> subprocess.Popen:
+    """gunicorn with production's configuration (config/gunicorn.py), on a local port."""
     with log_path.open("wb") as log:
         return subprocess.Popen(  # noqa: S603 - fixed argument list
             [
                 sys.executable,
                 "-m",
                 "gunicorn",
+                "-c",
+                "python:config.gunicorn",
                 "config.wsgi:application",
-                "--workers",
-                str(workers),
-                "--worker-class",
-                "sync",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--log-level",
@@ -413,13 +414,21 @@ def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subpro
         )
 
 
+def serving_model() -> tuple[str, int, int]:
+    """gunicorn's worker class, workers and threads, as config/gunicorn.py reads them from this
+    environment (the server's is a copy of it)."""
+    from config import gunicorn as config
+
+    return config.worker_class, config.workers, config.threads
+
+
 # --- report -----------------------------------------------------------------------------------
 
 
 MEMORY_TARGET_MB = 150  # issue 17: resident memory per gunicorn worker after the bench
 
 
-def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]) -> str:
+def report(results: list[Result], args, serving: tuple[str, int, int], memory) -> str:
     baseline = results[0].rate
     rows = []
     for r in results:
@@ -436,8 +445,9 @@ def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]
         else f"{args.clients} closed-loop client processes (requests.Session)"
     )
     lines = [
-        f"gunicorn, {workers} sync workers (= CPU cores), `config.settings.production`, "
-        f"PostgreSQL + Redis; {client}, "
+        f"gunicorn as production runs it (`-c python:config.gunicorn`): {serving[1]} "
+        f"{serving[0]} workers × {serving[2]} threads, `config.settings.production`, the API "
+        f"and the bare views in the same server, PostgreSQL + Redis; {client}, "
         f"{args.seconds:g} s per endpoint after {args.warmup:g} s of warm-up; all on this machine "
         f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before the run "
@@ -564,7 +574,8 @@ def main() -> int:
         }
         server = None
         try:
-            server = start_gunicorn(port, cores, server_env, log_path)
+            serving = serving_model()
+            server = start_gunicorn(port, server_env, log_path)
             wait_until_answering(
                 f"{base_url}/health",
                 server,
@@ -614,7 +625,8 @@ def main() -> int:
                 answer = (endpoint.path, check.status_code, check.text[:500])
                 assert check.status_code == 200, answer
             print(
-                f"gunicorn on {base_url}, {cores} workers; connection header of a response: "
+                f"gunicorn on {base_url}, {serving[1]} {serving[0]} workers × {serving[2]} "
+                f"threads; connection header of a response: "
                 f"{check.headers.get('Connection', '(none)')}",
                 flush=True,
             )
@@ -637,7 +649,7 @@ def main() -> int:
             if server is not None:
                 stop_process(server)
             cache.clear()
-    text = report(results, args, cores, memory)
+    text = report(results, args, serving, memory)
     print()
     print(text)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,11 @@ BLOCKS = ("targets", "runs")
 
 SECTIONS = [
     ("wallet_debits", "Wallet: debits per second on one hot wallet", "bench/wallet_debits.py"),
-    ("http", "HTTP under gunicorn: balance and search vs a bare view", "bench/http_load.py"),
+    (
+        "http",
+        "HTTP under gunicorn as production serves it (gthread): balance and search vs a bare view",
+        "bench/http_load.py",
+    ),
     ("search", "Flight search: server-side time by stage", "bench/search.py"),
     ("bookings", "Instant bookings end to end", "bench/bookings.py"),
     ("webhooks", "Webhook deliveries", "bench/webhooks.py"),
