@@ -13,7 +13,9 @@ each, its access log), settings `config.settings.production` plus two bare views
 (bench/http_settings.py, bench/http_urls.py) in the same server, API_RATE_LIMIT raised so that
 no request is throttled, on this machine.
 
-Endpoints, one after the other, each for --seconds after a warm-up (--warmup seconds):
+Endpoints, each for --seconds after a warm-up (--warmup seconds); with wrk they take turns
+(--rounds, default 3: bare, bare search, balance, search, then again), so that other work on a
+shared machine weighs on each alike:
 
 * baseline: GET /bench/bare, a plain Django function view returning `JsonResponse({"ok": True})`
   (no DRF, no authentication, no database; the project's middleware still runs). Every ratio
@@ -113,6 +115,34 @@ class Result:
     client_cpu_ms: float  # client CPU (user + system) per answer
     # Server-side CPU µs per answer by process group, during the measured seconds (wrk only).
     server_cpu_us: dict[str, float] | None = None
+    answers: int = 0  # every answer counted (2xx and errors), to weigh rounds (wrk only)
+    seconds: float = 0.0  # measured (wrk only)
+
+
+def merged(rounds: list[Result]) -> Result:
+    """One endpoint's rounds as one result: requests/s over the rounds' seconds together, CPU
+    per answer over their answers together; p50 the median of the rounds' p50s, p99 the
+    highest of their p99s (wrk reports percentiles, not the latencies)."""
+    answers = sum(r.answers for r in rounds)
+    seconds = sum(r.seconds for r in rounds)
+    groups = rounds[0].server_cpu_us or {}
+    return Result(
+        endpoint=rounds[0].endpoint,
+        rate=sum(r.rate * r.seconds for r in rounds) / seconds,
+        p50_ms=statistics.median(r.p50_ms for r in rounds),
+        p99_ms=max(r.p99_ms for r in rounds),
+        errors=sum(r.errors for r in rounds),
+        first_error=next((r.first_error for r in rounds if r.first_error), ""),
+        client_cpu_ms=sum(r.client_cpu_ms * r.answers for r in rounds) / max(1, answers),
+        server_cpu_us={
+            group: sum((r.server_cpu_us or {}).get(group, 0) * r.answers for r in rounds)
+            / max(1, answers)
+            for group in groups
+        }
+        or None,
+        answers=answers,
+        seconds=seconds,
+    )
 
 
 @dataclass
@@ -310,6 +340,8 @@ def measure_wrk(
             group: seconds_used * 1e6 / max(1, summary["requests"])
             for group, seconds_used in server_cpu.items()
         },
+        answers=summary["requests"],
+        seconds=summary["duration_us"] / 1e6,
     )
 
 
@@ -448,7 +480,9 @@ def report(results: list[Result], args, serving: tuple[str, int, int], memory) -
         f"gunicorn as production runs it (`-c python:config.gunicorn`): {serving[1]} "
         f"{serving[0]} workers × {serving[2]} threads, `config.settings.production`, the API "
         f"and the bare views in the same server, PostgreSQL + Redis; {client}, "
-        f"{args.seconds:g} s per endpoint after {args.warmup:g} s of warm-up; all on this machine "
+        f"{args.seconds:g} s per endpoint"
+        + (f" in {args.rounds} rounds taking turns" if args.client == "wrk" else "")
+        + f" after {args.warmup:g} s of warm-up; all on this machine "
         f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before the run "
         f"{args.load_before:.2f}.",
@@ -526,6 +560,13 @@ def main() -> int:
         "--clients", type=int, default=2 * cores, help=f"concurrent clients (default {2 * cores})"
     )
     parser.add_argument("--warmup", type=float, default=2, help="seconds (default 2)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="wrk: the endpoints take turns this many times, --seconds split between them "
+        "(default 3)",
+    )
     parser.add_argument(
         "--client",
         choices=("wrk", "python"),
@@ -631,19 +672,30 @@ def main() -> int:
                 flush=True,
             )
 
-            results = []
-            for endpoint in endpoints:
-                print(
-                    f"{endpoint.name}: {args.clients} clients, {args.seconds:g} s ...", flush=True
-                )
-                if args.client == "wrk":
-                    result = measure_wrk(
-                        base_url, endpoint, args.clients, args.warmup, args.seconds, server.pid
+            # wrk: the endpoints take turns, --rounds times, so that whatever else the machine
+            # runs meanwhile weighs on each of them alike, and the ratios compare like with like.
+            rounds = args.rounds if args.client == "wrk" else 1
+            measured: dict[str, list[Result]] = {endpoint.path: [] for endpoint in endpoints}
+            for turn in range(rounds):
+                for endpoint in endpoints:
+                    seconds = args.seconds / rounds
+                    print(
+                        f"{endpoint.name}: {args.clients} clients, {seconds:g} s "
+                        f"(round {turn + 1} of {rounds}) ...",
+                        flush=True,
                     )
-                else:
-                    result = measure(base_url, endpoint, args.clients, args.warmup, args.seconds)
-                print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
-                results.append(result)
+                    warmup = args.warmup if turn == 0 else 0
+                    if args.client == "wrk":
+                        result = measure_wrk(
+                            base_url, endpoint, args.clients, warmup, seconds, server.pid
+                        )
+                    else:
+                        result = measure(base_url, endpoint, args.clients, warmup, seconds)
+                    print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
+                    measured[endpoint.path].append(result)
+            results = [
+                merged(measured[e.path]) if rounds > 1 else measured[e.path][0] for e in endpoints
+            ]
             memory = worker_memory(server.pid)
         finally:
             if server is not None:

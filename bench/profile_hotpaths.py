@@ -93,6 +93,70 @@ def cpu_table(runs: list[tuple[str, object, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def balance_parts(team, bare, balance, n: int) -> str:
+    """The balance's own work, part by part, each called alone (CPU µs per call, the median of
+    five batches): what the balance does that the bare view does not. The rest of the difference
+    is Django REST framework's dispatch (its Request, authentication's and the throttle's own
+    Python, permissions) and Django's for an API path."""
+    from types import SimpleNamespace
+
+    from django.test import RequestFactory
+    from rest_framework.response import Response
+
+    from agencies import key_cache
+    from agencies.authentication import _KEY_FIELDS, _TEAM_FIELDS, api_key_for_secret
+    from agencies.models import ApiKey, Team, hash_secret
+    from api.throttling import limits_for, read_and_count_ahead
+    from wallet.apis import WalletBalanceApi
+    from wallet.selectors import wallet_balance
+
+    key = api_key_for_secret(team.live_key)
+    assert key is not None
+    limits = limits_for(team_id=key.team_id, live_mode=True, view=WalletBalanceApi)
+    generation = key_cache.current_generation()
+    balance_data = wallet_balance(team=key.team, live_mode=True)
+    factory = RequestFactory()
+
+    def redis_command():
+        assert read_and_count_ahead(SimpleNamespace(), key_cache.GENERATION_KEY, limits)[0]
+
+    def key_from_cache():
+        entry = key_cache.lookup(hash_secret(team.live_key), generation)
+        assert entry is not None
+        ApiKey.from_db("default", _KEY_FIELDS, entry.key_values).team = Team.from_db(
+            "default", _TEAM_FIELDS, entry.team_values
+        )
+
+    def query():
+        wallet_balance(team=key.team, live_mode=True)
+
+    def response():
+        view = WalletBalanceApi()
+        request = view.initialize_request(factory.get("/api/v1/wallet/balance"))
+        view.request, view.args, view.kwargs, view.headers = request, (), {}, {}
+        view.format_kwarg = None
+        body = {"success": True, "data": balance_data}
+        view.finalize_response(request, Response(body)).render()
+
+    measured = [
+        ("bare view, the whole request (GET /bench/bare)", bare),
+        ("balance, the whole request (GET /api/v1/wallet/balance)", balance),
+        ("its Redis command (key generation + rate-limit window, one EVALSHA)", redis_command),
+        ("its key from the process cache (hash, entry, its ApiKey and Team)", key_from_cache),
+        ("its PostgreSQL query (balance and pending holds, prepared)", query),
+        ("its DRF Request and Response: negotiation, headers, orjson rendering", response),
+    ]
+    lines = [
+        "## GET /api/v1/wallet/balance: its parts alone",
+        "",
+        "| part | CPU µs per call |",
+        "|---|---:|",
+    ]
+    for title, run in measured:
+        lines.append(f"| {title} | {cpu_per_request_us(run, n):,.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 def section(title: str, run, n: int, top: int, setup=_nothing) -> str:
     setup()
     run()  # warm: imports, caches, the per-process key cache
@@ -158,6 +222,7 @@ def run(n: int, top: int, cpu_only: bool = False) -> str:
             ]
         )
     ]
+    parts.append(balance_parts(team, bare, balance, n))
     if cpu_only:
         return "\n".join(parts)
     parts.append(section("GET /api/v1/wallet/balance (live key)", balance, n, top))
