@@ -36,8 +36,11 @@ which understates the bare view; kept for machines without wrk).
 Only 2xx answers are counted in requests/s; the rest are errors. Latency is client side: from
 sending the request to having read the whole response (wrk's percentiles cover every answer).
 Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU is taken
-from the server. gthread keeps connections alive (config/gunicorn.py's `keepalive`), so wrk's
-connections are reused from one request to the next, as a client's keep-alive session would.
+from the server. config/gunicorn.py sets `worker_connections` = `threads`, which leaves gthread
+no room for idle kept-alive connections (gunicorn keeps at most worker_connections - threads),
+so every response closes its connection ("Connection: close", printed at the start) and each
+request opens a new one, whatever the client asks, as behind a proxy that does not keep its
+upstream connections alive.
 
 Memory: after the runs, the resident set (RSS) and proportional set (PSS: shared pages divided
 among the processes sharing them) of every gunicorn worker, from /proc (Linux).

@@ -19,8 +19,10 @@ moves far less than wall-clock time.
 
 import argparse
 import cProfile
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -157,6 +159,121 @@ def balance_parts(team, bare, balance, n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def search_parts(team, search, search_body: bytes, n: int) -> str:
+    """The search's stages, each run alone on the same sandbox answer (CPU µs per call, the
+    median of five batches), beside the whole request and a bare view returning its bytes."""
+    import orjson
+    from django.utils import timezone
+
+    from agencies.authentication import api_key_for_secret
+    from agencies.pricing import price_offer
+    from core.ids import new_id, sibling_id
+    from flights import packing, payloads
+    from flights.apis import FlightSearchApi
+    from flights.fx import rate_provider
+    from flights.models import OfferRequest
+    from flights.suppliers import supplier_for
+    from tests.kit.wsgi import wsgi_call
+
+    key = api_key_for_secret(team.test_key)
+    assert key is not None
+    serializer = FlightSearchApi.InputSerializer(data=orjson.loads(search_body))
+    serializer.is_valid(raise_exception=True)
+    request = serializer.validated_data
+    supplier = supplier_for(team=key.team, live_mode=False)
+    offers = supplier.search(request)
+    rate = rate_provider().rate(offers[0].total_currency)
+    search_id = new_id("orq")
+    passengers = [(new_id("pas"), kind) for kind in request.passengers]
+
+    def pricing():
+        return [
+            price_offer(
+                total_amount=offer.total_amount,
+                total_currency=offer.total_currency,
+                exchange_rate=rate,
+                markup_percent=key.team.markup_percent,
+                fee=key.team.fee.amount,
+            )
+            for offer in offers
+        ], [sibling_id("off", of=search_id) for _ in offers]
+
+    prices, ids = pricing()
+
+    def rendering():
+        renderer = payloads.OfferRenderer(passengers)
+        return [
+            renderer.offer(offer_id=i, offer=o, price=p)
+            for i, o, p in zip(ids, offers, prices, strict=True)
+        ]
+
+    def packing_():
+        packer = packing.OfferPacker()
+        return [
+            packer.pack(offer_id=i, offer=o, price=p)
+            for i, o, p in zip(ids, offers, prices, strict=True)
+        ]
+
+    packed, answer = packing_(), {"id": search_id, "offers": rendering()}
+
+    def storage():
+        now = timezone.now()
+        OfferRequest(
+            id=new_id("orq"),
+            team=key.team,
+            live_mode=False,
+            supplier=supplier.name,
+            created_at=now,
+            expires_at=now,
+            passengers=[[pid, kind, ""] for pid, kind in passengers],
+            offers=packed,
+        ).save(force_insert=True)
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    wsgi = WSGIHandler()
+    status, content = wsgi_call(
+        wsgi, "POST", "/api/v1/flights/search", key=team.test_key, body=search_body
+    )
+    assert status.startswith("200"), status
+    # The bare view's bytes (bench/http_urls.py reads the file once per process).
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as copy:
+        copy.write(content)
+    os.environ["BENCH_HTTP_SEARCH_BODY"] = copy.name
+
+    def supplier_search():
+        supplier.search(request)
+
+    def validation():
+        checked = FlightSearchApi.InputSerializer(data=orjson.loads(search_body))
+        assert checked.is_valid()
+
+    def bare_search():
+        status, _ = wsgi_call(wsgi, "POST", "/bench/bare-search", key="", body=search_body)
+        assert status.startswith("200"), status
+
+    measured = [
+        ("bare view returning the search's bytes, the whole request", bare_search, n),
+        ("search, the whole request", search, max(n // 10, 1)),
+        (f"the sandbox supplier's search ({len(offers)} offers)", supplier_search, n // 10 or 1),
+        ("input validation (parsing and the serializer)", validation, n),
+        ("pricing and offer ids", pricing, max(n // 4, 1)),
+        ("rendering the offers (OfferRenderer)", rendering, max(n // 10, 1)),
+        ("packing the offers (OfferPacker)", packing_, max(n // 10, 1)),
+        ("storing the search (INSERT, lz4 inside)", storage, max(n // 10, 1)),
+        ("orjson of the answer's offers", lambda: orjson.dumps(answer), max(n // 4, 1)),
+    ]
+    lines = [
+        "## POST /api/v1/flights/search: its stages alone",
+        "",
+        "| stage | CPU µs per call |",
+        "|---|---:|",
+    ]
+    for title, run, count in measured:
+        lines.append(f"| {title} | {cpu_per_request_us(run, count):,.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 def section(title: str, run, n: int, top: int, setup=_nothing) -> str:
     setup()
     run()  # warm: imports, caches, the per-process key cache
@@ -223,6 +340,7 @@ def run(n: int, top: int, cpu_only: bool = False) -> str:
         )
     ]
     parts.append(balance_parts(team, bare, balance, n))
+    parts.append(search_parts(team, search, search_body, n))
     if cpu_only:
         return "\n".join(parts)
     parts.append(section("GET /api/v1/wallet/balance (live key)", balance, n, top))
