@@ -1,5 +1,5 @@
-"""HTTP requests per second and client-side latency of the API served by gunicorn, against a
-bare Django view served by the same server.
+"""HTTP requests per second and client-side latency of the API served by gunicorn as production
+serves it, against a bare Django view served by the same server.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/http_load.py [--seconds 10] [--clients N]
@@ -7,11 +7,15 @@ bare Django view served by the same server.
 In a scratch database (created, migrated, dropped, as bench/harness.py does) and a scratch
 Redis database (BENCH_REDIS_URL, default redis://127.0.0.1:6379/12: cache and rate-limit
 counters; flushed before and after). One team (`make_team`), its live wallet funded with 1000
-BRL. The server: `gunicorn config.wsgi --workers <CPU cores>` (sync workers), settings
-`config.settings.production` plus two bare views (bench/http_settings.py, bench/http_urls.py),
-API_RATE_LIMIT raised so that no request is throttled, on this machine.
+BRL. The server: gunicorn as production runs it, `gunicorn -c python:config.gunicorn config.wsgi`
+(config/gunicorn.py: gthread, WEB_CONCURRENCY workers or one per core, GUNICORN_THREADS threads
+each, its access log), settings `config.settings.production` plus two bare views
+(bench/http_settings.py, bench/http_urls.py) in the same server, API_RATE_LIMIT raised so that
+no request is throttled, on this machine.
 
-Endpoints, one after the other, each for --seconds after a warm-up (--warmup seconds):
+Endpoints, each for --seconds after a warm-up (--warmup seconds); with wrk they take turns
+(--rounds, default 3: bare, bare search, balance, search, then again), so that other work on a
+shared machine weighs on each alike:
 
 * baseline: GET /bench/bare, a plain Django function view returning `JsonResponse({"ok": True})`
   (no DRF, no authentication, no database; the project's middleware still runs). Every ratio
@@ -32,8 +36,11 @@ which understates the bare view; kept for machines without wrk).
 Only 2xx answers are counted in requests/s; the rest are errors. Latency is client side: from
 sending the request to having read the whole response (wrk's percentiles cover every answer).
 Caveat: clients, gunicorn, PostgreSQL and Redis share the machine, so the clients' CPU is taken
-from the server; gunicorn's sync workers close the connection after every response, so each
-request opens a new TCP connection whatever the client asks.
+from the server. config/gunicorn.py sets `worker_connections` = `threads`, which leaves gthread
+no room for idle kept-alive connections (gunicorn keeps at most worker_connections - threads),
+so every response closes its connection ("Connection: close", printed at the start) and each
+request opens a new one, whatever the client asks, as behind a proxy that does not keep its
+upstream connections alive.
 
 Memory: after the runs, the resident set (RSS) and proportional set (PSS: shared pages divided
 among the processes sharing them) of every gunicorn worker, from /proc (Linux).
@@ -111,6 +118,34 @@ class Result:
     client_cpu_ms: float  # client CPU (user + system) per answer
     # Server-side CPU µs per answer by process group, during the measured seconds (wrk only).
     server_cpu_us: dict[str, float] | None = None
+    answers: int = 0  # every answer counted (2xx and errors), to weigh rounds (wrk only)
+    seconds: float = 0.0  # measured (wrk only)
+
+
+def merged(rounds: list[Result]) -> Result:
+    """One endpoint's rounds as one result: requests/s over the rounds' seconds together, CPU
+    per answer over their answers together; p50 the median of the rounds' p50s, p99 the
+    highest of their p99s (wrk reports percentiles, not the latencies)."""
+    answers = sum(r.answers for r in rounds)
+    seconds = sum(r.seconds for r in rounds)
+    groups = rounds[0].server_cpu_us or {}
+    return Result(
+        endpoint=rounds[0].endpoint,
+        rate=sum(r.rate * r.seconds for r in rounds) / seconds,
+        p50_ms=statistics.median(r.p50_ms for r in rounds),
+        p99_ms=max(r.p99_ms for r in rounds),
+        errors=sum(r.errors for r in rounds),
+        first_error=next((r.first_error for r in rounds if r.first_error), ""),
+        client_cpu_ms=sum(r.client_cpu_ms * r.answers for r in rounds) / max(1, answers),
+        server_cpu_us={
+            group: sum((r.server_cpu_us or {}).get(group, 0) * r.answers for r in rounds)
+            / max(1, answers)
+            for group in groups
+        }
+        or None,
+        answers=answers,
+        seconds=seconds,
+    )
 
 
 @dataclass
@@ -308,6 +343,8 @@ def measure_wrk(
             group: seconds_used * 1e6 / max(1, summary["requests"])
             for group, seconds_used in server_cpu.items()
         },
+        answers=summary["requests"],
+        seconds=summary["duration_us"] / 1e6,
     )
 
 
@@ -388,18 +425,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subprocess.Popen:
+def start_gunicorn(port: int, env: dict, log_path: Path) -> subprocess.Popen:
+    """gunicorn with production's configuration (config/gunicorn.py), on a local port."""
     with log_path.open("wb") as log:
         return subprocess.Popen(  # noqa: S603 - fixed argument list
             [
                 sys.executable,
                 "-m",
                 "gunicorn",
+                "-c",
+                "python:config.gunicorn",
                 "config.wsgi:application",
-                "--workers",
-                str(workers),
-                "--worker-class",
-                "sync",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--log-level",
@@ -413,13 +449,21 @@ def start_gunicorn(port: int, workers: int, env: dict, log_path: Path) -> subpro
         )
 
 
+def serving_model() -> tuple[str, int, int]:
+    """gunicorn's worker class, workers and threads, as config/gunicorn.py reads them from this
+    environment (the server's is a copy of it)."""
+    from config import gunicorn as config
+
+    return config.worker_class, config.workers, config.threads
+
+
 # --- report -----------------------------------------------------------------------------------
 
 
 MEMORY_TARGET_MB = 150  # issue 17: resident memory per gunicorn worker after the bench
 
 
-def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]) -> str:
+def report(results: list[Result], args, serving: tuple[str, int, int], memory) -> str:
     baseline = results[0].rate
     rows = []
     for r in results:
@@ -436,9 +480,12 @@ def report(results: list[Result], args, workers: int, memory: list[WorkerMemory]
         else f"{args.clients} closed-loop client processes (requests.Session)"
     )
     lines = [
-        f"gunicorn, {workers} sync workers (= CPU cores), `config.settings.production`, "
-        f"PostgreSQL + Redis; {client}, "
-        f"{args.seconds:g} s per endpoint after {args.warmup:g} s of warm-up; all on this machine "
+        f"gunicorn as production runs it (`-c python:config.gunicorn`): {serving[1]} "
+        f"{serving[0]} workers × {serving[2]} threads, `config.settings.production`, the API "
+        f"and the bare views in the same server, PostgreSQL + Redis; {client}, "
+        f"{args.seconds:g} s per endpoint"
+        + (f" in {args.rounds} rounds taking turns" if args.client == "wrk" else "")
+        + f" after {args.warmup:g} s of warm-up; all on this machine "
         f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before the run "
         f"{args.load_before:.2f}.",
@@ -517,6 +564,13 @@ def main() -> int:
     )
     parser.add_argument("--warmup", type=float, default=2, help="seconds (default 2)")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="wrk: the endpoints take turns this many times, --seconds split between them "
+        "(default 3)",
+    )
+    parser.add_argument(
         "--client",
         choices=("wrk", "python"),
         default="wrk" if shutil.which("wrk") else "python",
@@ -564,7 +618,8 @@ def main() -> int:
         }
         server = None
         try:
-            server = start_gunicorn(port, cores, server_env, log_path)
+            serving = serving_model()
+            server = start_gunicorn(port, server_env, log_path)
             wait_until_answering(
                 f"{base_url}/health",
                 server,
@@ -614,30 +669,42 @@ def main() -> int:
                 answer = (endpoint.path, check.status_code, check.text[:500])
                 assert check.status_code == 200, answer
             print(
-                f"gunicorn on {base_url}, {cores} workers; connection header of a response: "
+                f"gunicorn on {base_url}, {serving[1]} {serving[0]} workers × {serving[2]} "
+                f"threads; connection header of a response: "
                 f"{check.headers.get('Connection', '(none)')}",
                 flush=True,
             )
 
-            results = []
-            for endpoint in endpoints:
-                print(
-                    f"{endpoint.name}: {args.clients} clients, {args.seconds:g} s ...", flush=True
-                )
-                if args.client == "wrk":
-                    result = measure_wrk(
-                        base_url, endpoint, args.clients, args.warmup, args.seconds, server.pid
+            # wrk: the endpoints take turns, --rounds times, so that whatever else the machine
+            # runs meanwhile weighs on each of them alike, and the ratios compare like with like.
+            rounds = args.rounds if args.client == "wrk" else 1
+            measured: dict[str, list[Result]] = {endpoint.path: [] for endpoint in endpoints}
+            for turn in range(rounds):
+                for endpoint in endpoints:
+                    seconds = args.seconds / rounds
+                    print(
+                        f"{endpoint.name}: {args.clients} clients, {seconds:g} s "
+                        f"(round {turn + 1} of {rounds}) ...",
+                        flush=True,
                     )
-                else:
-                    result = measure(base_url, endpoint, args.clients, args.warmup, args.seconds)
-                print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
-                results.append(result)
+                    warmup = args.warmup if turn == 0 else 0
+                    if args.client == "wrk":
+                        result = measure_wrk(
+                            base_url, endpoint, args.clients, warmup, seconds, server.pid
+                        )
+                    else:
+                        result = measure(base_url, endpoint, args.clients, warmup, seconds)
+                    print(f"  {result.rate:,.0f} requests/s, {result.errors} errors", flush=True)
+                    measured[endpoint.path].append(result)
+            results = [
+                merged(measured[e.path]) if rounds > 1 else measured[e.path][0] for e in endpoints
+            ]
             memory = worker_memory(server.pid)
         finally:
             if server is not None:
                 stop_process(server)
             cache.clear()
-    text = report(results, args, cores, memory)
+    text = report(results, args, serving, memory)
     print()
     print(text)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)

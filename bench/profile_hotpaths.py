@@ -19,8 +19,10 @@ moves far less than wall-clock time.
 
 import argparse
 import cProfile
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -93,6 +95,185 @@ def cpu_table(runs: list[tuple[str, object, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def balance_parts(team, bare, balance, n: int) -> str:
+    """The balance's own work, part by part, each called alone (CPU µs per call, the median of
+    five batches): what the balance does that the bare view does not. The rest of the difference
+    is Django REST framework's dispatch (its Request, authentication's and the throttle's own
+    Python, permissions) and Django's for an API path."""
+    from types import SimpleNamespace
+
+    from django.test import RequestFactory
+    from rest_framework.response import Response
+
+    from agencies import key_cache
+    from agencies.authentication import _KEY_FIELDS, _TEAM_FIELDS, api_key_for_secret
+    from agencies.models import ApiKey, Team, hash_secret
+    from api.throttling import limits_for, read_and_count_ahead
+    from wallet.apis import WalletBalanceApi
+    from wallet.selectors import wallet_balance
+
+    key = api_key_for_secret(team.live_key)
+    assert key is not None
+    limits = limits_for(team_id=key.team_id, live_mode=True, view=WalletBalanceApi)
+    generation = key_cache.current_generation()
+    balance_data = wallet_balance(team=key.team, live_mode=True)
+    factory = RequestFactory()
+
+    def redis_command():
+        assert read_and_count_ahead(SimpleNamespace(), key_cache.GENERATION_KEY, limits)[0]
+
+    def key_from_cache():
+        entry = key_cache.lookup(hash_secret(team.live_key), generation)
+        assert entry is not None
+        ApiKey.from_db("default", _KEY_FIELDS, entry.key_values).team = Team.from_db(
+            "default", _TEAM_FIELDS, entry.team_values
+        )
+
+    def query():
+        wallet_balance(team=key.team, live_mode=True)
+
+    def response():
+        view = WalletBalanceApi()
+        request = view.initialize_request(factory.get("/api/v1/wallet/balance"))
+        view.request, view.args, view.kwargs, view.headers = request, (), {}, {}
+        view.format_kwarg = None
+        body = {"success": True, "data": balance_data}
+        view.finalize_response(request, Response(body)).render()
+
+    measured = [
+        ("bare view, the whole request (GET /bench/bare)", bare),
+        ("balance, the whole request (GET /api/v1/wallet/balance)", balance),
+        ("its Redis command (key generation + rate-limit window, one EVALSHA)", redis_command),
+        ("its key from the process cache (hash, entry, its ApiKey and Team)", key_from_cache),
+        ("its PostgreSQL query (balance and pending holds, prepared)", query),
+        ("its DRF Request and Response: negotiation, headers, orjson rendering", response),
+    ]
+    lines = [
+        "## GET /api/v1/wallet/balance: its parts alone",
+        "",
+        "| part | CPU µs per call |",
+        "|---|---:|",
+    ]
+    for title, run in measured:
+        lines.append(f"| {title} | {cpu_per_request_us(run, n):,.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def search_parts(team, search, search_body: bytes, n: int) -> str:
+    """The search's stages, each run alone on the same sandbox answer (CPU µs per call, the
+    median of five batches), beside the whole request and a bare view returning its bytes."""
+    import orjson
+    from django.utils import timezone
+
+    from agencies.authentication import api_key_for_secret
+    from agencies.pricing import price_offer
+    from core.ids import new_id, sibling_id
+    from flights import packing, payloads
+    from flights.apis import FlightSearchApi
+    from flights.fx import rate_provider
+    from flights.models import OfferRequest
+    from flights.suppliers import supplier_for
+    from tests.kit.wsgi import wsgi_call
+
+    key = api_key_for_secret(team.test_key)
+    assert key is not None
+    serializer = FlightSearchApi.InputSerializer(data=orjson.loads(search_body))
+    serializer.is_valid(raise_exception=True)
+    request = serializer.validated_data
+    supplier = supplier_for(team=key.team, live_mode=False)
+    offers = supplier.search(request)
+    rate = rate_provider().rate(offers[0].total_currency)
+    search_id = new_id("orq")
+    passengers = [(new_id("pas"), kind) for kind in request.passengers]
+
+    def pricing():
+        return [
+            price_offer(
+                total_amount=offer.total_amount,
+                total_currency=offer.total_currency,
+                exchange_rate=rate,
+                markup_percent=key.team.markup_percent,
+                fee=key.team.fee.amount,
+            )
+            for offer in offers
+        ], [sibling_id("off", of=search_id) for _ in offers]
+
+    prices, ids = pricing()
+
+    def rendering():
+        renderer = payloads.OfferRenderer(passengers)
+        return [
+            renderer.offer(offer_id=i, offer=o, price=p)
+            for i, o, p in zip(ids, offers, prices, strict=True)
+        ]
+
+    def packing_():
+        packer = packing.OfferPacker()
+        return [
+            packer.pack(offer_id=i, offer=o, price=p)
+            for i, o, p in zip(ids, offers, prices, strict=True)
+        ]
+
+    packed, answer = packing_(), {"id": search_id, "offers": rendering()}
+
+    def storage():
+        now = timezone.now()
+        OfferRequest(
+            id=new_id("orq"),
+            team=key.team,
+            live_mode=False,
+            supplier=supplier.name,
+            created_at=now,
+            expires_at=now,
+            passengers=[[pid, kind, ""] for pid, kind in passengers],
+            offers=packed,
+        ).save(force_insert=True)
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    wsgi = WSGIHandler()
+    status, content = wsgi_call(
+        wsgi, "POST", "/api/v1/flights/search", key=team.test_key, body=search_body
+    )
+    assert status.startswith("200"), status
+    # The bare view's bytes (bench/http_urls.py reads the file once per process).
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as copy:
+        copy.write(content)
+    os.environ["BENCH_HTTP_SEARCH_BODY"] = copy.name
+
+    def supplier_search():
+        supplier.search(request)
+
+    def validation():
+        checked = FlightSearchApi.InputSerializer(data=orjson.loads(search_body))
+        assert checked.is_valid()
+
+    def bare_search():
+        status, _ = wsgi_call(wsgi, "POST", "/bench/bare-search", key="", body=search_body)
+        assert status.startswith("200"), status
+
+    measured = [
+        ("bare view returning the search's bytes, the whole request", bare_search, n),
+        ("search, the whole request", search, max(n // 10, 1)),
+        (f"the sandbox supplier's search ({len(offers)} offers)", supplier_search, n // 10 or 1),
+        ("input validation (parsing and the serializer)", validation, n),
+        ("pricing and offer ids", pricing, max(n // 4, 1)),
+        ("rendering the offers (OfferRenderer)", rendering, max(n // 10, 1)),
+        ("packing the offers (OfferPacker)", packing_, max(n // 10, 1)),
+        ("storing the search (INSERT, lz4 inside)", storage, max(n // 10, 1)),
+        ("orjson of the answer's offers", lambda: orjson.dumps(answer), max(n // 4, 1)),
+    ]
+    lines = [
+        "## POST /api/v1/flights/search: its stages alone",
+        "",
+        "| stage | CPU µs per call |",
+        "|---|---:|",
+    ]
+    for title, run, count in measured:
+        lines.append(f"| {title} | {cpu_per_request_us(run, count):,.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 def section(title: str, run, n: int, top: int, setup=_nothing) -> str:
     setup()
     run()  # warm: imports, caches, the per-process key cache
@@ -158,6 +339,8 @@ def run(n: int, top: int, cpu_only: bool = False) -> str:
             ]
         )
     ]
+    parts.append(balance_parts(team, bare, balance, n))
+    parts.append(search_parts(team, search, search_body, n))
     if cpu_only:
         return "\n".join(parts)
     parts.append(section("GET /api/v1/wallet/balance (live key)", balance, n, top))

@@ -29,7 +29,11 @@ BLOCKS = ("targets", "runs")
 
 SECTIONS = [
     ("wallet_debits", "Wallet: debits per second on one hot wallet", "bench/wallet_debits.py"),
-    ("http", "HTTP under gunicorn: balance and search vs a bare view", "bench/http_load.py"),
+    (
+        "http",
+        "HTTP under gunicorn as production serves it (gthread): balance and search vs a bare view",
+        "bench/http_load.py",
+    ),
     ("search", "Flight search: server-side time by stage", "bench/search.py"),
     ("bookings", "Instant bookings end to end", "bench/bookings.py"),
     ("webhooks", "Webhook deliveries", "bench/webhooks.py"),
@@ -70,15 +74,21 @@ SECTIONS = [
 # docs/performance.md ("What bounds each figure") says what each path does per request.
 BOUNDS = {
     "balance": (
-        "the gunicorn workers' Python, not waiting: one Redis command (generation and rate "
-        "limit), one PostgreSQL query, Django's middleware and DRF's dispatch, against a view "
-        "that does none of it (CPU per answer by process in the HTTP section; the balance's "
-        "profile in the runs below)"
+        "CPU, and mostly guarantees: beyond the bare view the balance runs one Redis command "
+        "(the key's generation, which makes revocation immediate, and the rate-limit window: "
+        "about a fifth of the difference in the parts profiled alone), one PostgreSQL query "
+        "(the ledger's balance, about as much), DRF's Request and Response (negotiation, the "
+        "rate-limit headers, orjson) and DRF's dispatch; the servers' CPU (PostgreSQL, Redis) "
+        "comes on top (CPU per answer by process in the HTTP section; the balance's parts in "
+        'the runs below; docs/performance.md, "API requests: the balance")'
     ),
     "search": (
-        "per-offer Python in the gunicorn workers: pricing, rendering and storing every offer "
-        "of the answer, against a view that copies the same bytes (CPU per answer by process "
-        "in the HTTP section; the search's profile in the runs below)"
+        "the answer's own per-offer work in the gunicorn workers: rendering 55 offers, the "
+        "sandbox building them, packing and storing them (a booking must find the offer when "
+        "the answer is sent), against a view that copies the same bytes. Without storing at "
+        "all it would still be about 0.13 ×: no guarantee given up would reach 0.3 × (the "
+        "search's stages alone and the CPU per answer by process in the runs below; "
+        'docs/performance.md, "The flight search")'
     ),
     "slow_supplier": (
         "the other team's requests wait for a free thread: the searches hold one thread each "

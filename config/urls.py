@@ -4,6 +4,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from agencies.admin import invitation_accept_view
 from api.apis import api_not_found, health
+from bookings import urls as bookings_urls
+from flights import urls as flights_urls
 from operations.views import metrics
 from panel.sites import (
     PanelPasswordResetCompleteView,
@@ -11,6 +13,8 @@ from panel.sites import (
     PanelPasswordResetDoneView,
     PanelPasswordResetView,
 )
+from wallet import urls as wallet_urls
+from webhooks import urls as webhooks_urls
 
 # Before admin/: the admin's own URLs end in a catch-all. The admin's login page links to
 # "admin_password_reset" when it exists.
@@ -39,18 +43,25 @@ api_v1 = [
     path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
 
+# The API first, under one prefix: a request's path is matched against the patterns in order,
+# and each `include` that does not hold it costs a failed resolution (an exception and its list
+# of what was tried). No API path overlaps the panel's, so the order changes nothing else; it
+# takes about a third off resolving an API path (docs/performance.md, "API requests").
+api_v1 += [
+    *wallet_urls.urlpatterns,
+    *flights_urls.urlpatterns,
+    *bookings_urls.urlpatterns,
+    *webhooks_urls.urlpatterns,
+]
+
 urlpatterns = [
+    path("api/v1/", include(api_v1)),
     path("admin/", include(panel)),
     path("admin/", admin.site.urls),
     # The panel's language switch (Django's set_language view: POST, kept in a cookie).
     path("i18n/", include("django.conf.urls.i18n")),
     path("health", health, name="health"),
     path("metrics", metrics, name="metrics"),  # Prometheus, behind METRICS_TOKEN
-    path("api/v1/", include(api_v1)),
-    path("api/v1/", include("wallet.urls")),
-    path("api/v1/", include("flights.urls")),
-    path("api/v1/", include("bookings.urls")),
-    path("api/v1/", include("webhooks.urls")),
     # Any other /api/ path: our 404 in the error shape (also when DEBUG is on).
     re_path(r"^api/", api_not_found, name="api-not-found"),
 ]

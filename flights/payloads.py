@@ -2,7 +2,6 @@
 supplier's offer at search time, and again from the stored (packed) offer when it is booked:
 the same function of the same values, so the booking shows exactly what the search showed."""
 
-import base64
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
@@ -10,7 +9,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from agencies.pricing import Price
-from core.ids import CROCKFORD, id_time_part
+from core.ids import id_time_part, random_parts
 from core.money import fmt
 from core.timestamps import iso_utc
 from flights import airports, reference
@@ -150,19 +149,11 @@ def segment_passengers(segment: SupplierSegment, passenger_ids: Sequence[str]) -
     ]
 
 
-# RFC 4648 base32 and Crockford's share the bit order (5 bits a character, most significant
-# first), so 10 bytes are 16 characters of either, and one alphabet maps onto the other.
-_TO_CROCKFORD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", CROCKFORD.encode())
-
-
 def derived_random_parts(offer_id: str, count: int) -> list[str]:
     """The random parts (80 bits, 16 characters) of the `count` ids derived from an offer id:
     consecutive 10-byte pieces of SHAKE-128 of the offer id, as `core.ids.sibling_id` would
-    encode each of them (`random_bits=int.from_bytes(piece)`), in one C call instead of one
-    Python loop per id."""
-    stream = hashlib.shake_128(offer_id.encode()).digest(10 * count)
-    text = base64.b32encode(stream).translate(_TO_CROCKFORD).decode()
-    return [text[i : i + 16] for i in range(0, 16 * count, 16)]
+    encode each of them (`random_bits=int.from_bytes(piece)`)."""
+    return random_parts(hashlib.shake_128(offer_id.encode()).digest(10 * count))
 
 
 class OfferRenderer:

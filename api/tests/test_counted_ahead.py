@@ -126,3 +126,32 @@ def test_an_unreadable_generation_reads_the_database_and_counts_once(team, team_
     assert remaining(client.get(BALANCE)) == first - 1  # counted ahead, and only then
     assert ApiKey.objects.get(team=team, live_mode=True).last_used_at is not None
     assert remaining(client.get(BALANCE)) == first - 2
+
+
+def test_a_script_the_server_forgot_is_loaded_again_and_counted_once(team_keys):
+    """core/cache.py sends the EVALSHA itself; a Redis that lost its scripts (restarted,
+    SCRIPT FLUSH) answers NOSCRIPT, and redis-py's own call loads the script and runs it once."""
+    client = client_with(team_keys.live_key)
+    remaining(client.get(BALANCE))
+    first = remaining(client.get(BALANCE))
+    cache._cache.get_client(write=True).script_flush()
+    with redis_round_trips() as sent:
+        second = remaining(client.get(BALANCE))
+    assert second == first - 1  # counted once: the refused EVALSHA counted nothing
+    assert any(b"EVALSHA" in command for command in sent)
+    assert any(b"SCRIPT" in command and b"LOAD" in command for command in sent), sent
+    assert remaining(client.get(BALANCE)) == first - 2
+
+
+def test_a_connection_the_server_closed_is_replaced_and_the_request_counted_once(team_keys):
+    """A pooled connection Redis closed (a restart, an idle timeout) is replaced before the hot
+    path's EVALSHA is sent on it (redis-py's pool checks it), and the request counts once."""
+    client = client_with(team_keys.live_key)
+    remaining(client.get(BALANCE))
+    first = remaining(client.get(BALANCE))
+    redis_client = cache._cache.get_client(write=True)
+    # This process's one pooled connection (the tests run in one thread), no other client's.
+    redis_client.client_kill_filter(_id=redis_client.client_id(), skipme=False)
+    second = remaining(client.get(BALANCE))
+    assert second == first - 1
+    assert remaining(client.get(BALANCE)) == first - 2

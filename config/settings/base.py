@@ -330,6 +330,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.ApiRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["api.renderers.ApiJSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.renderers.ApiContentNegotiation",
     "DEFAULT_PARSER_CLASSES": ["api.parsers.ApiJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
