@@ -46,9 +46,11 @@ threads = _count("GUNICORN_THREADS", 16)
 workers = _count("WEB_CONCURRENCY", _cores())
 # A worker accepts a connection only while it has a thread free for it: otherwise gthread
 # accepts up to 1000 and queues them behind busy threads, while another worker sits idle. The
-# rest wait in the listen backlog for whichever worker frees a thread first. Kept-alive idle
-# connections count too (for `keepalive`, 2 s), so a worker busy with them leaves new ones to
-# the others.
+# rest wait in the listen backlog for whichever worker frees a thread first. The price: no
+# kept-alive connections (gthread keeps at most worker_connections - threads idle ones, and logs
+# "No keepalived connections can be handled" at start), so every answer closes its connection.
+# Behind the TLS proxy that costs one local TCP handshake per request; clients keep theirs
+# alive with the proxy. Allowing idle ones would let a worker hold connections it cannot serve.
 worker_connections = threads
 # With threads, `timeout` only watches the worker's main loop, which never waits on a request:
 # gunicorn's default (30 s) holds. A stop or reload lets requests in flight finish: an order
