@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 
 TOKEN = "duffel_test_e2e_0123456789"
 CENTS = Decimal("0.01")
+SPEC_REFUND = ("amount", "currency", "penalty_amount", "penalty_currency")
 
 
 @pytest.fixture
@@ -200,7 +201,8 @@ def test_search_hold_confirm_instant_and_cancel_on_duffel(
     # --- Cancellations: refundable (minus the penalty), not refundable, a pending hold ---------
     cancelled = live_client.delete(f"/api/v1/bookings/{hold['id']}")
     assert cancelled.status_code == 200, cancelled.content
-    assert cancelled.json()["data"] == {
+    data = cancelled.json()["data"]
+    assert {**data, "refund": {k: data["refund"][k] for k in SPEC_REFUND}} == {
         "id": hold["id"],
         "status": "cancelled",
         "refund": {
@@ -210,6 +212,7 @@ def test_search_hold_confirm_instant_and_cancel_on_duffel(
             "penalty_currency": "USD",
         },
     }
+    assert data["refund"]["refund_to"] == "balance"
     refund = Transaction.objects.get(type="credit", reference_type="refund")
     assert refund.reference_id == hold["id"]
     assert refund.amount == brl(Decimal("755.00") * rate)
@@ -233,7 +236,7 @@ def test_search_hold_confirm_instant_and_cancel_on_duffel(
         format="json",
     ).json()
     free = live_client.delete(f"/api/v1/bookings/{pending['id']}").json()["data"]
-    assert free["refund"] == {
+    assert {k: free["refund"][k] for k in SPEC_REFUND} == {
         "amount": "0.00",
         "currency": "USD",
         "penalty_amount": None,
