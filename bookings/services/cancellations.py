@@ -276,9 +276,12 @@ def _release(cancellation_id: str, *, expired: bool) -> None:
 
 def _settle(cancellation_id: str, confirmed: CancellationQuote) -> BookingCancellation:
     """Record a confirmed cancellation and credit its refund, once (under the locks)."""
-    with transaction.atomic():
+    booking_id = BookingCancellation.objects.values_list("booking_id", flat=True).get(
+        pk=cancellation_id
+    )
+    with transaction.atomic():  # the booking's lock first, as confirming takes them
+        booking = _locked(booking_id)
         cancellation = BookingCancellation.objects.select_for_update().get(pk=cancellation_id)
-        booking = _locked(cancellation.booking_id)
         if cancellation.status == BookingCancellation.Status.CONFIRMED:
             return cancellation  # settled already (the job and a request, say)
         problem = _problem(booking, confirmed)
