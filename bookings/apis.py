@@ -640,7 +640,7 @@ class BookingConfirmApi(ApiView):
         )
 
 
-CANCELLATION_EXAMPLE = {
+CANCELLATION_EXAMPLE: dict[str, object] = {
     "id": "bcn_01m84t2f0x7h3q9c5v6b8n4k2d",
     "booking_id": "ord_01m84s0sqr83c1tmwt646fcae0",
     "status": "quoted",

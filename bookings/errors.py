@@ -88,6 +88,13 @@ class CancellationNotSettled(SupplierError):
     )
 
 
+class CancellationNotQuotable(SupplierError):
+    code = "cancellation_not_quotable"
+    message = (
+        "The flight supplier's cancellation quote cannot be settled automatically; contact support"
+    )
+
+
 class OrderAbsent(SupplierError):
     code = "supplier_order_absent"
     message = "The flight supplier has no issued order for this booking: nothing was issued"

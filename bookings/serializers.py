@@ -184,7 +184,7 @@ class RefundSerializer(serializers.Serializer):
         "What the wallet was credited: the cash refund at the booking's exchange rate, never "
         "more than the booking debited; 0.00 for a voucher or airline credits."
     )
-    wallet_credit_currency = serializers.ChoiceField(choices=["BRL"])
+    wallet_credit_currency = serializers.RegexField(CURRENCY, help_text="Always BRL.")
     transaction_id = serializers.CharField(
         allow_null=True, help_text="The wallet's credit (txn_…), null when nothing was credited."
     )
@@ -219,7 +219,7 @@ class CancellationSerializer(serializers.Serializer):
         "What the wallet will be (quoted) or was (confirmed) credited: the cash refund at the "
         "booking's exchange rate, never more than the booking debited."
     )
-    wallet_credit_currency = serializers.ChoiceField(choices=["BRL"])
+    wallet_credit_currency = serializers.RegexField(CURRENCY, help_text="Always BRL.")
     transaction_id = serializers.CharField(
         allow_null=True, help_text="The wallet's credit (txn_…) once confirmed; null otherwise."
     )

@@ -21,6 +21,7 @@ from bookings.errors import (
     CancellationExpired,
     CancellationInProgress,
     CancellationNotFound,
+    CancellationNotQuotable,
     CancellationNotSettled,
     CancellationSuperseded,
 )
@@ -32,6 +33,7 @@ from core.money import fmt
 from core.timestamps import iso_utc
 from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import (
+    AirlineCredit,
     CancellationQuote,
     SupplierError,
     SupplierOutcomeUnknown,
@@ -117,7 +119,7 @@ def _apply(cancellation: BookingCancellation, booking: Booking, quote: Cancellat
         cancellation.penalty_amount, cancellation.penalty_currency = None, ""
 
 
-def credit_json(credit) -> dict:
+def credit_json(credit: AirlineCredit) -> dict:
     return {
         "id": credit.id,
         "credit_amount": fmt(credit.credit_amount),
@@ -159,12 +161,7 @@ def booking_cancellation_quote(*, booking: Booking) -> BookingCancellation:
         )
     problem = _problem(booking, quote)
     if problem:
-        raise SupplierError(
-            "The flight supplier's cancellation quote cannot be settled automatically; "
-            "contact support",
-            code="cancellation_not_quotable",
-            details={"reason": problem},
-        )
+        raise CancellationNotQuotable(details={"reason": problem})
     with transaction.atomic():
         booking = _locked(booking.pk)
         check_cancellable(booking)
@@ -410,7 +407,7 @@ def cancellation_status(cancellation: BookingCancellation, now: datetime | None 
 
 
 def cancellation_object(cancellation: BookingCancellation) -> dict:
-    def money(value):
+    def money(value: Decimal | None) -> str | None:
         return None if value is None else fmt(value)
 
     return {
