@@ -280,6 +280,8 @@ class BookingCancellation(models.Model):
     )
     transaction_id = models.CharField(_("transaction"), max_length=40, blank=True)
     expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    # A newer quote of the booking exists: the supplier confirms only the most recent one.
+    superseded = models.BooleanField(default=False)
     confirming_since = models.DateTimeField(null=True, blank=True)
     outcome_note = models.CharField(_("supplier outcome note"), max_length=255, blank=True)
     outcome_checked_at = models.DateTimeField(null=True, blank=True)

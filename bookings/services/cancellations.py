@@ -166,6 +166,7 @@ def booking_cancellation_quote(*, booking: Booking) -> BookingCancellation:
         booking = _locked(booking.pk)
         check_cancellable(booking)
         _check_nothing_unsettled(booking)
+        booking.cancellations.filter(superseded=False).update(superseded=True)
         cancellation = BookingCancellation(
             booking=booking, status=BookingCancellation.Status.QUOTED
         )
@@ -209,9 +210,9 @@ def booking_cancellation_confirm(*, booking: Booking, cancellation_id: str) -> B
             raise CancellationInProgress()
         check_cancellable(booking)
         _check_nothing_unsettled(booking)
-        newest = booking.cancellations.order_by("-created_at", "-id").first()
-        if newest is not None and newest.pk != cancellation.pk:
-            raise CancellationSuperseded(details={"newest": newest.pk})
+        if cancellation.superseded:
+            newest = booking.cancellations.filter(superseded=False).first()
+            raise CancellationSuperseded(details={"newest": newest.pk if newest else None})
         now = timezone.now()
         if cancellation.status == BookingCancellation.Status.EXPIRED or (
             cancellation.expires_at is not None and cancellation.expires_at <= now

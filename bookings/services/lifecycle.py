@@ -24,8 +24,8 @@ from bookings.services.cancellations import (
     check_cancellable,
 )
 from bookings.services.recording import booking_event, clear_outcome_unknown, record_events
-from bookings.services.refunds import refund_for, refund_in_brl
 from bookings.tasks import issue_tickets as issue_tickets_task
+from core.exceptions import ApplicationError
 from core.money import fmt
 from wallet.models import Transaction
 from wallet.services import wallet_debit
@@ -102,27 +102,40 @@ def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) ->
 
 @dataclass(frozen=True)
 class CancelPreview:
-    """What cancelling a booking now would refund (booking_cancel computes it the same way)."""
+    """What the supplier quotes for cancelling a booking now (its latest quote)."""
 
-    refund_amount: Decimal  # in the booking's currency
+    refund_amount: Decimal  # the supplier's refund, in the booking's currency
     currency: str
     refund_brl: Decimal  # what the wallet would be credited
     penalty_amount: str | None
     penalty_currency: str | None
+    refund_to: str = "balance"
+    airline_credits: tuple[dict, ...] = ()
+
+
+def booking_cancellable(*, booking: Booking) -> bool:
+    """Whether the booking can be cancelled in its state (no call to the supplier)."""
+    try:
+        check_cancellable(booking)
+    except ApplicationError:
+        return False
+    return True
 
 
 def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
-    """The refund booking_cancel would make in the booking's current state, without cancelling
-    (the panel's confirmation page). Raises what booking_cancel would raise."""
-    check_cancellable(booking)
-    refund_amount, paid = refund_for(booking)
-    condition = booking.conditions["refund_before_departure"]
+    """The supplier's quote for cancelling now (the panel's confirmation page shows it, not the
+    stored conditions): a new quote at the supplier, nothing cancelled. Raises what
+    booking_cancel would raise."""
+    quote = booking_cancellation_quote(booking=booking)
+    refund = cancel_refund_object(booking, quote)
     return CancelPreview(
-        refund_amount=refund_amount or Decimal("0.00"),
+        refund_amount=Decimal(refund["amount"]),
         currency=booking.total_currency,
-        refund_brl=refund_in_brl(booking, refund_amount) if refund_amount else Decimal("0.00"),
-        penalty_amount=condition.get("penalty_amount") if paid else None,
-        penalty_currency=condition.get("penalty_currency") if paid else None,
+        refund_brl=quote.wallet_credit_amount,
+        penalty_amount=refund["penalty_amount"],
+        penalty_currency=refund["penalty_currency"],
+        refund_to=quote.refund_to,
+        airline_credits=tuple(quote.airline_credits),
     )
 
 
