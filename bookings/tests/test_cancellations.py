@@ -164,3 +164,53 @@ def test_racing_confirmations_credit_the_refund_once(client):
     assert set(counted) <= {"confirmed", "cancellation_in_progress"}, counted
     assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
     assert ledger_problems() == []
+
+
+# --- The panel, the booking page and the e-mail --------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_panels_cancel_confirmation_shows_the_suppliers_quote(client, team):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Refundlow")
+    airline = (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    browser = browser_for(SupportUserFactory(), language="en")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    page = browser.post(reverse("admin:bookings_booking_changelist"), chosen).content.decode()
+    credited = f"{brl(booking, airline):,.2f}"
+    assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{credited}" in page  # not the conditions
+    browser.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})
+    assert money(booking.pk)[1] == [brl(booking, airline)]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_booking_page_and_the_email_show_the_airline_credits(client, team, mailoutbox):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.emails import booking_email_message
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Refundvoucher")
+    refund = client.delete(f"{BOOKINGS}/{booking.pk}").json()["data"]["refund"]
+    [credit] = refund["airline_credits"]
+    browser = browser_for(SupportUserFactory(), language="en")
+    page = browser.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content
+    assert credit["credit_code"] in page.decode()
+    assert "Cancellation at the supplier" in page.decode()
+    booking.refresh_from_db()
+    message = booking_email_message(
+        booking=booking,
+        kind="booking_cancelled",
+        passengers=list(booking.passengers.all()),
+        documents=list(booking.documents.all()),
+        to=["ana@example.com"],
+    )
+    body = message.body
+    assert credit["credit_code"] in body
+    assert "crédito com a companhia" in body or "credit with the airline" in body
