@@ -193,7 +193,10 @@ class BookingAdmin(TeamScopedAdmin):
         # booking_cancellable: no call to the supplier for a button.
         if self.has_change_permission(request, booking) and booking_cancellable(booking=booking):
             actions.append({"name": "cancel", "label": _("Cancel booking")})
-        if self.has_check_permission(request) and booking.outcome_unknown_since is not None:
+        unknown = booking.outcome_unknown_since is not None or (
+            booking.cancellations.filter(status="unknown").exists()
+        )
+        if self.has_check_permission(request) and unknown:
             actions.append({"name": "check_with_supplier", "label": _("Check with the supplier")})
         for action in actions:
             action["url"] = admin_url(Booking, "changelist") + (

@@ -9,8 +9,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bookings.errors import OrderAbsent
-from bookings.models import Booking
-from bookings.services.cancellations import booking_cancellations_unsettled
+from bookings.models import Booking, BookingCancellation
+from bookings.services.cancellations import (
+    booking_cancellation_check,
+    booking_cancellations_unsettled,
+)
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
     record_failure,
@@ -125,7 +128,11 @@ def bookings_outcomes_reconcile(*, now: datetime | None = None) -> list[str]:
 
 
 def booking_check_with_supplier(*, booking: Booking) -> str:
-    """Support's "check with the supplier now": settle what can be settled at once."""
+    """Support's "check with the supplier now": settle what can be settled at once (a
+    cancellation whose confirmation's answer was lost first)."""
+    unknown = booking.cancellations.filter(status=BookingCancellation.Status.UNKNOWN).first()
+    if unknown is not None:
+        return booking_cancellation_check(cancellation_id=unknown.pk)
     if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
         return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
     if (

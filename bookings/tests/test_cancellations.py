@@ -214,3 +214,18 @@ def test_the_booking_page_and_the_email_show_the_airline_credits(client, team, m
     body = message.body
     assert credit["credit_code"] in body
     assert "crédito com a companhia" in body or "credit with the airline" in body
+
+
+@pytest.mark.django_db
+def test_supports_check_now_settles_a_lost_confirmation(client):
+    from bookings.services import booking_check_with_supplier
+
+    booking = ticketed(client, "Cancellost")
+    quoted = booking_cancellation_quote(booking=booking)
+    with pytest.raises(ApplicationError):
+        booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+
+    assert booking_check_with_supplier(booking=booking) == "confirmed"
+
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
