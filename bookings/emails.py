@@ -96,7 +96,11 @@ def customer_refund(booking: Booking) -> dict:
     """
     if booking.confirmed_at is None:
         return {"paid": False, "amount": Decimal("0.00"), "full": False, "credits": []}
-    cancellation = booking.cancellations.filter(status="confirmed").first()
+    cancellation = (
+        None  # an unsaved booking (the e-mail samples) has no cancellation recorded
+        if booking._state.adding
+        else booking.cancellations.filter(status="confirmed").first()
+    )
     credits: list[dict] = []
     if cancellation is None:  # cancelled before cancellations were recorded
         from bookings.services import refund_due
