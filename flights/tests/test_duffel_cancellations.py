@@ -15,13 +15,13 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from bookings.models import Booking, BookingCancellation
-from flights.tests import test_duffel_end_to_end as end_to_end
-from flights.tests.test_duffel_end_to_end import brl, payment, person, search
+from flights.tests import duffel_kit
+from flights.tests.duffel_kit import brl, payment, person, search
 from tests.kit.factories import fund
 from wallet.models import Transaction
 
 pytestmark = pytest.mark.django_db
-duffel = end_to_end.duffel  # the fake Duffel, the team connected to it for live mode
+duffel = duffel_kit.duffel  # the fake Duffel, the team connected to it for live mode
 
 
 def ticketed_usd(client, family_name: str) -> dict:
