@@ -80,6 +80,33 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_already_cancelled",
         "booking_not_cancellable",
         "booking_outcome_unknown",
+        "cancellation_in_progress",
+        "cancellation_outcome_unknown",
+        "cancellation_not_quotable",
+        "supplier_not_connected",
+        SUPPLIER,
+    ),
+    "bookings_cancellations_list": ("booking_not_found",),
+    "bookings_cancellations_create": (
+        "booking_not_found",
+        "booking_already_cancelled",
+        "booking_not_cancellable",
+        "booking_outcome_unknown",
+        "cancellation_in_progress",
+        "supplier_not_connected",
+        "cancellation_not_quotable",
+        SUPPLIER,
+    ),
+    "bookings_cancellations_confirm": (
+        "booking_not_found",
+        "cancellation_not_found",
+        "booking_already_cancelled",
+        "booking_not_cancellable",
+        "booking_outcome_unknown",
+        "cancellation_expired",
+        "cancellation_superseded",
+        "cancellation_in_progress",
+        "cancellation_outcome_unknown",
         "supplier_not_connected",
         SUPPLIER,
     ),
@@ -167,6 +194,16 @@ WHEN = {
     "notification_not_rejected": "Panel: verifying again a notification that was not rejected.",
     "test_event_refused": "Panel: reactivating webhooks whose receiver refused the test event.",
     "supplier_order_absent": "Not an API answer: the reconcile job found no issued order.",
+    "cancellation_not_found": "Invalid cancellation id (bcn_) for the booking.",
+    "cancellation_expired": "Confirming a cancellation quote past its `expires_at`.",
+    "cancellation_superseded": "Confirming a cancellation quote when a newer one exists (the "
+    "supplier confirms only the most recent).",
+    "cancellation_in_progress": "A cancellation of the booking is being confirmed, or its "
+    "outcome checked with the supplier.",
+    "cancellation_outcome_unknown": "The supplier's answer to a cancellation's confirmation was "
+    "lost or unreadable: nothing credited, the reconcile job settles it.",
+    "cancellation_not_quotable": "The supplier's quote cannot be settled automatically (a "
+    "refund in another currency, or of an unknown amount).",
 }
 SUPPLIER_WHEN = "The flight supplier (the sandbox or Duffel) refused or failed."
 

@@ -159,8 +159,25 @@ OPERATIONS = {
     ),
     "bookings_cancel": (
         "Cancel a booking",
-        "Refunds per `conditions.refund_before_departure`: a pending hold costs nothing; a "
-        "paid booking is refunded its total minus the penalty, or nothing if not refundable.",
+        "Asks the supplier for a cancellation quote and confirms it at once (docs/after-sale.md): "
+        "the refund is the supplier's confirmed one, credited to the wallet at the booking's "
+        "exchange rate (0.00 for a voucher or airline credits); a pending hold costs nothing.",
+    ),
+    "bookings_cancellations_create": (
+        "Quote a cancellation",
+        "Asks the supplier what cancelling now would refund, and where to (`refund_to`), with "
+        "what the wallet would be credited in BRL. Nothing is cancelled; confirm it before "
+        "`expires_at`. A new quote supersedes the earlier ones.",
+    ),
+    "bookings_cancellations_list": (
+        "List a booking's cancellations",
+        "Its cancellation quotes and confirmed cancellation, newest first.",
+    ),
+    "bookings_cancellations_confirm": (
+        "Confirm a cancellation",
+        "Cancels the booking at the supplier and credits the wallet the supplier's confirmed "
+        "cash refund (once). A lost answer is `cancellation_outcome_unknown`: nothing credited, "
+        "settled by the reconcile job.",
     ),
     "webhooks_list": ("List webhooks", "The team's endpoints of this mode, with statistics."),
     "webhooks_create": (
@@ -197,6 +214,15 @@ LINKS = {
         "ReadBooking": ("bookings_get", {"booking_id": "$response.body#/id"}),
         "ConfirmBooking": ("bookings_confirm", {"booking_id": "$response.body#/id"}),
         "CancelBooking": ("bookings_cancel", {"booking_id": "$response.body#/id"}),
+    },
+    ("bookings_cancellations_create", "201"): {
+        "ConfirmCancellation": (
+            "bookings_cancellations_confirm",
+            {
+                "booking_id": "$response.body#/data/booking_id",
+                "cancellation_id": "$response.body#/data/id",
+            },
+        ),
     },
     ("webhooks_create", "201"): {
         "ReadWebhook": ("webhooks_retrieve", {"webhook_id": "$response.body#/data/id"}),

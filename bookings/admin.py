@@ -14,6 +14,7 @@ from bookings.selectors import bookings_needing_attention
 from bookings.services import (
     booking_cancel,
     booking_cancel_preview,
+    booking_cancellable,
     booking_check_with_supplier,
 )
 from core.exceptions import ApplicationError
@@ -189,14 +190,13 @@ class BookingAdmin(TeamScopedAdmin):
         """The list actions this user may take on this booking, as buttons of its page (each
         opens the action's confirmation page, as from the list)."""
         actions = []
-        if self.has_change_permission(request, booking):
-            try:
-                booking_cancel_preview(booking=booking)
-            except ApplicationError:
-                pass  # not cancellable in its state: no button
-            else:
-                actions.append({"name": "cancel", "label": _("Cancel booking")})
-        if self.has_check_permission(request) and booking.outcome_unknown_since is not None:
+        # booking_cancellable: no call to the supplier for a button.
+        if self.has_change_permission(request, booking) and booking_cancellable(booking=booking):
+            actions.append({"name": "cancel", "label": _("Cancel booking")})
+        unknown = booking.outcome_unknown_since is not None or (
+            booking.cancellations.filter(status="unknown").exists()
+        )
+        if self.has_check_permission(request) and unknown:
             actions.append({"name": "check_with_supplier", "label": _("Check with the supplier")})
         for action in actions:
             action["url"] = admin_url(Booking, "changelist") + (
@@ -292,19 +292,25 @@ class BookingAdmin(TeamScopedAdmin):
         ) or mark_safe("—")
 
     @admin.action(
-        description=_("Cancel selected bookings (refund per fare rules)"), permissions=["change"]
+        description=_("Cancel selected bookings (refund as the airline quotes)"),
+        permissions=["change"],
     )
     def cancel(self, request, queryset):
         def describe(booking):
-            # The same computation booking_cancel makes, without cancelling.
+            # The supplier's quote, not the stored conditions (the confirmed refund is credited).
             try:
                 preview = booking_cancel_preview(booking=booking)
             except ApplicationError as exc:
                 return _("Cannot be cancelled: %(reason)s") % {"reason": gettext(exc.message)}
+            if preview.airline_credits:
+                return _(
+                    "The airline refunds %(amount)s as credit with the airline, not money: "
+                    "the wallet is credited nothing."
+                ) % {"amount": money_display(preview.refund_amount, preview.currency)}
             if not preview.refund_brl:
                 if booking.status == Booking.Status.PENDING:
                     return _("Cancelled at no cost: it was never paid.")
-                return _("Cancelled without refund (the fare does not allow one).")
+                return _("Cancelled without refund (the airline refunds nothing).")
             text = _("The wallet is refunded %(brl)s (%(amount)s).") % {
                 "brl": money_display(preview.refund_brl),
                 "amount": money_display(preview.refund_amount, preview.currency),

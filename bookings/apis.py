@@ -35,15 +35,20 @@ from bookings.serializers import (
     BookingConfirmedSerializer,
     BookingListItemSerializer,
     BookingSerializer,
+    CancellationSerializer,
     CancelResultSerializer,
     currency,
 )
 from bookings.services import (
     booking_cancel,
+    booking_cancellation_confirm,
+    booking_cancellation_list,
+    booking_cancellation_quote,
     booking_confirm,
     booking_create,
     booking_object,
     booking_offer_get,
+    cancellation_object,
 )
 from core.money import fmt, parse_amount
 from core.timestamps import iso_utc
@@ -633,3 +638,120 @@ class BookingConfirmApi(ApiView):
                 ],
             }
         )
+
+
+CANCELLATION_EXAMPLE: dict[str, object] = {
+    "id": "bcn_01m84t2f0x7h3q9c5v6b8n4k2d",
+    "booking_id": "ord_01m84s0sqr83c1tmwt646fcae0",
+    "status": "quoted",
+    "refund_amount": "1003.85",
+    "refund_currency": "EUR",
+    "refund_to": "balance",
+    "penalty_amount": "150.00",
+    "penalty_currency": "EUR",
+    "airline_credits": [],
+    "quoted_refund_amount": "1003.85",
+    "wallet_credit_amount": "6172.03",
+    "wallet_credit_currency": "BRL",
+    "transaction_id": None,
+    "expires_at": "2027-02-10T09:45:12Z",
+    "confirmed_at": None,
+    "created_at": "2027-02-10T09:30:12Z",
+}
+VOUCHER_EXAMPLE = {
+    **CANCELLATION_EXAMPLE,
+    "status": "confirmed",
+    "refund_to": "voucher",
+    "airline_credits": [
+        {
+            "id": "acd_0000AuiZQIN1qg4B78P79U",
+            "credit_amount": "1003.85",
+            "credit_currency": "EUR",
+            "credit_code": "0471234567890",
+            "credit_name": "Voucher",
+            "type": "mco",
+            "passenger_id": None,
+            "issued_on": "2027-02-10",
+            "expires_at": "2028-02-10T09:31:05Z",
+        }
+    ],
+    "wallet_credit_amount": "0.00",
+    "confirmed_at": "2027-02-10T09:31:05Z",
+}
+CANCELLATION_EXAMPLES = [
+    OpenApiExample("Quoted, refund to the balance", value=CANCELLATION_EXAMPLE, response_only=True),
+    OpenApiExample("Confirmed, refund to a voucher", value=VOUCHER_EXAMPLE, response_only=True),
+]
+
+
+def _own_booking(request, booking_id):
+    return booking_get(
+        team=request.user.team, live_mode=request.user.live_mode, booking_id=booking_id
+    )
+
+
+class BookingCancellationsApi(ApiView):
+    @extend_schema(
+        operation_id="bookings_cancellations_list",
+        tags=["Bookings"],
+        responses={
+            200: enveloped(CancellationSerializer(many=True), name="CancellationListEnvelope"),
+            404: error_response("Booking not found"),
+        },
+    )
+    def get(self, request, booking_id):
+        booking = _own_booking(request, booking_id)
+        return envelope(
+            [cancellation_object(c) for c in booking_cancellation_list(booking=booking)]
+        )
+
+    @extend_schema(
+        operation_id="bookings_cancellations_create",
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=None,
+        examples=CANCELLATION_EXAMPLES,
+        responses={
+            201: enveloped(CancellationSerializer, name="CancellationEnvelope"),
+            404: error_response("Booking not found"),
+            409: error_response(
+                "Booking already cancelled, not cancellable, outcome unknown, or a "
+                "cancellation being confirmed"
+            ),
+            422: error_response("No flight supplier connected (live mode)"),
+            502: error_response("Supplier error"),
+        },
+    )
+    def post(self, request, booking_id):
+        booking = _own_booking(request, booking_id)
+        cancellation = booking_cancellation_quote(booking=booking)
+        return envelope(cancellation_object(cancellation), status=201)
+
+
+class BookingCancellationConfirmApi(ApiView):
+    @extend_schema(
+        operation_id="bookings_cancellations_confirm",
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=None,
+        examples=CANCELLATION_EXAMPLES,
+        responses={
+            200: enveloped(CancellationSerializer, name="CancellationConfirmEnvelope"),
+            404: error_response("Booking or cancellation not found"),
+            409: error_response(
+                "cancellation_expired, cancellation_superseded, cancellation_in_progress, "
+                "booking already cancelled or not cancellable"
+            ),
+            422: error_response("No flight supplier connected (live mode)"),
+            502: error_response(
+                "Supplier error; cancellation_outcome_unknown: the answer was lost, nothing "
+                "was credited, the reconcile job settles it"
+            ),
+        },
+    )
+    def post(self, request, booking_id, cancellation_id):
+        booking = _own_booking(request, booking_id)
+        cancellation = booking_cancellation_confirm(
+            booking=booking, cancellation_id=cancellation_id
+        )
+        return envelope(cancellation_object(cancellation))

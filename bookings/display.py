@@ -363,6 +363,53 @@ def timeline(booking: Booking, moved: list[Movement] | None = None) -> list[Entr
     return sorted(entries, key=lambda e: (e.at, e.order))
 
 
+@dataclass
+class CancellationSummary:
+    """The booking's latest cancellation at the supplier, as its page shows it."""
+
+    status: str  # the status label
+    refund: str  # "US$ 377,50 to the Duffel balance", "—" when unknown
+    wallet_credit: str  # what the wallet was (or will be) credited, in BRL
+    credits: list[str]  # the airline credits: "Voucher: US$ 755,00 (code 047…)"
+    note: str  # why it is unknown, for support
+
+
+REFUND_TO_LABELS = {
+    "balance": gettext_lazy("to the supplier balance"),
+    "original_form_of_payment": gettext_lazy("to the original form of payment"),
+    "arc_bsp_cash": gettext_lazy("to the original form of payment"),
+    "card": gettext_lazy("to the original form of payment"),
+    "voucher": gettext_lazy("as a voucher with the airline"),
+    "airline_credits": gettext_lazy("as credits with the airline"),
+    "awaiting_payment": gettext_lazy("nothing: the supplier was never paid"),
+}
+
+
+def _credit_text(credit: dict) -> str:
+    value = money_display(Decimal(credit["credit_amount"]), credit["credit_currency"])
+    code = f" ({credit['credit_code']})" if credit.get("credit_code") else ""
+    return f"{credit['credit_name']}: {value}{code}"
+
+
+def cancellation_summary(booking: Booking) -> CancellationSummary | None:
+    cancellation = booking.cancellations.order_by("-created_at", "-id").first()
+    if cancellation is None:
+        return None
+    refund = "—"
+    if cancellation.refund_amount is not None:
+        refund = (
+            f"{money_display(cancellation.refund_amount, cancellation.refund_currency)} "
+            + str(REFUND_TO_LABELS.get(cancellation.refund_to, cancellation.refund_to))
+        )
+    return CancellationSummary(
+        status=cancellation.get_status_display(),
+        refund=refund,
+        wallet_credit=money_display(cancellation.wallet_credit_amount),
+        credits=[_credit_text(c) for c in cancellation.airline_credits],
+        note=cancellation.outcome_note,
+    )
+
+
 # --- The page -----------------------------------------------------------------------------------
 
 
@@ -382,6 +429,7 @@ class BookingPage:
     erased_at: str  # "" unless the passengers' personal data was erased
     outcome_unknown_since: str
     failure_reason: str  # "" unless it failed: what its code means, in the reader's language
+    cancellation: CancellationSummary | None = None  # its latest cancellation at the supplier
 
 
 def _route(slices: list[Slice]) -> str:
@@ -418,4 +466,5 @@ def booking_page(booking: Booking) -> BookingPage:
         if booking.outcome_unknown_since
         else "",
         failure_reason=failure_reason_for_people(booking.failure_reason),
+        cancellation=cancellation_summary(booking),
     )

@@ -83,24 +83,55 @@ def recipients(booking: Booking, kind: str) -> list[str]:
 
 def customer_refund(booking: Booking) -> dict:
     """What the customer gets back when the booking is cancelled (docs/emails.md "Refund"), in
-    BRL, from the price they pay (`client_amount`), never from the airline's fare:
+    BRL, from the price they pay (`client_amount`), never from the airline's fare, and from
+    what the airline *confirmed* refunding (the booking's confirmed cancellation):
 
     - not paid (a hold cancelled before its confirmation): nothing was charged, nothing refunded;
-    - paid, and the fare refunds before departure: the same share of the client price as the
-      airline refunds of its fare, `client_amount × refund ÷ total_amount` (cents, half up); a
-      full refund is the whole `client_amount`;
+    - paid, and the airline refunds money: the same share of the client price as the airline
+      refunds of its fare, `client_amount × refund ÷ total_amount` (cents, half up); a full
+      refund (or an airline never paid) is the whole `client_amount`;
+    - paid, and the airline refunds to a voucher or airline credits: no money, the credits
+      listed (`credits`);
     - paid, and the fare does not refund: nothing.
     """
     if booking.confirmed_at is None:
-        return {"paid": False, "amount": Decimal("0.00"), "full": False}
-    from bookings.services import refund_due  # the rule booking_cancel applies to the wallet
+        return {"paid": False, "amount": Decimal("0.00"), "full": False, "credits": []}
+    cancellation = (
+        None  # an unsaved booking (the e-mail samples) has no cancellation recorded
+        if booking._state.adding
+        else booking.cancellations.filter(status="confirmed").first()
+    )
+    credits: list[dict] = []
+    if cancellation is None:  # cancelled before cancellations were recorded
+        from bookings.services import refund_due
 
-    refund = refund_due(booking) or Decimal("0")
+        refund = refund_due(booking) or Decimal("0")
+    elif cancellation.refund_to == "awaiting_payment":
+        refund = booking.total_amount
+    elif cancellation.refund_to in ("voucher", "airline_credits"):
+        refund = Decimal("0")
+        credits = [
+            {
+                "name": credit["credit_name"],
+                "amount": money_display(
+                    Decimal(credit["credit_amount"]), credit["credit_currency"]
+                ),
+                "code": credit["credit_code"] or "",
+            }
+            for credit in cancellation.airline_credits
+        ]
+    else:
+        refund = cancellation.refund_amount or Decimal("0")
     if refund >= booking.total_amount:
         amount = booking.client_amount
     else:
         amount = q(booking.client_amount * refund / booking.total_amount)
-    return {"paid": True, "amount": amount, "full": amount == booking.client_amount}
+    return {
+        "paid": True,
+        "amount": amount,
+        "full": amount == booking.client_amount,
+        "credits": credits,
+    }
 
 
 def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:

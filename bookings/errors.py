@@ -54,6 +54,47 @@ class BookingOutcomeUnknown(Conflict):
     )
 
 
+class CancellationNotFound(NotFound):
+    code = "cancellation_not_found"
+    message = "Cancellation not found"
+
+
+class CancellationExpired(Conflict):
+    code = "cancellation_expired"
+    message = "This cancellation quote has expired; ask for a new one"
+
+
+class CancellationSuperseded(Conflict):
+    code = "cancellation_superseded"
+    message = "A newer cancellation quote exists for this booking; confirm that one"
+
+
+class CancellationInProgress(Conflict):
+    code = "cancellation_in_progress"
+    message = (
+        "A cancellation of this booking is being confirmed at the flight supplier, or its "
+        "outcome is being checked with it: try again in a few minutes"
+    )
+
+
+class CancellationNotSettled(SupplierError):
+    """A confirmation whose answer cannot be trusted: the order may be cancelled; nothing was
+    credited; the reconcile job settles it from the supplier's order."""
+
+    code = "cancellation_outcome_unknown"
+    message = (
+        "The flight supplier has not confirmed the cancellation yet; we are checking with it "
+        "(nothing was credited; the refund follows once it is known)"
+    )
+
+
+class CancellationNotQuotable(SupplierError):
+    code = "cancellation_not_quotable"
+    message = (
+        "The flight supplier's cancellation quote cannot be settled automatically; contact support"
+    )
+
+
 class OrderAbsent(SupplierError):
     code = "supplier_order_absent"
     message = "The flight supplier has no issued order for this booking: nothing was issued"

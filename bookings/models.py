@@ -229,3 +229,84 @@ class BookingEmail(models.Model):
 
     def __str__(self):
         return f"{self.kind} for {self.booking_id}"
+
+
+class BookingCancellation(models.Model):
+    """A cancellation of a booking at its supplier (`bcn_`): the supplier's quote, then what it
+    confirmed refunding (Duffel's OrderCancellation, docs/after-sale.md). The wallet is
+    credited only from a confirmed one, once."""
+
+    class Status(models.TextChoices):
+        QUOTED = "quoted", _("Quoted")
+        # Sent to the supplier for confirmation, its answer not in yet.
+        CONFIRMING = "confirming", _("Confirming")
+        # The confirmation's answer was lost or unreadable: the reconcile job finds out.
+        UNKNOWN = "unknown", _("Outcome unknown")
+        CONFIRMED = "confirmed", _("Confirmed")
+        EXPIRED = "expired", _("Expired")
+
+    id = PrefixedIdField(prefix="bcn")
+    booking = models.ForeignKey(
+        Booking,
+        on_delete=models.CASCADE,
+        related_name="cancellations",
+        verbose_name=_("booking"),
+    )
+    supplier_cancellation_id = models.CharField(
+        _("supplier cancellation id"), max_length=200, blank=True
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUOTED
+    )
+    # What the supplier says: the quote's, replaced by the confirmed cancellation's.
+    refund_amount = models.DecimalField(
+        _("refund"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    refund_currency = models.CharField(_("refund currency"), max_length=3, blank=True)
+    refund_to = models.CharField(_("refunded to"), max_length=30)
+    airline_credits = models.JSONField(_("airline credits"), default=list, blank=True)
+    # total_amount - refund_amount, in the booking's currency (None for a booking not paid).
+    penalty_amount = models.DecimalField(
+        _("penalty"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    penalty_currency = models.CharField(_("penalty currency"), max_length=3, blank=True)
+    # The quote's refund, kept when the confirmed one differs.
+    quoted_refund_amount = models.DecimalField(
+        _("quoted refund"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    # What the wallet is (quoted) or was (confirmed) credited, in BRL.
+    wallet_credit_amount = models.DecimalField(
+        _("wallet credit"), max_digits=14, decimal_places=2, default=0
+    )
+    transaction_id = models.CharField(_("transaction"), max_length=40, blank=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    # A newer quote of the booking exists: the supplier confirms only the most recent one.
+    superseded = models.BooleanField(default=False)
+    confirming_since = models.DateTimeField(null=True, blank=True)
+    outcome_note = models.CharField(_("supplier outcome note"), max_length=255, blank=True)
+    outcome_checked_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("cancellation")
+        verbose_name_plural = _("cancellations")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # A booking is cancelled once: one confirmed (or being confirmed) cancellation.
+            models.UniqueConstraint(
+                fields=["booking"],
+                condition=models.Q(status__in=["confirming", "unknown", "confirmed"]),
+                name="one_confirmed_cancellation_per_booking",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["status"],
+                condition=models.Q(status__in=["confirming", "unknown"]),
+                name="cancellation_unsettled",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.status})"

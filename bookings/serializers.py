@@ -135,11 +135,99 @@ class BookingConfirmedSerializer(serializers.Serializer):
     documents = ConfirmedDocumentSerializer(many=True)
 
 
+REFUND_TO = (
+    "balance",
+    "original_form_of_payment",
+    "arc_bsp_cash",
+    "card",
+    "voucher",
+    "airline_credits",
+    "awaiting_payment",
+)
+REFUND_TO_HELP = (
+    "Where the supplier sends the refund (Duffel's refund_to). balance, "
+    "original_form_of_payment, arc_bsp_cash and card are cash: the wallet is credited; voucher "
+    "and airline_credits are not cash: the wallet is credited 0.00 and the credits are listed "
+    "in airline_credits; awaiting_payment: a hold never paid."
+)
+
+
+class AirlineCreditSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The supplier's id of the credit (Duffel's acd_…).")
+    credit_amount = money("The credit's value.")
+    credit_currency = currency()
+    credit_code = serializers.CharField(
+        allow_null=True, help_text="What the airline redeems the credit with."
+    )
+    credit_name = serializers.CharField(help_text="e.g. Future Flight Credit.")
+    type = serializers.CharField(help_text="eticket or mco.")
+    passenger_id = serializers.CharField(
+        allow_null=True, help_text="The supplier's passenger the credit is for, if one."
+    )
+    issued_on = serializers.DateField(allow_null=True)
+    expires_at = serializers.DateTimeField(allow_null=True)
+
+
 class RefundSerializer(serializers.Serializer):
-    amount = money("Refunded, in the booking's original currency (0.00 for a pending hold).")
+    amount = money(
+        "Refunded by the supplier (its confirmed refund), in the booking's original currency "
+        "(0.00 for a pending hold)."
+    )
     currency = currency()
-    penalty_amount = serializers.CharField(allow_null=True, help_text="The fare's refund fee.")
+    penalty_amount = serializers.CharField(
+        allow_null=True, help_text="What the supplier kept: total_amount minus amount."
+    )
     penalty_currency = serializers.CharField(allow_null=True)
+    refund_to = serializers.ChoiceField(choices=REFUND_TO, help_text=REFUND_TO_HELP)
+    airline_credits = AirlineCreditSerializer(many=True)
+    wallet_credit_amount = money(
+        "What the wallet was credited: the cash refund at the booking's exchange rate, never "
+        "more than the booking debited; 0.00 for a voucher or airline credits."
+    )
+    wallet_credit_currency = serializers.RegexField(CURRENCY, help_text="Always BRL.")
+    transaction_id = serializers.CharField(
+        allow_null=True, help_text="The wallet's credit (txn_…), null when nothing was credited."
+    )
+    cancellation_id = serializers.CharField(help_text="The Cancellation (bcn_…) confirmed.")
+
+
+class CancellationSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="bcn_…")
+    booking_id = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=["quoted", "confirming", "unknown", "confirmed", "expired"],
+        help_text="quoted: confirm it before expires_at; confirming: being confirmed; unknown: "
+        "the supplier's answer to the confirmation was lost, nothing credited yet, we are "
+        "checking with it; confirmed: cancelled and settled; expired: ask for a new quote.",
+    )
+    refund_amount = money(
+        "The supplier's refund: quoted, then the confirmed one (which wins). Null when the "
+        "supplier could not tell.",
+        allow_null=True,
+    )
+    refund_currency = currency()
+    refund_to = serializers.ChoiceField(choices=REFUND_TO, help_text=REFUND_TO_HELP)
+    penalty_amount = money(
+        "What the supplier keeps: the booking's total_amount minus refund_amount (null for a "
+        "booking not paid).",
+        allow_null=True,
+    )
+    penalty_currency = currency(allow_null=True)
+    airline_credits = AirlineCreditSerializer(many=True)
+    quoted_refund_amount = money("The quote's refund, as first quoted.", allow_null=True)
+    wallet_credit_amount = money(
+        "What the wallet will be (quoted) or was (confirmed) credited: the cash refund at the "
+        "booking's exchange rate, never more than the booking debited."
+    )
+    wallet_credit_currency = serializers.RegexField(CURRENCY, help_text="Always BRL.")
+    transaction_id = serializers.CharField(
+        allow_null=True, help_text="The wallet's credit (txn_…) once confirmed; null otherwise."
+    )
+    expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="Confirm before this instant."
+    )
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
 
 
 class CancelResultSerializer(serializers.Serializer):

@@ -39,6 +39,13 @@ def check_supplier_outcome(booking_id: str) -> str:
 
 
 @shared_task(acks_late=True)
+def check_cancellation_outcome(cancellation_id: str) -> str:
+    from bookings.services import booking_cancellation_check
+
+    return booking_cancellation_check(cancellation_id=cancellation_id)
+
+
+@shared_task(acks_late=True)
 def send_booking_email(email_id: int) -> bool:
     from bookings.emails import email_send
 

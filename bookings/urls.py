@@ -10,4 +10,14 @@ urlpatterns = [
         apis.BookingConfirmApi.as_view(),
         name="booking-confirm",
     ),
+    path(
+        "bookings/<str:booking_id>/cancellations",
+        apis.BookingCancellationsApi.as_view(),
+        name="booking-cancellations",
+    ),
+    path(
+        "bookings/<str:booking_id>/cancellations/<str:cancellation_id>/confirm",
+        apis.BookingCancellationConfirmApi.as_view(),
+        name="booking-cancellation-confirm",
+    ),
 ]

@@ -25,6 +25,7 @@ ID_PREFIXES = frozenset(
         "orq",
         "off",
         "ord",
+        "bcn",  # booking cancellations
         "pas",
         "sli",
         "seg",

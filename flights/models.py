@@ -83,6 +83,8 @@ class SandboxOrder(models.Model):
     created_at = models.DateTimeField()
     # An order the airline accepted without confirming: tickets appear at this time.
     tickets_ready_at = models.DateTimeField(null=True, blank=True)
+    # The confirmed cancellation (the sandbox's OrderCancellation, JSON), once cancelled.
+    cancellation = models.JSONField(null=True, blank=True)
 
     def __str__(self):
         return f"{self.booking_reference} ({self.booking_id})"

@@ -19,15 +19,26 @@ from bookings.errors import (
     OrderAbsent,
 )
 from bookings.payloads import booking_event_object, booking_object
+from bookings.services.cancellations import (
+    booking_cancellation_check,
+    booking_cancellation_confirm,
+    booking_cancellation_get,
+    booking_cancellation_list,
+    booking_cancellation_quote,
+    booking_cancellations_unsettled,
+    cancellation_object,
+)
 from bookings.services.creation import booking_create, booking_offer_get
 from bookings.services.lifecycle import (
     REMINDER_BEFORE_DEADLINE,
     CancelPreview,
     booking_cancel,
     booking_cancel_preview,
+    booking_cancellable,
     booking_confirm,
     booking_expire,
     booking_holds_expire_due,
+    cancel_refund_object,
     payment_reminders_queue,
 )
 from bookings.services.outcomes import (
@@ -63,6 +74,13 @@ __all__ = [
     "OrderAbsent",
     "booking_cancel",
     "booking_cancel_preview",
+    "booking_cancellable",
+    "booking_cancellation_check",
+    "booking_cancellation_confirm",
+    "booking_cancellation_get",
+    "booking_cancellation_list",
+    "booking_cancellation_quote",
+    "booking_cancellations_unsettled",
     "booking_check_with_supplier",
     "booking_confirm",
     "booking_create",
@@ -77,6 +95,8 @@ __all__ = [
     "bookings_interrupted",
     "bookings_outcomes_reconcile",
     "bookings_stuck_confirmed_requeue",
+    "cancel_refund_object",
+    "cancellation_object",
     "payment_reminders_queue",
     "refund_due",  # bookings.emails: the refund rule booking_cancel applies
 ]

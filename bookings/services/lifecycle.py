@@ -13,19 +13,22 @@ from bookings.emails import email_queue
 from bookings.errors import (
     BookingAlreadyCancelled,
     BookingAlreadyConfirmed,
-    BookingNotCancellable,
     BookingNotPayable,
     BookingOutcomeUnknown,
 )
 from bookings.inputs import PaymentInput, payment_check
-from bookings.models import Booking, BookingEmail
+from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.services.cancellations import (
+    booking_cancellation_confirm,
+    booking_cancellation_quote,
+    check_cancellable,
+)
 from bookings.services.recording import booking_event, clear_outcome_unknown, record_events
-from bookings.services.refunds import refund_for, refund_in_brl
 from bookings.tasks import issue_tickets as issue_tickets_task
+from core.exceptions import ApplicationError
 from core.money import fmt
-from flights.suppliers import supplier_for_booking
 from wallet.models import Transaction
-from wallet.services import wallet_credit, wallet_debit
+from wallet.services import wallet_debit
 from webhooks.models import EventType
 
 
@@ -67,90 +70,72 @@ def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
     return booking
 
 
-def _check_cancellable(booking: Booking) -> None:
-    if booking.status == Booking.Status.CANCELLED:
-        raise BookingAlreadyCancelled()
-    if booking.outcome_unknown_since or (
-        # A paid instant booking without its order: the order may exist (a request still
-        # waiting on the supplier, or one that died); the reconcile job finds out first.
-        booking.type == Booking.Type.INSTANT
-        and booking.status == Booking.Status.PENDING
-        and not booking.supplier_order_id
-    ):
-        raise BookingOutcomeUnknown()
-    if booking.status not in (
-        Booking.Status.PENDING,
-        Booking.Status.CONFIRMED,
-        Booking.Status.TICKETED,
-    ):
-        raise BookingNotCancellable(details={"status": booking.status})
-    if booking.departing_at <= timezone.now():
-        raise BookingNotCancellable("The flight has departed", details={"status": booking.status})
-
-
 def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
-    """Cancel per the states table; returns the booking and the spec's `refund` object."""
-    _check_cancellable(booking)
-    if booking.supplier_order_id:  # a network call: before, never inside, the transaction
-        supplier = supplier_for_booking(booking)
-        quote = supplier.quote_cancellation(booking.supplier_order_id)
-        supplier.confirm_cancellation(quote.supplier_quote_id)
-    with transaction.atomic():
-        booking = Booking.objects.select_for_update().get(pk=booking.pk)
-        # The refund follows the state under the lock: the booking may have been confirmed
-        # (debited) or have failed (refunded) since it was read.
-        _check_cancellable(booking)
-        previous = booking.status
-        refund_amount, paid = refund_for(booking)
-        booking.status = Booking.Status.CANCELLED
-        booking.cancelled_at = timezone.now()
-        booking.save()
-        if refund_amount:
-            wallet_credit(
-                team=booking.team,
-                live_mode=booking.live_mode,
-                amount=refund_in_brl(booking, refund_amount),
-                reference_type=Transaction.ReferenceType.REFUND,
-                reference_id=booking.id,
-                description=f"Refund of booking {booking.id}",
-            )
-        record_events(
-            booking,
-            booking_event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous}),
-        )
-        email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
-    condition = booking.conditions["refund_before_departure"]
-    return booking, {
-        "amount": fmt(refund_amount or Decimal("0")),
+    """The spec's DELETE: a quote from the supplier confirmed at once (`cancellations`); returns
+    the booking and the spec's `refund` object, with what the wallet was credited."""
+    quote = booking_cancellation_quote(booking=booking)
+    cancellation = booking_cancellation_confirm(booking=booking, cancellation_id=quote.pk)
+    booking = Booking.objects.get(pk=booking.pk)
+    return booking, cancel_refund_object(booking, cancellation)
+
+
+def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) -> dict:
+    """The spec's `refund` (in the booking's currency: the supplier's confirmed refund) and
+    what the wallet was credited, in BRL."""
+    penalty = cancellation.penalty_amount
+    amount = cancellation.refund_amount or Decimal("0")
+    if cancellation.refund_to == "awaiting_payment" and penalty is not None:
+        amount = booking.total_amount  # paid by the wallet, never by us to the supplier
+    return {
+        "amount": fmt(amount),
         "currency": booking.total_currency,
-        "penalty_amount": condition.get("penalty_amount") if paid else None,
-        "penalty_currency": condition.get("penalty_currency") if paid else None,
+        "penalty_amount": None if penalty is None else fmt(penalty),
+        "penalty_currency": cancellation.penalty_currency or None,
+        "refund_to": cancellation.refund_to,
+        "airline_credits": cancellation.airline_credits,
+        "wallet_credit_amount": fmt(cancellation.wallet_credit_amount),
+        "wallet_credit_currency": "BRL",
+        "transaction_id": cancellation.transaction_id or None,
+        "cancellation_id": cancellation.id,
     }
 
 
 @dataclass(frozen=True)
 class CancelPreview:
-    """What cancelling a booking now would refund (booking_cancel computes it the same way)."""
+    """What the supplier quotes for cancelling a booking now (its latest quote)."""
 
-    refund_amount: Decimal  # in the booking's currency
+    refund_amount: Decimal  # the supplier's refund, in the booking's currency
     currency: str
     refund_brl: Decimal  # what the wallet would be credited
     penalty_amount: str | None
     penalty_currency: str | None
+    refund_to: str = "balance"
+    airline_credits: tuple[dict, ...] = ()
+
+
+def booking_cancellable(*, booking: Booking) -> bool:
+    """Whether the booking can be cancelled in its state (no call to the supplier)."""
+    try:
+        check_cancellable(booking)
+    except ApplicationError:
+        return False
+    return True
 
 
 def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
-    """The refund booking_cancel would make in the booking's current state, without cancelling
-    (the panel's confirmation page). Raises what booking_cancel would raise."""
-    _check_cancellable(booking)
-    refund_amount, paid = refund_for(booking)
-    condition = booking.conditions["refund_before_departure"]
+    """The supplier's quote for cancelling now (the panel's confirmation page shows it, not the
+    stored conditions): a new quote at the supplier, nothing cancelled. Raises what
+    booking_cancel would raise."""
+    quote = booking_cancellation_quote(booking=booking)
+    refund = cancel_refund_object(booking, quote)
     return CancelPreview(
-        refund_amount=refund_amount or Decimal("0.00"),
+        refund_amount=Decimal(refund["amount"]),
         currency=booking.total_currency,
-        refund_brl=refund_in_brl(booking, refund_amount) if refund_amount else Decimal("0.00"),
-        penalty_amount=condition.get("penalty_amount") if paid else None,
-        penalty_currency=condition.get("penalty_currency") if paid else None,
+        refund_brl=quote.wallet_credit_amount,
+        penalty_amount=refund["penalty_amount"],
+        penalty_currency=refund["penalty_currency"],
+        refund_to=quote.refund_to,
+        airline_credits=tuple(quote.airline_credits),
     )
 
 

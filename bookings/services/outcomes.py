@@ -9,7 +9,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bookings.errors import OrderAbsent
-from bookings.models import Booking
+from bookings.models import Booking, BookingCancellation
+from bookings.services.cancellations import (
+    booking_cancellation_check,
+    booking_cancellations_unsettled,
+)
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
     record_failure,
@@ -19,6 +23,7 @@ from bookings.services.recording import (
 )
 from bookings.services.supplier_orders import claim_check, look_up_order, release_check
 from bookings.services.ticketing import booking_issue_tickets
+from bookings.tasks import check_cancellation_outcome as check_cancellation_outcome_task
 from bookings.tasks import check_supplier_outcome as check_supplier_outcome_task
 from core.exceptions import ApplicationError
 from flights.suppliers import supplier_for_booking
@@ -117,11 +122,17 @@ def bookings_outcomes_reconcile(*, now: datetime | None = None) -> list[str]:
     booking_ids = list(due.values_list("id", flat=True))
     for booking_id in booking_ids:
         check_supplier_outcome_task.delay(booking_id)
+    for cancellation_id in booking_cancellations_unsettled(now=now):
+        check_cancellation_outcome_task.delay(cancellation_id)
     return booking_ids
 
 
 def booking_check_with_supplier(*, booking: Booking) -> str:
-    """Support's "check with the supplier now": settle what can be settled at once."""
+    """Support's "check with the supplier now": settle what can be settled at once (a
+    cancellation whose confirmation's answer was lost first)."""
+    unknown = booking.cancellations.filter(status=BookingCancellation.Status.UNKNOWN).first()
+    if unknown is not None:
+        return booking_cancellation_check(cancellation_id=unknown.pk)
     if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
         return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
     if (

@@ -1,17 +1,13 @@
-"""The refund of a cancelled booking: what its fare's refund condition gives back, in the
-booking's currency and in the wallet's BRL. `booking_cancel` credits it, its preview shows it,
-and the cancellation e-mail tells the customer their share of it (`bookings.emails`)."""
+"""Refund arithmetic: a refund in the booking's currency into the wallet's BRL at the booking's
+own rate (`refund_in_brl`, what a confirmed cancellation credits), and what the fare's stored
+refund condition promised (`refund_due`: only the e-mail of a booking cancelled before
+cancellations were recorded still reads it; money follows the supplier's confirmed refund,
+`cancellations`)."""
 
 from decimal import Decimal
 
 from bookings.models import Booking
 from core.money import q
-
-
-def refund_for(booking: Booking) -> tuple[Decimal | None, bool]:
-    """(refund in the booking's currency or None, whether the booking was paid)."""
-    paid = booking.status != Booking.Status.PENDING
-    return (refund_due(booking) if paid else None), paid
 
 
 def refund_due(booking: Booking) -> Decimal | None:

@@ -9,7 +9,13 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import ClientFactory
-from bookings.models import Booking, BookingDocument, BookingEmail, BookingPassenger
+from bookings.models import (
+    Booking,
+    BookingCancellation,
+    BookingDocument,
+    BookingEmail,
+    BookingPassenger,
+)
 
 DEPARTURE = "2027-01-15T08:00:00-03:00"
 ARRIVAL = "2027-01-15T09:45:00-03:00"
@@ -118,3 +124,20 @@ class BookingEmailFactory(DjangoModelFactory):
 
     booking = factory.SubFactory(BookingFactory)
     kind = BookingEmail.Kind.CREATED
+
+
+class BookingCancellationFactory(DjangoModelFactory):
+    """A sandbox cancellation quote of a ticketed booking, refunding to the balance."""
+
+    class Meta:
+        model = BookingCancellation
+
+    booking = factory.SubFactory(BookingFactory, status=Booking.Status.TICKETED)
+    supplier_cancellation_id = factory.Sequence(lambda n: f"sbx_ocq_factory{n:05d}")
+    status = BookingCancellation.Status.QUOTED
+    refund_amount = Decimal("100.00")
+    refund_currency = "BRL"
+    refund_to = "balance"
+    quoted_refund_amount = Decimal("100.00")
+    wallet_credit_amount = Decimal("100.00")
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15))

@@ -197,7 +197,12 @@ def test_customer_refund_rule():
         conditions={"refund_before_departure": {"allowed": True, "penalty_amount": "100.00"}},
     )
     # 3459.85 × 458.04 / 558.04 = 2839.85 (cents, half up)
-    assert customer_refund(booking) == {"paid": True, "amount": Decimal("2839.85"), "full": False}
+    assert customer_refund(booking) == {
+        "paid": True,
+        "amount": Decimal("2839.85"),
+        "full": False,
+        "credits": [],
+    }
     booking.conditions["refund_before_departure"]["penalty_amount"] = "600.00"  # above the fare
     assert customer_refund(booking)["amount"] == Decimal("0.00")
 

@@ -164,14 +164,57 @@ class SupplierOrder:
     price_guarantee_expires_at: datetime | None
     awaiting_payment: bool = False
     cancelled: bool = False
+    # The confirmed cancellation of a cancelled order (Duffel's `cancellation`), when known.
+    cancellation: "CancellationQuote | None" = None
+
+
+# Where a cancellation's refund goes (Duffel's `refund_to`). Only the cash ones are money back
+# in the supplier balance we paid from, hence in the wallet; the others credit 0.00.
+CASH_REFUND_TO = frozenset({"balance", "original_form_of_payment", "arc_bsp_cash", "card"})
+REFUND_TO = (
+    "balance",
+    "original_form_of_payment",
+    "arc_bsp_cash",
+    "card",
+    "voucher",
+    "airline_credits",
+    "awaiting_payment",
+)
+
+
+@dataclass(frozen=True)
+class AirlineCredit:
+    """A credit the airline issues instead of cash (Duffel's cancellation `airline_credits`)."""
+
+    id: str
+    credit_amount: Decimal
+    credit_currency: str
+    credit_code: str | None
+    credit_name: str
+    type: str  # "eticket", "mco"
+    passenger_id: str | None
+    issued_on: date | None
+    expires_at: datetime | None
 
 
 @dataclass(frozen=True)
 class CancellationQuote:
+    """An order cancellation as the supplier states it (Duffel's OrderCancellation): a quote
+    (`confirmed_at` None) or, once confirmed, what was actually refunded."""
+
     supplier_quote_id: str
-    refund_amount: Decimal  # in refund_currency (the offer's currency)
+    refund_amount: Decimal | None  # in refund_currency; None: the airline could not tell
     refund_currency: str
     expires_at: datetime | None
+    refund_to: str = "balance"  # one of REFUND_TO
+    airline_credits: tuple[AirlineCredit, ...] = ()
+    order_id: str = ""
+    confirmed_at: datetime | None = None
+    created_at: datetime | None = None
+
+    @property
+    def cash(self) -> bool:
+        return self.refund_to in CASH_REFUND_TO
 
 
 SUPPLIER_CALLS = Histogram(
@@ -253,8 +296,12 @@ class FlightSupplier(ABC):
 
     @abstractmethod
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
-        """What cancelling would refund, without cancelling."""
+        """What cancelling would refund, without cancelling (a new quote: the supplier confirms
+        only the most recent one). Raises SupplierError."""
 
     @abstractmethod
-    def confirm_cancellation(self, quote_id: str) -> None:
-        """Cancel the order the quote was for."""
+    def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
+        """Cancel the order the quote was for; returns the confirmed cancellation, whose refund
+        may differ from the quote's. Raises SupplierOutcomeUnknown when the order may have been
+        cancelled without our knowing it (a lost answer, a 5xx, an unreadable one): the order's
+        `cancellation` tells later (`get_order`). SupplierError when it certainly was not."""

@@ -13,9 +13,11 @@ the endpoints our adapter uses:
   `awaiting_payment`; cursor pagination `limit`/`after`, `meta.after` null on the last page),
   `GET /air/orders/{id}`.
 - `POST /air/payments` (pays a hold; tickets are issued at once),
-- `POST /air/order_cancellations` (a quote: nothing back for an unpaid hold, the total minus the
-  penalty for a refundable paid order, nothing otherwise) and
-  `POST /air/order_cancellations/{id}/actions/confirm`.
+- `POST /air/order_cancellations` (an OrderCancellation: `refund_to` `awaiting_payment` and
+  0.00 for an unpaid hold, the total minus the penalty to the `balance` for a refundable paid
+  order, 0.00 otherwise; it expires 15 minutes later) and
+  `POST /air/order_cancellations/{id}/actions/confirm` (only the order's most recent one, not
+  expired; the order then carries it as its `cancellation`).
 
 Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
 `Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
@@ -25,6 +27,10 @@ request_id}}`.
 Scenarios, by the family name of the first passenger of an order (any case): `PENDING` creates
 the order but answers `202 Accepted` (not confirmed yet); `LOSTANSWER` creates the order and
 closes the connection without answering; `SERVERERROR` answers 500 and creates nothing.
+Cancellations, by the same name: `REFUNDLOW` refunds half of what the conditions give (quote and
+confirmation); `REFUNDDROP` quotes per the conditions and confirms half of it; `VOUCHER` refunds
+to a `voucher` (one airline credit); `QUOTEEXPIRES` quotes for 2 seconds; `CANCELLOST`
+cancels the order and closes the connection without answering the confirmation.
 
 Slow answers, as Duffel's are: `search_delay` and `order_delay` (seconds) before answering a
 search or an order, and `hold_searches` (a threading.Event) holds every search until the caller
@@ -74,7 +80,11 @@ FARES = [
 ]
 REFUND_PENALTY = "50.00"  # of the refundable (ZZ) fare, in its currency
 CENTS = Decimal("0.01")
-HOLD_DEADLINE = 120.0  # seconds a held search waits at most for `hold_searches`
+HOLD_DEADLINE = 120.0
+QUOTE_LIFETIME = timedelta(minutes=15)  # an order cancellation's expires_at
+QUOTE_SHORT = timedelta(
+    seconds=2
+)  # the QUOTEEXPIRES scenario's  # seconds a held search waits at most for `hold_searches`
 
 
 def new_id(prefix: str) -> str:
@@ -476,23 +486,17 @@ class DuffelState:
                     "Order already cancelled",
                     "This order has already been cancelled.",
                 )
-            refund = Decimal("0")
-            refund_rule = order["conditions"]["refund_before_departure"]
-            if not order["payment_status"]["awaiting_payment"] and refund_rule.get("allowed"):
-                penalty = Decimal(refund_rule.get("penalty_amount") or "0")
-                refund = max(Decimal(order["total_amount"]) - penalty, Decimal("0"))
             now = _now()
+            scenario = order["passengers"][0]["family_name"].upper()
+            lifetime = QUOTE_SHORT if scenario == "QUOTEEXPIRES" else QUOTE_LIFETIME
             quote = {
                 "id": new_id("ore"),
                 "live_mode": False,
                 "order_id": order["id"],
-                "refund_amount": money(refund),
-                "refund_currency": order["total_currency"],
-                "refund_to": "balance",
-                "expires_at": instant(now + timedelta(minutes=15)),
+                "expires_at": instant(now + lifetime),
                 "confirmed_at": None,
                 "created_at": instant(now),
-                "airline_credits": [],
+                **_refund(order, scenario, confirmed=False, now=now),
             }
             self.cancellations[quote["id"]] = quote
         return quote
@@ -511,11 +515,32 @@ class DuffelState:
                     "Order already cancelled",
                     "This order has already been cancelled.",
                 )
-            now = instant(_now())
-            quote["confirmed_at"] = now
-            order["cancelled_at"] = now
+            latest = [c for c in self.cancellations.values() if c["order_id"] == order["id"]][-1]
+            if latest["id"] != quote_id:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_cancellation_superseded",
+                    "Not the latest cancellation",
+                    "You can only confirm the most recent order cancellation of an order.",
+                )
+            now = _now()
+            if datetime.fromisoformat(quote["expires_at"].replace("Z", "+00:00")) < now:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_cancellation_expired",
+                    "Order cancellation expired",
+                    "Create a new order cancellation.",
+                )
+            scenario = order["passengers"][0]["family_name"].upper()
+            quote.update(_refund(order, scenario, confirmed=True, now=now))
+            quote["confirmed_at"] = instant(now)
+            order["cancelled_at"] = instant(now)
             order["cancellation"] = dict(quote)
             order["available_actions"] = []
+        if scenario == "CANCELLOST":
+            raise LoseTheAnswer()
         return quote
 
 
@@ -524,6 +549,46 @@ class DuffelState:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _refund(order: dict, scenario: str, *, confirmed: bool, now: datetime) -> dict:
+    """An OrderCancellation's refund fields for the order, per its scenario."""
+    if order["payment_status"]["awaiting_payment"]:
+        return {
+            "refund_amount": "0.00",
+            "refund_currency": order["total_currency"],
+            "refund_to": "awaiting_payment",
+            "airline_credits": [],
+        }
+    refund = Decimal("0")
+    refund_rule = order["conditions"]["refund_before_departure"]
+    if refund_rule.get("allowed"):
+        penalty = Decimal(refund_rule.get("penalty_amount") or "0")
+        refund = max(Decimal(order["total_amount"]) - penalty, Decimal("0"))
+    if scenario == "REFUNDLOW" or (confirmed and scenario == "REFUNDDROP"):
+        refund = refund / 2
+    refund_to, credits = "balance", []
+    if scenario == "VOUCHER":
+        refund_to = "voucher"
+        credits = [
+            {
+                "id": new_id("acd"),
+                "credit_amount": money(refund),
+                "credit_currency": order["total_currency"],
+                "credit_code": "".join(secrets.choice(string.digits) for _ in range(13)),
+                "credit_name": "Voucher",
+                "type": "mco",
+                "passenger_id": None,
+                "issued_on": now.date().isoformat(),
+                "expires_at": instant(now + timedelta(days=365)),
+            }
+        ]
+    return {
+        "refund_amount": money(refund),
+        "refund_currency": order["total_currency"],
+        "refund_to": refund_to,
+        "airline_credits": credits,
+    }
 
 
 def _public(passenger: dict) -> dict:

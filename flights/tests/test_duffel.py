@@ -17,6 +17,7 @@ No database: `create_order` gets a SimpleNamespace with the only attribute it re
 `supplier_offer_id`.
 """
 
+import dataclasses
 import json
 import logging
 import socket
@@ -682,8 +683,13 @@ def test_quote_then_confirm_a_cancellation(duffel, supplier):
         refund_amount=Decimal("1268.64"),
         refund_currency="EUR",
         expires_at=datetime(2027, 2, 10, 9, 45, 12, tzinfo=UTC),
+        refund_to="balance",
+        order_id="ord_0000AqXA2p6Zy2Ybcg8tS0",
+        created_at=datetime(2027, 2, 10, 9, 30, 12, 884106, tzinfo=UTC),
     )
-    assert confirmed is None
+    assert confirmed == dataclasses.replace(
+        quote, confirmed_at=datetime(2027, 2, 10, 9, 31, 5, 371902, tzinfo=UTC)
+    )
     asked, confirm = duffel.calls
     assert sent(asked) == {"data": {"order_id": HELD_ORDER}}
     assert confirm.request.body is None
@@ -829,7 +835,6 @@ ERROR_CASES = [
     ("search", 500, "internal_server_error", "supplier_unavailable", "try again later"),
     ("quote_cancellation", 503, "<html>Unavailable</html>", "supplier_unavailable", "later"),
     ("search", 504, "", "supplier_unavailable", "try again later"),
-    ("confirm_cancellation", 504, "", "supplier_unavailable", CHECK_FIRST),
 ]
 
 
@@ -921,8 +926,6 @@ def test_validation_errors_carry_duffels_messages(duffel, supplier):
         ("get_order", requests.ReadTimeout("read timed out"), "try again later"),
         # Never sent: nothing can have happened.
         ("create_order", requests.ConnectTimeout("connect timed out"), "try again later"),
-        # Sent, answer lost: the cancellation may have gone through.
-        ("confirm_cancellation", requests.ReadTimeout("read timed out"), CHECK_FIRST),
     ],
 )
 def test_connection_errors_and_timeouts_are_unavailable(duffel, supplier, call, failure, words):
@@ -1367,3 +1370,97 @@ def test_find_order_reads_a_bounded_number_of_pages(duffel, supplier):
 
     assert raised.value.details["pages"] == 5
     assert len(duffel.calls) == 5
+
+
+# --- Cancellations: what the confirmation's answer means ---------------------------------------
+
+CONFIRM_URL = f"{BASE_URL}/air/order_cancellations/{QUOTE}/actions/confirm"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"status": 504, "body": ""},
+        {"status": 500, "json": {"errors": [{"code": "internal_server_error"}]}},
+        {"body": requests.ReadTimeout("read timed out")},
+        {"status": 200, "body": "<html>proxy</html>"},
+        {"status": 200, "json": {"data": {"id": QUOTE, "refund_amount": "x"}}},
+        # A success that is not this quote confirmed.
+        {"status": 200, "json": {"data": {**recorded("order_cancellation")["data"]}}},
+    ],
+)
+def test_an_uncertain_confirmation_is_an_unknown_outcome(duffel, supplier, answer):
+    """The order may be cancelled (the refund applied): never a refusal; the order tells."""
+    duffel.add(responses.POST, CONFIRM_URL, **answer)
+
+    with pytest.raises(SupplierOutcomeUnknown):
+        supplier.confirm_cancellation(QUOTE)
+
+
+def test_a_confirmation_refused_for_sure_is_a_supplier_error(duffel, supplier):
+    duffel.add(
+        responses.POST,
+        CONFIRM_URL,
+        status=422,
+        json={"errors": [{"type": "invalid_state_error", "code": "already_cancelled"}]},
+    )
+    with pytest.raises(SupplierError) as raised:
+        supplier.confirm_cancellation(QUOTE)
+    assert not isinstance(raised.value, SupplierOutcomeUnknown)
+    assert raised.value.code == "order_already_cancelled"
+
+
+def test_a_voucher_refund_and_its_airline_credits_are_read(duffel, supplier):
+    body = recorded("order_cancellation_confirmed")
+    body["data"].update(
+        refund_to="voucher",
+        airline_credits=[
+            {
+                "id": "acd_00009UhD4ongolulWd91Ky",
+                "credit_amount": "1268.64",
+                "credit_currency": "EUR",
+                "credit_code": "0471234567890",
+                "credit_name": "Voucher",
+                "type": "mco",
+                "passenger_id": None,
+                "issued_on": "2027-02-10",
+                "expires_at": "2028-02-10T09:31:05Z",
+            }
+        ],
+    )
+    duffel.add(responses.POST, CONFIRM_URL, json=body)
+
+    confirmed = supplier.confirm_cancellation(QUOTE)
+
+    assert (confirmed.refund_to, confirmed.cash) == ("voucher", False)
+    (credit,) = confirmed.airline_credits
+    assert (credit.credit_amount, credit.credit_code, credit.issued_on) == (
+        Decimal("1268.64"),
+        "0471234567890",
+        date(2027, 2, 10),
+    )
+
+
+def test_an_unknown_refund_to_is_unreadable(duffel, supplier):
+    body = recorded("order_cancellation")
+    body["data"]["refund_to"] = "somewhere"
+    duffel.add(responses.POST, f"{BASE_URL}/air/order_cancellations", json=body, status=201)
+    with pytest.raises(SupplierError) as raised:
+        supplier.quote_cancellation(HELD_ORDER)
+    assert raised.value.code == "supplier_bad_response"
+
+
+def test_a_cancelled_order_carries_its_confirmed_cancellation(duffel, supplier):
+    order = recorded("order_held")
+    order["data"]["cancelled_at"] = "2027-02-10T09:31:05Z"
+    order["data"]["cancellation"] = recorded("order_cancellation_confirmed")["data"]
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", json=order)
+
+    found = supplier.get_order(HELD_ORDER)
+
+    assert found.cancelled
+    assert found.cancellation is not None
+    assert (found.cancellation.refund_amount, found.cancellation.confirmed_at is not None) == (
+        Decimal("1268.64"),
+        True,
+    )

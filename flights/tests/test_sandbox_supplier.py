@@ -731,19 +731,31 @@ def test_a_tampered_order_id_is_refused(supplier, offers):
 
 def test_refundable_cancellation_refunds_total_minus_penalty(supplier, offers, frozen):
     offer = holdable(offers, refundable=True)
-    order = supplier.create_order(
+    held = supplier.create_order(
         offer=offer,
         passengers=[passenger(1), passenger(2)],
         instant=False,
         amount=offer.total_amount,
         currency=offer.total_currency,
     )
+    unpaid = supplier.quote_cancellation(held.supplier_order_id)
+    assert (unpaid.refund_amount, unpaid.refund_to) == (Decimal("0.00"), "awaiting_payment")
+    order = supplier.pay_order(
+        order_id=held.supplier_order_id, amount=offer.total_amount, currency=offer.total_currency
+    )
     quote = supplier.quote_cancellation(order.supplier_order_id)
     penalty = offer.refund_before_departure.penalty_amount
     assert quote.refund_amount == offer.total_amount - penalty
-    assert quote.refund_currency == offer.total_currency
+    assert (quote.refund_currency, quote.refund_to) == (offer.total_currency, "balance")
     assert quote.expires_at > NOW
-    assert supplier.confirm_cancellation(quote.supplier_quote_id) is None
+    confirmed = supplier.confirm_cancellation(quote.supplier_quote_id)
+    assert confirmed.confirmed_at == NOW
+    assert confirmed.refund_amount == quote.refund_amount
+    gone = supplier.get_order(order.supplier_order_id)
+    assert gone.cancelled and gone.cancellation == confirmed
+    with pytest.raises(SupplierError) as again:
+        supplier.quote_cancellation(order.supplier_order_id)
+    assert again.value.code == "order_already_cancelled"
 
 
 def test_non_refundable_cancellation_refunds_nothing(supplier, offers):
@@ -801,12 +813,15 @@ def test_create_order_reads_a_stored_offer(supplier, offers):
             }
         },
     )
-    order = supplier.create_order(
+    held = supplier.create_order(
         offer=stored,
         passengers=[passenger(1), passenger(2)],
         instant=False,
         amount=offer.total_amount,
         currency=offer.total_currency,
+    )
+    order = supplier.pay_order(
+        order_id=held.supplier_order_id, amount=offer.total_amount, currency=offer.total_currency
     )
     quote = supplier.quote_cancellation(order.supplier_order_id)
     assert quote.refund_amount == offer.total_amount - offer.refund_before_departure.penalty_amount

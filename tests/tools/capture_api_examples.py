@@ -128,7 +128,31 @@ def _journey(team, receiver_url: str) -> dict:
     call("bookings_confirm", "put", f"/bookings/{hold['id']}/confirm", {"payment": payment})
     call("bookings_get", "get", f"/bookings/{hold['id']}")
     call("bookings_list", "get", "/bookings", status="ticketed")
-    call("bookings_cancel", "delete", f"/bookings/{hold['id']}")
+    quote = call("bookings_cancellations_create", "post", f"/bookings/{hold['id']}/cancellations")
+    call("bookings_cancellations_list", "get", f"/bookings/{hold['id']}/cancellations")
+    call(
+        "bookings_cancellations_confirm",
+        "post",
+        f"/bookings/{hold['id']}/cancellations/{quote['data']['id']}/confirm",
+    )
+    instant_offer = affordable(True)
+    instant = client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": instant_offer["id"],
+            "type": "instant",
+            "passengers": [passenger(instant_offer)],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": instant_offer["total_amount"],
+                    "currency": instant_offer["total_currency"],
+                }
+            ],
+        },
+        format="json",
+    ).json()
+    call("bookings_cancel", "delete", f"/bookings/{instant['id']}")
 
     hook = call(
         "webhooks_create",

@@ -1,13 +1,24 @@
 """Order cancellations (duffel_api's `api/booking/order_cancellations.py`): a quote,
 `POST /air/order_cancellations`, then its confirmation,
-`POST /air/order_cancellations/{id}/actions/confirm`."""
+`POST /air/order_cancellations/{id}/actions/confirm`, both answering an OrderCancellation
+(`refund_amount`, `refund_currency`, `refund_to`, `airline_credits`, `expires_at`,
+`confirmed_at`). A confirmation's answer moves money, so it is read as an order's is: lost,
+5xx or unreadable, it is SupplierOutcomeUnknown (the order's `cancellation` tells later); and a
+success must be the confirmed cancellation of the quote asked for."""
 
-from decimal import Decimal
+from datetime import date
 
-from flights.suppliers.base import CancellationQuote
-from flights.suppliers.duffel.errors import CHANGE, ORDER_NOT_FOUND, QUOTE_NOT_FOUND
+from flights.suppliers.base import REFUND_TO, AirlineCredit, CancellationQuote
+from flights.suppliers.duffel.errors import (
+    ORDER_NOT_FOUND,
+    OUTCOME,
+    OUTCOME_UNKNOWN,
+    QUOTE_NOT_FOUND,
+    Unreadable,
+    outcome_unknown,
+)
 from flights.suppliers.duffel.http_client import ORDER_TIMEOUT, DuffelClient, path_part, read
-from flights.suppliers.duffel.values import decimal_or_none, utc_or_none
+from flights.suppliers.duffel.values import decimal_from, decimal_or_none, utc_or_none
 
 
 def create(client: DuffelClient, order_id: str) -> CancellationQuote:
@@ -21,21 +32,55 @@ def create(client: DuffelClient, order_id: str) -> CancellationQuote:
     return read(quote_from, data)
 
 
-def confirm(client: DuffelClient, quote_id: str) -> None:
-    client.call(
+def confirm(client: DuffelClient, quote_id: str) -> CancellationQuote:
+    data = client.call(
         "POST",
         f"/air/order_cancellations/{path_part(quote_id)}/actions/confirm",
         timeout=ORDER_TIMEOUT,
         not_found=QUOTE_NOT_FOUND,
-        effect=CHANGE,
+        effect=OUTCOME,
     )
+    confirmed = read(quote_from, data, effect=OUTCOME)
+    if confirmed.supplier_quote_id != quote_id or confirmed.confirmed_at is None:
+        # A success that is not this quote confirmed: we cannot tell what happened.
+        raise outcome_unknown(
+            OUTCOME_UNKNOWN,
+            {"supplier": "duffel", "id": confirmed.supplier_quote_id, "reason": "not confirmed"},
+        )
+    return confirmed
 
 
 def quote_from(data: dict) -> CancellationQuote:
+    refund_to = data.get("refund_to") or "balance"
+    if refund_to not in REFUND_TO:
+        raise Unreadable(f"unknown refund_to {refund_to!r}")
     refund = decimal_or_none(data.get("refund_amount"))
+    currency = str(data.get("refund_currency") or "")
+    if refund is not None and (refund < 0 or len(currency) != 3):
+        raise Unreadable(f"refund {refund} {currency!r}")
     return CancellationQuote(
         supplier_quote_id=str(data["id"]),
-        refund_amount=Decimal("0.00") if refund is None else refund,
-        refund_currency=str(data.get("refund_currency") or ""),
+        refund_amount=refund,
+        refund_currency=currency,
+        expires_at=utc_or_none(data, "expires_at"),
+        refund_to=refund_to,
+        airline_credits=tuple(credit_from(c) for c in data.get("airline_credits") or []),
+        order_id=str(data.get("order_id") or ""),
+        confirmed_at=utc_or_none(data, "confirmed_at"),
+        created_at=utc_or_none(data, "created_at"),
+    )
+
+
+def credit_from(data: dict) -> AirlineCredit:
+    issued_on = data.get("issued_on")
+    return AirlineCredit(
+        id=str(data.get("id") or ""),
+        credit_amount=decimal_from(data["credit_amount"]),
+        credit_currency=str(data["credit_currency"]),
+        credit_code=data.get("credit_code"),
+        credit_name=str(data.get("credit_name") or ""),
+        type=str(data.get("type") or ""),
+        passenger_id=data.get("passenger_id"),
+        issued_on=date.fromisoformat(issued_on) if issued_on else None,
         expires_at=utc_or_none(data, "expires_at"),
     )

@@ -7,7 +7,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from flights.suppliers.base import OrderPassenger, SupplierOrder, TicketDocument
+from flights.suppliers.base import CancellationQuote, OrderPassenger, SupplierOrder, TicketDocument
 from flights.suppliers.duffel.errors import (
     OFFER_NOT_FOUND,
     ORDER_NOT_FOUND,
@@ -26,6 +26,7 @@ from flights.suppliers.duffel.http_client import (
     path_part,
     read,
 )
+from flights.suppliers.duffel.order_cancellations import quote_from
 from flights.suppliers.duffel.payments import balance_payment
 from flights.suppliers.duffel.values import utc_or_none
 
@@ -169,7 +170,14 @@ def order_from(data: dict) -> SupplierOrder:
         price_guarantee_expires_at=utc_or_none(status, "price_guarantee_expires_at"),
         awaiting_payment=status.get("awaiting_payment") is True,
         cancelled=bool(data.get("cancelled_at")),
+        cancellation=_cancellation(data),
     )
+
+
+def _cancellation(data: dict) -> CancellationQuote | None:
+    """The order's confirmed cancellation, read as a confirmation's answer is."""
+    cancellation = data.get("cancellation")
+    return quote_from(cancellation) if isinstance(cancellation, dict) else None
 
 
 def _orders_page(body) -> tuple[list[dict], str | None]:

@@ -93,5 +93,5 @@ class DuffelSupplier(FlightSupplier):
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
         return order_cancellations.create(self.client, order_id)
 
-    def confirm_cancellation(self, quote_id: str) -> None:
-        order_cancellations.confirm(self.client, quote_id)
+    def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
+        return order_cancellations.confirm(self.client, quote_id)

@@ -107,5 +107,6 @@ for _code, _message in (
     ("order_expired", "The hold has expired"),
     ("quote_not_found", "Unknown sandbox cancellation quote"),
     ("quote_expired", "The cancellation quote has expired"),
+    ("order_already_cancelled", "The order has already been cancelled"),
 ):
     register_error(_code, SupplierError.status_code, _message, module=__name__)

@@ -5,7 +5,7 @@ import dataclasses
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -15,6 +15,8 @@ from core.money import q
 from flights.models import SandboxOrder
 from flights.reference import AIRLINES
 from flights.suppliers.base import (
+    AirlineCredit,
+    CancellationQuote,
     OrderPassenger,
     SupplierError,
     SupplierOrder,
@@ -190,7 +192,82 @@ def current_order(order_id: str) -> SupplierOrder:
     if entry is None:
         return state.order()
     issuing = bool(entry.tickets_ready_at and timezone.now() < entry.tickets_ready_at)
-    return OrderState.decode(entry.order_id).order(issuing=issuing)
+    order = OrderState.decode(entry.order_id).order(issuing=issuing)
+    if entry.cancellation:
+        order = dataclasses.replace(
+            order, cancelled=True, cancellation=cancellation_from(entry.cancellation)
+        )
+    return order
+
+
+# --- Cancellations -----------------------------------------------------------------------------
+
+
+def cancellation_json(quote: CancellationQuote) -> dict:
+    """A cancellation as the order book keeps it (Duffel's OrderCancellation's fields)."""
+    return {
+        "id": quote.supplier_quote_id,
+        "order_id": quote.order_id,
+        "refund_amount": None if quote.refund_amount is None else f"{quote.refund_amount:.2f}",
+        "refund_currency": quote.refund_currency,
+        "refund_to": quote.refund_to,
+        "airline_credits": [
+            {
+                "id": c.id,
+                "credit_amount": f"{c.credit_amount:.2f}",
+                "credit_currency": c.credit_currency,
+                "credit_code": c.credit_code,
+                "credit_name": c.credit_name,
+                "type": c.type,
+                "passenger_id": c.passenger_id,
+                "issued_on": c.issued_on.isoformat() if c.issued_on else None,
+                "expires_at": c.expires_at.isoformat() if c.expires_at else None,
+            }
+            for c in quote.airline_credits
+        ],
+        "expires_at": quote.expires_at.isoformat() if quote.expires_at else None,
+        "confirmed_at": quote.confirmed_at.isoformat() if quote.confirmed_at else None,
+        "created_at": quote.created_at.isoformat() if quote.created_at else None,
+    }
+
+
+def cancellation_from(data: dict) -> CancellationQuote:
+    def instant(key: str, source: dict) -> datetime | None:
+        return datetime.fromisoformat(source[key]) if source.get(key) else None
+
+    return CancellationQuote(
+        supplier_quote_id=data["id"],
+        order_id=data["order_id"],
+        refund_amount=None if data["refund_amount"] is None else Decimal(data["refund_amount"]),
+        refund_currency=data["refund_currency"],
+        refund_to=data["refund_to"],
+        airline_credits=tuple(
+            AirlineCredit(
+                id=c["id"],
+                credit_amount=Decimal(c["credit_amount"]),
+                credit_currency=c["credit_currency"],
+                credit_code=c["credit_code"],
+                credit_name=c["credit_name"],
+                type=c["type"],
+                passenger_id=c["passenger_id"],
+                issued_on=date.fromisoformat(c["issued_on"]) if c["issued_on"] else None,
+                expires_at=instant("expires_at", c),
+            )
+            for c in data["airline_credits"]
+        ),
+        expires_at=instant("expires_at", data),
+        confirmed_at=instant("confirmed_at", data),
+        created_at=instant("created_at", data),
+    )
+
+
+def record_cancellation(booking_reference: str, quote: CancellationQuote) -> bool:
+    """Write a confirmed cancellation into the book, once: False if the order already was."""
+    return bool(
+        SandboxOrder.objects.filter(pk=booking_reference, cancellation__isnull=True).update(
+            cancellation=cancellation_json(quote)
+        )
+    )
 
 
 def _attr_or_key(source: object, name: str):

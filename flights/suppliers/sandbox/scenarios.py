@@ -30,12 +30,31 @@ ORDER_PENDING_FAMILY_NAME = "Orderpending"
 ORDER_PENDING_SECONDS = 60
 # - creating a hold: the hold is made, but its answer is lost.
 HOLD_ANSWER_LOST_FAMILY_NAME = "Holdlost"
+# Cancellations (a passenger's family name, any case), whatever the fare's stored conditions:
+# - the airline refunds half of what the conditions promise (quote and confirmation);
+REFUND_LOWER_FAMILY_NAME = "Refundlow"
+# - the quote follows the conditions, the confirmation refunds half of it (the confirmed wins);
+REFUND_DROPS_FAMILY_NAME = "Refunddrop"
+# - the refund goes to a voucher / to airline credits (one per passenger), never to cash;
+REFUND_VOUCHER_FAMILY_NAME = "Refundvoucher"
+REFUND_CREDITS_FAMILY_NAME = "Refundcredits"
+# - the quote expires QUOTE_SHORT_SECONDS after it is made;
+QUOTE_EXPIRES_FAMILY_NAME = "Quoteexpires"
+QUOTE_SHORT_SECONDS = 5
+# - the order is cancelled, but the confirmation's answer is lost (found later in the order).
+CANCEL_ANSWER_LOST_FAMILY_NAME = "Cancellost"
 # Each scenario's flag in the order ids.
 SCENARIO_FLAGS = {
     ANSWER_LOST_FAMILY_NAME: "l",
     SUPPLIER_DOWN_FAMILY_NAME: "d",
     ORDER_PENDING_FAMILY_NAME: "p",
     HOLD_ANSWER_LOST_FAMILY_NAME: "h",
+    REFUND_LOWER_FAMILY_NAME: "w",
+    REFUND_DROPS_FAMILY_NAME: "r",
+    REFUND_VOUCHER_FAMILY_NAME: "v",
+    REFUND_CREDITS_FAMILY_NAME: "c",
+    QUOTE_EXPIRES_FAMILY_NAME: "x",
+    CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
 }
 
 

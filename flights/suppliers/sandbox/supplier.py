@@ -1,6 +1,7 @@
 """The sandbox supplier: search, orders and cancellations on top of the other modules."""
 
 import random
+import secrets
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -10,6 +11,7 @@ from core.money import q
 from flights.models import SandboxOrder
 from flights.reference import AIRLINES
 from flights.suppliers.base import (
+    AirlineCredit,
     CancellationQuote,
     FlightSupplier,
     OrderPassenger,
@@ -18,7 +20,7 @@ from flights.suppliers.base import (
     SupplierOffer,
     SupplierOrder,
 )
-from flights.suppliers.sandbox.common import ceil_second, digest
+from flights.suppliers.sandbox.common import ceil_second, stable_int
 from flights.suppliers.sandbox.fares import (
     OFFER_MINUTES,
     QUOTE_MINUTES,
@@ -38,16 +40,24 @@ from flights.suppliers.sandbox.orders import (
     current_order,
     passenger_numbers,
     rebook_order,
+    record_cancellation,
     refund_penalty,
     ticketed_state,
     verified_payload,
 )
 from flights.suppliers.sandbox.scenarios import (
     ANSWER_LOST_FAMILY_NAME,
+    CANCEL_ANSWER_LOST_FAMILY_NAME,
     HOLD_ANSWER_LOST_FAMILY_NAME,
     ISSUANCE_FAILURE_FAMILY_NAME,
     ORDER_PENDING_FAMILY_NAME,
     ORDER_PENDING_SECONDS,
+    QUOTE_EXPIRES_FAMILY_NAME,
+    QUOTE_SHORT_SECONDS,
+    REFUND_CREDITS_FAMILY_NAME,
+    REFUND_DROPS_FAMILY_NAME,
+    REFUND_LOWER_FAMILY_NAME,
+    REFUND_VOUCHER_FAMILY_NAME,
     SUPPLIER_DOWN_FAMILY_NAME,
     check_search_scenarios,
     issuance_failure,
@@ -173,24 +183,116 @@ class SandboxSupplier(FlightSupplier):
         return current_order(entry.order_id) if entry is not None and booking_id else None
 
     def quote_cancellation(self, order_id: str) -> CancellationQuote:
-        state = OrderState.decode(order_id)
-        if state.refund_penalty is None:
-            refund = Decimal("0.00")
-        else:
+        """From the fare's refund condition (total minus penalty; nothing when not refundable,
+        nothing for a hold not paid), per the order's cancellation scenario."""
+        current = current_order(order_id)
+        if current.cancelled:
+            raise SupplierError(
+                "The order has already been cancelled", code="order_already_cancelled"
+            )
+        state = OrderState.decode(current.supplier_order_id)
+        now = timezone.now()
+        lifetime = (
+            timedelta(seconds=QUOTE_SHORT_SECONDS)
+            if state.scenario == QUOTE_EXPIRES_FAMILY_NAME
+            else timedelta(minutes=QUOTE_MINUTES)
+        )
+        expires_at = ceil_second(now) + lifetime
+        nonce = secrets.token_hex(4)
+        payload = f"{int(expires_at.timestamp())}.{state.booking_reference}.{nonce}"
+        quote_id = f"{QUOTE_PREFIX}{payload}-{checksum(payload)}"
+        return self._cancellation(state, current, quote_id, expires_at, now, confirmed=False)
+
+    def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
+        payload = verified_payload(quote_id, QUOTE_PREFIX)
+        parts = payload.split(".") if payload else []
+        if len(parts) != 3:
+            raise SupplierError("Unknown sandbox cancellation quote", code="quote_not_found")
+        expires = datetime.fromtimestamp(int(parts[0]), tz=UTC)
+        now = timezone.now()
+        if now > expires:
+            raise SupplierError("The cancellation quote has expired", code="quote_expired")
+        entry = SandboxOrder.objects.filter(pk=parts[1]).first()
+        if entry is None:
+            raise SupplierError("Unknown sandbox cancellation quote", code="quote_not_found")
+        current = current_order(entry.order_id)
+        if current.cancelled:
+            raise SupplierError(
+                "The order has already been cancelled", code="order_already_cancelled"
+            )
+        state = OrderState.decode(current.supplier_order_id)
+        confirmed = self._cancellation(state, current, quote_id, expires, now, confirmed=True)
+        if not record_cancellation(state.booking_reference, confirmed):
+            raise SupplierError(
+                "The order has already been cancelled", code="order_already_cancelled"
+            )
+        if state.scenario == CANCEL_ANSWER_LOST_FAMILY_NAME:
+            raise outcome_unknown(state.scenario)  # cancelled all the same
+        return confirmed
+
+    @staticmethod
+    def _cancellation(
+        state: OrderState,
+        current: SupplierOrder,
+        quote_id: str,
+        expires_at: datetime,
+        now: datetime,
+        *,
+        confirmed: bool,
+    ) -> CancellationQuote:
+        refund = Decimal("0.00")
+        if state.refund_penalty is not None:
             refund = q(max(state.total_amount - state.refund_penalty, Decimal(0)))
-        expires_at = ceil_second(timezone.now()) + timedelta(minutes=QUOTE_MINUTES)
-        payload = f"{int(expires_at.timestamp())}.{digest(state.encode(), size=8).hex()}"
+        if state.scenario == REFUND_LOWER_FAMILY_NAME or (
+            confirmed and state.scenario == REFUND_DROPS_FAMILY_NAME
+        ):
+            refund = q(refund / 2)
+        refund_to = "balance"
+        credits: tuple[AirlineCredit, ...] = ()
+        if current.awaiting_payment:
+            refund, refund_to = Decimal("0.00"), "awaiting_payment"
+        elif state.scenario == REFUND_VOUCHER_FAMILY_NAME:
+            refund_to = "voucher"
+            credits = (sandbox_credit(state, refund, "Voucher", None, now),)
+        elif state.scenario == REFUND_CREDITS_FAMILY_NAME:
+            refund_to = "airline_credits"
+            shares = split_evenly(refund, len(state.passenger_numbers))
+            credits = tuple(
+                sandbox_credit(state, share, "Future Flight Credit", f"sbx_pas_{n}", now)
+                for n, share in zip(state.passenger_numbers, shares, strict=True)
+            )
         return CancellationQuote(
-            supplier_quote_id=f"{QUOTE_PREFIX}{payload}-{checksum(payload)}",
+            supplier_quote_id=quote_id,
+            order_id=current.supplier_order_id,
             refund_amount=refund,
             refund_currency=state.currency,
+            refund_to=refund_to,
+            airline_credits=credits,
             expires_at=expires_at,
+            confirmed_at=now if confirmed else None,
+            created_at=now,
         )
 
-    def confirm_cancellation(self, quote_id: str) -> None:
-        payload = verified_payload(quote_id, QUOTE_PREFIX)
-        if payload is None:
-            raise SupplierError("Unknown sandbox cancellation quote", code="quote_not_found")
-        expires = datetime.fromtimestamp(int(payload.split(".")[0]), tz=UTC)
-        if timezone.now() > expires:
-            raise SupplierError("The cancellation quote has expired", code="quote_expired")
+
+def split_evenly(amount: Decimal, parts: int) -> list[Decimal]:
+    """`amount` in `parts` shares of whole cents, the first ones taking the leftover cents."""
+    cents = int(q(amount) * 100)
+    share, rest = divmod(cents, parts)
+    return [Decimal(share + (1 if i < rest else 0)) / 100 for i in range(parts)]
+
+
+def sandbox_credit(
+    state: OrderState, amount: Decimal, name: str, passenger_id: str | None, now: datetime
+) -> AirlineCredit:
+    serial = stable_int("credit", state.booking_reference, passenger_id or "") % 10**10
+    return AirlineCredit(
+        id=f"sbx_acd_{serial:010d}",
+        credit_amount=amount,
+        credit_currency=state.currency,
+        credit_code=f"{AIRLINES[state.owner].ticket_prefix}{serial:010d}",
+        credit_name=name,
+        type="eticket" if passenger_id else "mco",
+        passenger_id=passenger_id,
+        issued_on=now.date(),
+        expires_at=now + timedelta(days=365),
+    )

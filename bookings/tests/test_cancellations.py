@@ -1,0 +1,231 @@
+"""Cancellations over the API on the sandbox (its cancellation scenarios, docs/sandbox.md): a
+quote then its confirmation, settled on the confirmed refund; a voucher or airline credits
+credit 0.00; a lost confirmation is settled once by the reconcile job; and, on PostgreSQL with
+real threads, racing confirmations never credit a refund twice."""
+
+import threading
+from collections import Counter
+from decimal import Decimal
+
+import pytest
+from django.db import connections
+
+from bookings.models import Booking, BookingCancellation
+from bookings.services import (
+    booking_cancellation_check,
+    booking_cancellation_confirm,
+    booking_cancellation_quote,
+    bookings_outcomes_reconcile,
+)
+from bookings.tests.helpers import book, money, offers, passenger
+from core.exceptions import ApplicationError
+from tests.kit.factories import fund
+from tests.kit.marks import needs_postgresql
+from wallet.ledger_check import ledger_problems
+
+BOOKINGS = "/api/v1/bookings"
+
+
+@pytest.fixture
+def client(live_client, team, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    fund(team, "100000.00")
+    return live_client
+
+
+def ticketed(client, family_name: str) -> Booking:
+    """A paid, ticketed booking of a refundable fare, its passenger named `family_name`."""
+    offer = next(
+        o
+        for o in offers(client)
+        if o["conditions"]["refund_before_departure"]["allowed"]
+        and o["conditions"]["refund_before_departure"]["penalty_amount"]
+    )
+    response = book(
+        client,
+        offer,
+        type="instant",
+        people=[passenger(offer["passengers"][0]["id"], family_name=family_name)],
+        payments=[
+            {
+                "type": "balance",
+                "amount": offer["total_amount"],
+                "currency": offer["total_currency"],
+            }
+        ],
+    )
+    assert response.status_code == 201, response.content
+    booking = Booking.objects.get(pk=response.json()["id"])
+    assert booking.status == "ticketed"
+    return booking
+
+
+def per_conditions(booking: Booking) -> Decimal:
+    condition = booking.conditions["refund_before_departure"]
+    return booking.total_amount - Decimal(condition["penalty_amount"])
+
+
+def brl(booking: Booking, amount: Decimal) -> Decimal:
+    from bookings.services.refunds import refund_in_brl
+
+    return refund_in_brl(booking, amount)
+
+
+@pytest.mark.django_db
+def test_the_sandbox_quotes_from_the_fare_rules_and_confirms(client):
+    booking = ticketed(client, "Souza")
+    quoted = client.post(f"{BOOKINGS}/{booking.pk}/cancellations")
+    assert quoted.status_code == 201, quoted.content
+    data = quoted.json()["data"]
+    assert data["refund_amount"] == f"{per_conditions(booking)}"
+    assert data["wallet_credit_amount"] == f"{brl(booking, per_conditions(booking))}"
+    confirmed = client.post(f"{BOOKINGS}/{booking.pk}/cancellations/{data['id']}/confirm")
+    assert confirmed.status_code == 200, confirmed.content
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_lower_refund_credits_the_lower_amount(client):
+    booking = ticketed(client, "Refundlow")
+    response = client.delete(f"{BOOKINGS}/{booking.pk}")
+    assert response.status_code == 200, response.content
+    airline = (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    assert response.json()["data"]["refund"]["amount"] == f"{airline}"
+    assert money(booking.pk)[1] == [brl(booking, airline)]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("family", "refund_to"), [("Refundvoucher", "voucher"), ("Refundcredits", "airline_credits")]
+)
+def test_a_refund_to_credits_credits_nothing(client, family, refund_to):
+    booking = ticketed(client, family)
+    response = client.delete(f"{BOOKINGS}/{booking.pk}")
+    refund = response.json()["data"]["refund"]
+    assert (refund["refund_to"], refund["wallet_credit_amount"]) == (refund_to, "0.00")
+    assert sum(Decimal(c["credit_amount"]) for c in refund["airline_credits"]) == per_conditions(
+        booking
+    )
+    assert money(booking.pk)[1] == []
+    page = client.get(f"{BOOKINGS}/{booking.pk}/cancellations").json()["data"][0]
+    assert page["airline_credits"] == refund["airline_credits"]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_lost_confirmation_is_settled_once_by_the_reconcile_job(client, settings):
+    booking = ticketed(client, "Cancellost")
+    quoted = booking_cancellation_quote(booking=booking)
+    with pytest.raises(ApplicationError) as lost:
+        booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+    assert lost.value.code == "cancellation_outcome_unknown"
+    assert money(booking.pk)[1] == []
+    assert BookingCancellation.objects.get().status == "unknown"
+
+    bookings_outcomes_reconcile()  # the task runs at once in the tests (eager)
+
+    assert BookingCancellation.objects.get().status == "confirmed"
+    assert booking_cancellation_check(cancellation_id=quoted.pk) == "settled"
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    booking.refresh_from_db()
+    assert booking.status == "cancelled"
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_postgresql("row locks and concurrent confirmations")
+def test_racing_confirmations_credit_the_refund_once(client):
+    booking = ticketed(client, "Souza")
+    quoted = booking_cancellation_quote(booking=booking)
+    threads_count = 6
+    start, outcomes = threading.Barrier(threads_count), []
+
+    def confirm():
+        try:
+            start.wait()
+            try:
+                confirmed = booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+                outcomes.append(confirmed.status)
+            except ApplicationError as exc:
+                outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=confirm) for _ in range(threads_count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    counted = Counter(outcomes)
+    assert counted["confirmed"] >= 1, counted
+    assert set(counted) <= {"confirmed", "cancellation_in_progress"}, counted
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
+
+
+# --- The panel, the booking page and the e-mail --------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_panels_cancel_confirmation_shows_the_suppliers_quote(client, team):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Refundlow")
+    airline = (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    browser = browser_for(SupportUserFactory(), language="en")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    page = browser.post(reverse("admin:bookings_booking_changelist"), chosen).content.decode()
+    credited = f"{brl(booking, airline):,.2f}"
+    assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{credited}" in page  # not the conditions
+    browser.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})
+    assert money(booking.pk)[1] == [brl(booking, airline)]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_booking_page_and_the_email_show_the_airline_credits(client, team, mailoutbox):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.emails import booking_email_message
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Refundvoucher")
+    refund = client.delete(f"{BOOKINGS}/{booking.pk}").json()["data"]["refund"]
+    [credit] = refund["airline_credits"]
+    browser = browser_for(SupportUserFactory(), language="en")
+    page = browser.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content
+    assert credit["credit_code"] in page.decode()
+    assert "Cancellation at the supplier" in page.decode()
+    booking.refresh_from_db()
+    message = booking_email_message(
+        booking=booking,
+        kind="booking_cancelled",
+        passengers=list(booking.passengers.all()),
+        documents=list(booking.documents.all()),
+        to=["ana@example.com"],
+    )
+    body = message.body
+    assert credit["credit_code"] in body
+    assert "crédito com a companhia" in body or "credit with the airline" in body
+
+
+@pytest.mark.django_db
+def test_supports_check_now_settles_a_lost_confirmation(client):
+    from bookings.services import booking_check_with_supplier
+
+    booking = ticketed(client, "Cancellost")
+    quoted = booking_cancellation_quote(booking=booking)
+    with pytest.raises(ApplicationError):
+        booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+
+    assert booking_check_with_supplier(booking=booking) == "confirmed"
+
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
