@@ -106,8 +106,7 @@ def api_key_for_secret(secret: str, django_request=None, view=None) -> ApiKey | 
             entry.last_used_at = key.last_used_at
         key._key_cache_entry = entry  # type: ignore[attr-defined]  # read by _touch_last_used
         return key
-    key = ApiKey.from_db("default", _KEY_FIELDS, entry.key_values)
-    key.team = Team.from_db("default", _TEAM_FIELDS, entry.team_values)
+    key = key_from_entry(entry)
     key.last_used_at = entry.last_used_at
     key._key_cache_entry = entry  # type: ignore[attr-defined]  # read by _touch_last_used
     return key
@@ -144,3 +143,10 @@ def _touch_last_used(key: ApiKey) -> None:
         entry = getattr(key, "_key_cache_entry", None)
         if entry is not None:
             entry.last_used_at = now
+
+
+def key_from_entry(entry: key_cache.Entry) -> ApiKey:
+    """This request's own ApiKey and Team, built from a cached entry's values."""
+    key = ApiKey.from_db("default", _KEY_FIELDS, entry.key_values)
+    key.team = Team.from_db("default", _TEAM_FIELDS, entry.team_values)
+    return key

@@ -106,8 +106,8 @@ def balance_parts(team, bare, balance, n: int) -> str:
     from rest_framework.response import Response
 
     from agencies import key_cache
-    from agencies.authentication import _KEY_FIELDS, _TEAM_FIELDS, api_key_for_secret
-    from agencies.models import ApiKey, Team, hash_secret
+    from agencies.authentication import api_key_for_secret, key_from_entry
+    from agencies.models import hash_secret
     from api.throttling import limits_for, read_and_count_ahead
     from wallet.apis import WalletBalanceApi
     from wallet.selectors import wallet_balance
@@ -125,9 +125,7 @@ def balance_parts(team, bare, balance, n: int) -> str:
     def key_from_cache():
         entry = key_cache.lookup(hash_secret(team.live_key), generation)
         assert entry is not None
-        ApiKey.from_db("default", _KEY_FIELDS, entry.key_values).team = Team.from_db(
-            "default", _TEAM_FIELDS, entry.team_values
-        )
+        key_from_entry(entry)
 
     def query():
         wallet_balance(team=key.team, live_mode=True)
