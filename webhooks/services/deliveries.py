@@ -208,6 +208,35 @@ def _attempts_in_flight(*, now: datetime) -> tuple[dict[str, int], dict[str, int
     return per_endpoint, dict(per_team)
 
 
+# While a claim turned away by its team's cap is recent, every attempt or batch of the team
+# that ends hands its slot on (`_hand_on_team_slot`): several endpoints of the team may be
+# waiting, and only a batch's own endpoint gets a continuation. A key in the cache, set at each
+# such turn-away and left to expire (the sweep is the safety net should the cache be down).
+TEAM_WAITING_SECONDS = 60
+
+
+def _team_waiting_key(team_id: str) -> str:
+    return f"webhooks:team-waiting:{team_id}"
+
+
+def _mark_team_waiting(team_id: str) -> None:
+    try:
+        cache.set(_team_waiting_key(team_id), 1, TEAM_WAITING_SECONDS)
+    except Exception:  # cache down: the sweep sends them
+        logger.warning("Could not mark webhook team %s waiting", team_id, exc_info=True)
+
+
+def _team_waiting(team_id: str) -> bool:
+    """Whether a claim of the team was turned away by its cap lately."""
+    if settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM <= 0:
+        return False
+    try:
+        return bool(cache.get(_team_waiting_key(team_id)))
+    except Exception:  # cache down: the last slot's holder and the sweep still hand slots on
+        logger.warning("Could not read webhook team %s waiting", team_id, exc_info=True)
+        return False
+
+
 @dataclass(frozen=True)
 class _Slots:
     """What a claim counted in flight: the endpoint's attempts and its team's (every endpoint
@@ -223,6 +252,12 @@ class _Slots:
         team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
         endpoint_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
         return self.endpoint >= endpoint_cap or (team_cap > 0 and self.team >= team_cap)
+
+    @property
+    def team_full(self) -> bool:
+        """The team is at its cap (whatever its endpoint's count)."""
+        team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
+        return team_cap > 0 and self.team >= team_cap
 
     @property
     def took_last(self) -> bool:
@@ -301,15 +336,19 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
         [delivery] = found
         now = timezone.now()
         slots = _slots(delivery.endpoint, now=now) if delivery.endpoint.active else None
-        if slots is None or slots.full:
+        turned_away = slots is None or slots.full
+        if turned_away:
             # Inactive: it waits for a reactivation. Over a cap: for a slot to free up.
             if lease_id:
                 Delivery.objects.filter(pk=delivery_id, lease_id=lease_id, in_flight=False).update(
                     leased_until=None, lease_id=""
                 )
-            return None
-        claimed = claim_for_attempt(delivery_id, now=now, lease_id=lease_id)
-    if claimed is None:
+            claimed = None
+        else:
+            claimed = claim_for_attempt(delivery_id, now=now, lease_id=lease_id)
+    if turned_away and slots is not None and slots.team_full:
+        _mark_team_waiting(delivery.endpoint.team_id)
+    if claimed is None or slots is None:
         return None
     delivery.attempt_count, delivery.lease_id = claimed
     delivery.leased_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
@@ -345,10 +384,20 @@ class _Batch:
     full: bool  # as many as WEBHOOK_BATCH_SIZE: more may be due
     slots: _Slots  # what its claim counted in flight (see delivery_claim)
     stop: Callable[[], bool] | None = None  # the worker is stopping: take no next delivery
+    _hands_on_team: bool | None = None  # see hands_on_team_slot
 
     @property
     def took_last_slot(self) -> bool:
         return self.slots.took_last
+
+    def hands_on_team_slot(self) -> bool:
+        """Whether its end hands its team's slot on: it took the team's last free slot, or a
+        claim of the team was turned away by the team's cap lately (the cache read once)."""
+        if self._hands_on_team is None:
+            self._hands_on_team = self.slots.took_last_of_team or _team_waiting(
+                self.endpoint.team_id
+            )
+        return self._hands_on_team
 
     def goes_on(self) -> bool:
         """Whether the batch may put its next delivery in flight: its time is not up and its
@@ -403,7 +452,35 @@ def deliveries_send_batch(
             break
         attempt, delivery = _record_in_batch(batch, delivery, outcome)
         attempts.append(attempt)
+        if more is not None and delivery is not None and outcome["duration_ms"] >= SPLIT_AFTER_MS:
+            more = _split(batch, after=delivery, more=more)
     return attempts
+
+
+# A batch whose receiver took this long to answer gives half of its waiting deliveries to
+# another batch of the endpoint, if the endpoint (and its team) had a slot free at the claim:
+# a slow receiver's backlog is sent on both of its slots, not one after the other on one.
+SPLIT_AFTER_MS = 1000
+
+
+def _split(
+    batch: _Batch, *, after: Delivery, more: Callable[[str], object]
+) -> Callable[[str], object] | None:
+    """Give back the newer half of the deliveries waiting behind `after` (in flight now) and
+    ask the caller for another batch of the endpoint (`more`), which claims them if a slot is
+    still free. Once per batch: returns None, the batch's `more` from then on."""
+    if not batch.slots.more_free:
+        return more  # this batch took the last slot: no other batch would be let in
+    rest = batch.deliveries[batch.deliveries.index(after) + 1 :]
+    given = rest[(len(rest) + 1) // 2 :]
+    if not given:
+        return more
+    release_and_take(
+        None, {}, following=None, give_back=given, lease_id=batch.lease_id, now=timezone.now()
+    )
+    batch.deliveries = batch.deliveries[: len(batch.deliveries) - len(given)]
+    more(batch.endpoint.pk)
+    return None
 
 
 def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
@@ -424,28 +501,33 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
             return None
         now = timezone.now()
         slots = _slots(endpoint, now=now) if endpoint.active else None
-        if slots is None or slots.full:
+        turned_away = slots is None or slots.full
+        if turned_away:
             # Inactive: they wait for a reactivation. Over a cap: for a batch of the endpoint
             # (or of the team) to end (it hands its slot on) or the sweep.
             if lease_id:
                 Delivery.objects.filter(
                     endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False
                 ).update(leased_until=None, lease_id="")
-            return None
-        deliveries = claimable(
-            endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
-        )
-        if not deliveries:
-            return None
-        first = deliveries[0]
-        new_lease = secrets.token_hex(8)
-        attempt_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
-        lease_batch(
-            deliveries,
-            lease_id=new_lease,
-            attempt_until=attempt_until,
-            waiting_until=_batch_until(now),
-        )
+            deliveries = []
+        else:
+            deliveries = claimable(
+                endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
+            )
+        if deliveries:
+            new_lease = secrets.token_hex(8)
+            attempt_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
+            lease_batch(
+                deliveries,
+                lease_id=new_lease,
+                attempt_until=attempt_until,
+                waiting_until=_batch_until(now),
+            )
+    if turned_away and slots is not None and slots.team_full:
+        _mark_team_waiting(endpoint.team_id)  # after the transaction: no lock held meanwhile
+    if not deliveries or slots is None:
+        return None
+    first = deliveries[0]
     for delivery in deliveries:
         delivery.endpoint = endpoint
         delivery.lease_id = new_lease
@@ -569,7 +651,7 @@ def _record_success_at_once(
                 None, {}, following=None, give_back=rest, lease_id=batch.lease_id, now=now
             )
             _batch_end(batch, after=delivery, failed=False, active=active)
-    elif batch.slots.took_last_of_team:
+    elif batch.hands_on_team_slot():
         with transaction.atomic():  # the team's slot handed on: a delivery locked and leased
             _batch_end(batch, after=delivery, failed=False, active=active)
     elif active and (batch.full or batch.took_last_slot):  # else _batch_end does nothing
@@ -582,10 +664,11 @@ def _record_success_at_once(
 def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) -> None:
     """A batch is over (in the transaction of its last record): its slot is handed on.
 
-    A batch that held its team's last free slot hands it to the team's oldest due delivery
-    (`_hand_on_team_slot`): another endpoint of the team may have been turned away by the
-    team's cap meanwhile, and whichever endpoint's delivery waited longest goes first, this
-    one's included (unless it just failed or is no longer active).
+    A batch that held its team's last free slot, or ends while claims of its team are being
+    turned away by the team's cap (`_team_waiting`), hands its slot to the team's oldest due
+    delivery (`_hand_on_team_slot`): other endpoints of the team may be waiting, and whichever
+    endpoint's delivery waited longest goes first, this one's included (unless it just failed
+    or is no longer active).
 
     Otherwise, after a failed attempt nothing is queued: the rest, given back due, waits for
     the sweep (a receiver that just failed is not sent the next delivery at once). Otherwise,
@@ -593,7 +676,7 @@ def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) ->
     held the endpoint's last free slot (a batch may have been turned away meanwhile: see
     delivery_claim), and a due, free delivery is waiting, a continuation is queued.
     `active`: the endpoint is still active."""
-    if batch.slots.took_last_of_team:
+    if batch.hands_on_team_slot():
         skip = batch.endpoint.pk if failed or not active else None
         _hand_on_team_slot(team_id=batch.endpoint.team_id, skip_endpoint=skip)
         return
@@ -732,8 +815,9 @@ def _record_attempt(
     Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
         leased_until=None, lease_id="", in_flight=False, **changes
     )
-    if getattr(delivery, "hands_on_team_slot", False):
-        _hand_on_team_slot(team_id=delivery.endpoint.team_id)
+    team_id = delivery.endpoint.team_id
+    if getattr(delivery, "hands_on_team_slot", False) or _team_waiting(team_id):
+        _hand_on_team_slot(team_id=team_id)
     elif getattr(delivery, "hands_on_slot", True):
         _hand_on_slot(endpoint_id=delivery.endpoint_id)
     return attempt
