@@ -384,6 +384,7 @@ class _Batch:
     full: bool  # as many as WEBHOOK_BATCH_SIZE: more may be due
     slots: _Slots  # what its claim counted in flight (see delivery_claim)
     stop: Callable[[], bool] | None = None  # the worker is stopping: take no next delivery
+    more: Callable[[str], object] | None = None  # another batch of the endpoint, at once
     _hands_on_team: bool | None = None  # see hands_on_team_slot
 
     @property
@@ -418,19 +419,22 @@ def deliveries_send_batch(
     made (none when there was nothing to send: nothing due and free, endpoint inactive or at
     its cap of attempts in flight, or its team at its own). `lease_id`: the sweep's lease on
     some of them. `stop`: asked before each next delivery; true, the batch ends there and
-    gives the rest back, as when its time is up (a worker shutting down). `more`: called with
-    the endpoint's id once the claim has committed, when the batch is full and leaves the
-    endpoint and its team a slot free, so that the caller may start another batch of it at
-    once (the delivery pool does, on an idle thread: webhooks/services/pool.py)."""
+    gives the rest back, as when its time is up (a worker shutting down). `more`: how the
+    caller starts another batch of the endpoint at once (the delivery pool, on a free thread:
+    webhooks/services/pool.py), called with the endpoint's id once the claim has committed when
+    the batch is full and leaves the endpoint and its team a slot free, when a slow receiver's
+    batch splits (`_split`), and for the batch's continuation instead of a queue message
+    (unless the worker is stopping)."""
     # From now on a new delivery of this endpoint queues a message of its own: this claim may
     # be too early to see it.
     _forget_queued(endpoint_id)
     batch = _batch_claim(endpoint_id, lease_id=lease_id)
     if batch is None:
         return []
-    batch.stop = stop
+    batch.stop, batch.more = stop, more
     if more is not None and batch.full and batch.slots.more_free:
         more(endpoint_id)
+    split = more is None  # a batch splits once at most
     attempts = []
     delivery: Delivery | None = batch.deliveries[0]
     while delivery is not None:
@@ -452,8 +456,8 @@ def deliveries_send_batch(
             break
         attempt, delivery = _record_in_batch(batch, delivery, outcome)
         attempts.append(attempt)
-        if more is not None and delivery is not None and outcome["duration_ms"] >= SPLIT_AFTER_MS:
-            more = _split(batch, after=delivery, more=more)
+        if not split and delivery is not None and outcome["duration_ms"] >= SPLIT_AFTER_MS:
+            split = _split(batch, after=delivery)
     return attempts
 
 
@@ -463,24 +467,22 @@ def deliveries_send_batch(
 SPLIT_AFTER_MS = 1000
 
 
-def _split(
-    batch: _Batch, *, after: Delivery, more: Callable[[str], object]
-) -> Callable[[str], object] | None:
+def _split(batch: _Batch, *, after: Delivery) -> bool:
     """Give back the newer half of the deliveries waiting behind `after` (in flight now) and
-    ask the caller for another batch of the endpoint (`more`), which claims them if a slot is
-    still free. Once per batch: returns None, the batch's `more` from then on."""
-    if not batch.slots.more_free:
-        return more  # this batch took the last slot: no other batch would be let in
+    ask the caller for another batch of the endpoint (`batch.more`), which claims them if a
+    slot is still free. Whether it did (a batch splits once)."""
+    if batch.more is None or not batch.slots.more_free:
+        return False  # this batch took the last slot: no other batch would be let in
     rest = batch.deliveries[batch.deliveries.index(after) + 1 :]
     given = rest[(len(rest) + 1) // 2 :]
     if not given:
-        return more
+        return False
     release_and_take(
         None, {}, following=None, give_back=given, lease_id=batch.lease_id, now=timezone.now()
     )
     batch.deliveries = batch.deliveries[: len(batch.deliveries) - len(given)]
-    more(batch.endpoint.pk)
-    return None
+    batch.more(batch.endpoint.pk)
+    return True
 
 
 def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
@@ -688,7 +690,12 @@ def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) ->
     if not gave_back and not due_waiting(batch.endpoint.pk):
         return
     endpoint_id = batch.endpoint.pk
-    transaction.on_commit(lambda: _queue_batch(endpoint_id))
+    more = batch.more
+    if more is not None and not (batch.stop is not None and batch.stop()):
+        # In the delivery pool: the next batch on a free thread of this process, no message.
+        transaction.on_commit(lambda: more(endpoint_id))
+    else:
+        transaction.on_commit(lambda: _queue_batch(endpoint_id))
 
 
 def delivery_send(delivery: Delivery) -> DeliveryAttempt:
