@@ -107,6 +107,7 @@ _SPECIAL_IPV6_UNICAST = _networks(
 _GLOBAL_UNICAST_IPV6 = ipaddress.ip_network("2000::/3")
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the address, asked for every request
 def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether webhooks may connect to `ip`: a public unicast address, by an explicit list
     rather than Python's `is_global` (which, depending on the Python version, accepts deprecated
@@ -114,11 +115,6 @@ def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool
     if ip.version == 4:
         return not any(ip in network for network in _SPECIAL_IPV4)
     return ip in _GLOBAL_UNICAST_IPV6 and not any(ip in net for net in _SPECIAL_IPV6_UNICAST)
-
-
-def _allowed_networks() -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    # Read for each request (tests change the setting), parsed once per value.
-    return _parsed_networks(tuple(settings.WEBHOOKS_ALLOWED_NETWORKS))
 
 
 @functools.lru_cache(maxsize=8)
@@ -129,7 +125,13 @@ def _parsed_networks(
 
 
 def _exempt(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return any(ip in network for network in _allowed_networks())
+    # The setting is read for each request (tests change it); each answer is kept per value.
+    return _exempt_from(ip, tuple(settings.WEBHOOKS_ALLOWED_NETWORKS))
+
+
+@functools.lru_cache(maxsize=4096)
+def _exempt_from(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, cidrs: tuple[str, ...]) -> bool:
+    return any(ip in network for network in _parsed_networks(cidrs))
 
 
 class _QuietForExemptAddresses(logging.Filter):
@@ -359,12 +361,24 @@ _SESSION_HEADERS = {**requests.utils.default_headers(), "User-Agent": USER_AGENT
 
 def _prepared(url: str, body: bytes, headers: dict[str, str]) -> requests.PreparedRequest:
     """The request `Session.post` would prepare, without the session's merging: no cookies
-    (none are kept), no hooks, no environment (`trust_env` is off)."""
+    (none are kept), no hooks, no environment (`trust_env` is off). The URL's part (parsed,
+    IDNA-encoded, its credentials as a Basic header) is prepared once per URL (`_prepared_url`);
+    each request is a copy of it with its own headers and body. The headers are the caller's
+    own (the signature's hex, digits, an event id), not a client's input."""
+    request = _prepared_url(url).copy()
+    request.headers.update(headers)
+    request.prepare_body(body, None)
+    return request
+
+
+@functools.lru_cache(maxsize=1024)
+def _prepared_url(url: str) -> requests.PreparedRequest:
+    """A POST to `url` with the session's headers and no body yet: never sent itself (each
+    request is a copy), so never changed once made."""
     request = requests.PreparedRequest()
     request.prepare_method("POST")
     request.prepare_url(url, None)
-    request.prepare_headers({**_SESSION_HEADERS, **headers})
-    request.prepare_body(body, None)
+    request.prepare_headers(_SESSION_HEADERS)
     request.prepare_auth(None, url)  # credentials in the URL, as the session would send them
     return request
 
