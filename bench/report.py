@@ -108,9 +108,11 @@ BOUNDS = {
         "or the sweep (every 15 s) queues them again (the table of the run below)"
     ),
     "kept_alive": (
-        "the worker's CPU and PostgreSQL round trips per delivery (claim, record, hand over), "
-        "against a loop of bare POSTs on one connection (the profile of deliveries in batches, "
-        "in the runs below)"
+        "the worker process's Python per delivery (the POST through the SSRF-checked session, "
+        "the record's statement, the claim spread over its batch): its delivery threads overlap "
+        "their waits on the receiver and PostgreSQL but share one core's worth of Python, on "
+        "the cores the receiver and PostgreSQL also use, against a loop of bare POSTs on one "
+        "connection (the profile of deliveries in batches, in the runs below)"
     ),
 }
 
@@ -265,10 +267,10 @@ def targets(results: dict[str, str]) -> list[str]:
             "",
         ),
         (
-            "webhook deliveries vs bare POST on one kept-alive connection ≥ 0.3 ×",
+            "webhook deliveries vs bare POST on one kept-alive connection ≥ 0.5 ×",
             kept_alive_text,
-            _met(kept_alive, 0.3),
-            _short_by(kept_alive, 0.3) + BOUNDS["kept_alive"],
+            _met(kept_alive, 0.5),
+            _short_by(kept_alive, 0.5) + BOUNDS["kept_alive"],
         ),
         (
             "commit → first delivery attempt, p50 < 20 ms",
