@@ -85,11 +85,6 @@ class DeliveryPool:
         here: if every thread is busy, the endpoint is remembered."""
         self.submit(endpoint_id)
 
-    def busy(self) -> int:
-        """Threads running a batch now."""
-        with self._lock:
-            return len(self._threads) - len(self._idle)
-
     def shutdown(self, timeout: float) -> int:
         """Take no more batches, let the running ones end after their attempt in flight, and
         wait up to `timeout` seconds for them. Returns how many were still running."""
@@ -125,8 +120,7 @@ class DeliveryPool:
         return None
 
     def _remember(self, endpoint_id: str) -> None:
-        self._remembered[endpoint_id] = None
-        self._remembered.move_to_end(endpoint_id)
+        self._remembered[endpoint_id] = None  # noted again: it keeps its place in the line
         while len(self._remembered) > REMEMBERED:
             self._remembered.popitem(last=False)  # forgotten: the sweep finds its deliveries
 
