@@ -13,3 +13,8 @@ class WebhooksConfig(AppConfig):
         "webhook_recover": _("Recovered events"),
         "delivery_redeliver": _("Redelivered event"),
     }
+
+    def ready(self) -> None:
+        from webhooks.services import pool
+
+        pool.connect()  # the worker's shutdown stops this process's delivery pool

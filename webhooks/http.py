@@ -7,13 +7,15 @@ address for the check and to an internal one for the connection. Redirects are n
 and TLS is always verified (`REQUESTS_CA_BUNDLE` names a custom CA, for tests and development).
 `WEBHOOKS_ALLOWED_NETWORKS` exempts networks, for development and tests only.
 
-Connections are kept alive and reused, per process and thread (`_shared_session`), but only
-under the checks of the request at hand: every request resolves and checks its address first,
-and urllib3 files pooled connections under the checked address, port, TLS server name and CA
-bundle, so a pooled connection is only ever reused for a request that has just been checked to
-that same address (a name that now resolves inside is refused before any pool is looked at). A
-connection the server has closed is dropped when taken from the pool; one found closed only
-when the request is written (the server closed it at that moment) is replaced by a new
+Connections are kept alive and reused, per process (`_shared_session`: one session whose
+urllib3 pools the delivery pool's threads share; urllib3's pools are thread-safe, each request
+takes a connection of its own from them), but only under the checks of the request at hand:
+every request resolves and checks its address first, and urllib3 files pooled connections
+under the checked address, port, TLS server name and CA bundle, so a pooled connection is only
+ever reused for a request that has just been checked to that same address (a name that now
+resolves inside is refused before any pool is looked at). A connection the server has closed
+is dropped when taken from the pool; one found closed only when the request is written (the
+server closed it at that moment) is replaced by a new
 connection and the request sent once more (`_KeptAlivePool.urlopen`).
 """
 
@@ -105,6 +107,7 @@ _SPECIAL_IPV6_UNICAST = _networks(
 _GLOBAL_UNICAST_IPV6 = ipaddress.ip_network("2000::/3")
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the address, asked for every request
 def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether webhooks may connect to `ip`: a public unicast address, by an explicit list
     rather than Python's `is_global` (which, depending on the Python version, accepts deprecated
@@ -112,11 +115,6 @@ def is_global_unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool
     if ip.version == 4:
         return not any(ip in network for network in _SPECIAL_IPV4)
     return ip in _GLOBAL_UNICAST_IPV6 and not any(ip in net for net in _SPECIAL_IPV6_UNICAST)
-
-
-def _allowed_networks() -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    # Read for each request (tests change the setting), parsed once per value.
-    return _parsed_networks(tuple(settings.WEBHOOKS_ALLOWED_NETWORKS))
 
 
 @functools.lru_cache(maxsize=8)
@@ -127,7 +125,13 @@ def _parsed_networks(
 
 
 def _exempt(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return any(ip in network for network in _allowed_networks())
+    # The setting is read for each request (tests change it); each answer is kept per value.
+    return _exempt_from(ip, tuple(settings.WEBHOOKS_ALLOWED_NETWORKS))
+
+
+@functools.lru_cache(maxsize=4096)
+def _exempt_from(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, cidrs: tuple[str, ...]) -> bool:
+    return any(ip in network for network in _parsed_networks(cidrs))
 
 
 class _QuietForExemptAddresses(logging.Filter):
@@ -259,6 +263,13 @@ class _KeptAliveHTTPPool(_KeptAlivePoolMixin, HTTPConnectionPool):
     pass
 
 
+# Per process: receiver addresses whose pools are kept (the least recently used one's idle
+# connections are closed beyond this), and idle connections kept per address (at least one per
+# delivery thread, so that a connection handed back is not dropped as the pool overflows).
+POOLS_PER_PROCESS = 100
+MIN_CONNECTIONS_PER_ADDRESS = 10
+
+
 def _session() -> requests.Session:
     session = HTTPSession(
         Config(
@@ -270,8 +281,11 @@ def _session() -> requests.Session:
         )
     )
     session.trust_env = False  # no proxies from the environment: they would bypass the checks
+    per_address = max(MIN_CONNECTIONS_PER_ADDRESS, settings.WEBHOOK_DELIVERY_THREADS)
     for scheme, is_https in (("http://", False), ("https://", True)):
         adapter = _CheckedAddressAdapter(is_https_proto=is_https)
+        # Never blocks: a request finding no idle connection opens one.
+        adapter.init_poolmanager(POOLS_PER_PROCESS, per_address, block=False)
         adapter.poolmanager.pool_classes_by_scheme = {
             "http": _KeptAliveHTTPPool,
             "https": _KeptAliveHTTPSPool,
@@ -280,25 +294,41 @@ def _session() -> requests.Session:
     return session
 
 
-_per_thread = threading.local()
+_process_session: requests.Session | None = None
+_session_pid = 0
+_session_lock = threading.Lock()
 
 
 def _shared_session() -> requests.Session:
-    """This process's (and thread's) session: its pools keep connections alive between
-    deliveries. A forked child (a prefork worker) starts its own: sockets are never shared."""
-    session = getattr(_per_thread, "session", None)
-    if session is None or _per_thread.pid != os.getpid():
-        session = _per_thread.session = _session()
-        _per_thread.pid = os.getpid()
-    return session
+    """This process's session, shared by its threads: its pools keep connections alive between
+    deliveries. A forked child (a prefork worker) starts its own: sockets are never shared
+    between processes."""
+    global _process_session, _session_pid
+    session = _process_session
+    if session is not None and _session_pid == os.getpid():
+        return session
+    with _session_lock:
+        if _process_session is None or _session_pid != os.getpid():
+            _process_session = _session()
+            _session_pid = os.getpid()
+        return _process_session
+
+
+def _new_lock_after_fork() -> None:
+    global _session_lock
+    _session_lock = threading.Lock()  # a parent's thread may have held it at the fork
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
 
 
 def close_connections() -> None:
-    """Close this thread's kept-alive connections (tests; a worker shutting down)."""
-    session = getattr(_per_thread, "session", None)
-    if session is not None:
+    """Close this process's kept-alive connections (tests; a worker shutting down)."""
+    global _process_session
+    with _session_lock:
+        session, _process_session = _process_session, None
+    if session is not None and _session_pid == os.getpid():
         session.close()
-        _per_thread.session = None
 
 
 def _read_excerpt(response: requests.Response, *, deadline: float) -> str:
@@ -331,12 +361,24 @@ _SESSION_HEADERS = {**requests.utils.default_headers(), "User-Agent": USER_AGENT
 
 def _prepared(url: str, body: bytes, headers: dict[str, str]) -> requests.PreparedRequest:
     """The request `Session.post` would prepare, without the session's merging: no cookies
-    (none are kept), no hooks, no environment (`trust_env` is off)."""
+    (none are kept), no hooks, no environment (`trust_env` is off). The URL's part (parsed,
+    IDNA-encoded, its credentials as a Basic header) is prepared once per URL (`_prepared_url`);
+    each request is a copy of it with its own headers and body. The headers are the caller's
+    own (the signature's hex, digits, an event id), not a client's input."""
+    request = _prepared_url(url).copy()
+    request.headers.update(headers)
+    request.prepare_body(body, None)
+    return request
+
+
+@functools.lru_cache(maxsize=1024)
+def _prepared_url(url: str) -> requests.PreparedRequest:
+    """A POST to `url` with the session's headers and no body yet: never sent itself (each
+    request is a copy), so never changed once made."""
     request = requests.PreparedRequest()
     request.prepare_method("POST")
     request.prepare_url(url, None)
-    request.prepare_headers({**_SESSION_HEADERS, **headers})
-    request.prepare_body(body, None)
+    request.prepare_headers(_SESSION_HEADERS)
     request.prepare_auth(None, url)  # credentials in the URL, as the session would send them
     return request
 

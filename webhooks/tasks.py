@@ -1,14 +1,19 @@
 from celery import shared_task
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def deliver_webhooks(endpoint_id: str, lease_id: str = "") -> None:
+@shared_task(bind=True, acks_late=True, ignore_result=True)
+def deliver_webhooks(self, endpoint_id: str, lease_id: str = "") -> None:
     """A batch of an endpoint's due deliveries, oldest first, one at a time (what the services
-    queue). A duplicate message is harmless: the claim lets only one worker take a due delivery;
-    the others find nothing to do, or the deliveries due since."""
-    from webhooks.services import deliveries_send_batch
+    queue). In a worker, handed to the process's delivery pool, and the task returns at once
+    (webhooks/services/pool.py); run eagerly or called directly, sent here. A duplicate message
+    is harmless: the claim lets only one worker take a due delivery; the others find nothing
+    to do, or the deliveries due since."""
+    from webhooks.services import deliveries_send_batch, deliveries_send_batch_in_pool
 
-    deliveries_send_batch(endpoint_id, lease_id=lease_id)
+    if self.request.is_eager or self.request.called_directly:
+        deliveries_send_batch(endpoint_id, lease_id=lease_id)
+    else:
+        deliveries_send_batch_in_pool(endpoint_id, lease_id=lease_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -129,11 +129,16 @@ def test_last_use_is_written_once_a_minute_and_not_over_a_fresher_one(live_clien
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
 
 
-def test_a_delivery_attempt_makes_six_statements(team, https_receiver):
-    """Claim (lock the endpoint and read it with the delivery and its event, count in flight,
-    take the lease), then record (the endpoint's counters, the attempt, release the delivery).
-    With a slot to spare at the claim, nobody can be waiting for this attempt's slot: no
-    look for a waiting delivery (webhooks/tests/test_attempt_cap.py covers the other case)."""
+def test_a_delivery_attempt_makes_seven_statements_on_postgresql(team, https_receiver):
+    """Claim (lock the endpoint and read it with the delivery and its event, take the team's
+    claim lock, count in flight for the endpoint and its team, take the lease), then record
+    (the endpoint's counters, the attempt, release the delivery). The team's lock is one
+    statement more than before the team cap (WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM): claims
+    of different endpoints of one team must count after each other, and a count in the same
+    statement would read a snapshot taken before the lock was granted. SQLite needs no lock
+    (a write transaction excludes every other): six. With a slot to spare at the claim, nobody
+    can be waiting for this attempt's slot: no look for a waiting delivery
+    (webhooks/tests/test_attempt_cap.py covers the other case)."""
     from tests.kit.factories import make_endpoint, record
     from webhooks.models import Delivery
     from webhooks.services import delivery_attempt
@@ -147,25 +152,31 @@ def test_a_delivery_attempt_makes_six_statements(team, https_receiver):
     statements = [
         q["sql"] for q in captured.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
     ]
-    assert len(statements) == 6, statements
+    team_lock = ["SELECT"] if connection.vendor == "postgresql" else []
     assert [sql.split()[0] for sql in statements] == [
         "SELECT",  # endpoint (locked), delivery, event
-        "SELECT",  # attempts in flight
+        *team_lock,  # the team's claim lock (pg_advisory_xact_lock)
+        "SELECT",  # attempts in flight: the endpoint's and its team's
         "UPDATE",  # the claim
         "UPDATE",  # the endpoint's counters
         "INSERT",  # the attempt
         "UPDATE",  # the delivery released
-    ]
-    assert sum("webhooks_webhookendpoint" in sql for sql in statements[1:]) == 1  # read once
+    ], statements
+    # The endpoint is read once (its secret decrypted once): by the claim's first statement.
+    assert [
+        i for i, sql in enumerate(statements) if '"webhooks_webhookendpoint"."secret"' in sql
+    ] == [0]
+    assert all("pg_advisory_xact_lock" in sql for sql in statements[1 : 1 + len(team_lock)])
 
 
-def test_a_batch_of_deliveries_makes_four_statements_plus_one_per_delivery_on_postgresql(
+def test_a_batch_of_deliveries_makes_five_statements_plus_one_per_delivery_on_postgresql(
     team, https_receiver
 ):
-    """One claim for the batch (lock and read the endpoint, count in flight, the deliveries
-    with their events, lease them), then per delivery ONE statement on PostgreSQL, outside any
-    transaction: the endpoint's counters, the attempt, and the release of the delivery with the
-    handover to the next, as data-modifying CTEs. Elsewhere (SQLite) one transaction of three
+    """One claim for the batch (lock and read the endpoint, take the team's claim lock, count
+    in flight for the endpoint and its team, the deliveries with their events, lease them),
+    then per delivery ONE statement on PostgreSQL, outside any transaction: the endpoint's
+    counters, the attempt, and the release of the delivery with the handover to the next, as
+    data-modifying CTEs. Elsewhere (SQLite) no team lock, and one transaction of three
     statements per delivery, the same writes. The endpoint is read once per batch; nothing
     looks for waiting deliveries (the batch was not full and left a slot free:
     webhooks/tests/test_batches.py covers the other cases)."""
@@ -184,15 +195,18 @@ def test_a_batch_of_deliveries_makes_four_statements_plus_one_per_delivery_on_po
     statements = [sql for sql in sqls if not sql.startswith(TRANSACTION_CONTROL)]
     at_once = connection.vendor == "postgresql"
     per_delivery = 1 if at_once else 3
-    assert len(statements) == 4 + per_delivery * 5, statements
-    assert [sql.split()[0] for sql in statements[:4]] == [
+    team_lock = ["SELECT"] if at_once else []
+    claim = 4 + len(team_lock)
+    assert len(statements) == claim + per_delivery * 5, statements
+    assert [sql.split()[0] for sql in statements[:claim]] == [
         "SELECT",  # the endpoint, locked
-        "SELECT",  # attempts in flight
+        *team_lock,  # the team's claim lock (pg_advisory_xact_lock)
+        "SELECT",  # attempts in flight: the endpoint's and its team's
         "SELECT",  # the deliveries and their events
         "UPDATE",  # the lease: the first in flight
     ]
     for number in range(5):
-        start = 4 + per_delivery * number
+        start = claim + per_delivery * number
         recorded = statements[start : start + per_delivery]
         if at_once:
             [sql] = recorded
@@ -205,7 +219,8 @@ def test_a_batch_of_deliveries_makes_four_statements_plus_one_per_delivery_on_po
                 "INSERT",  # the attempt
                 "UPDATE",  # this delivery released, the next one taken
             ]
-    assert sum('FROM "webhooks_webhookendpoint"' in sql for sql in statements) == 1
+    # The endpoint is read once per batch (its secret decrypted once), by the claim.
+    assert sum('"webhooks_webhookendpoint"."secret"' in sql for sql in statements) == 1
     # One transaction for the claim, and on SQLite one per delivery (the test's own transaction
     # makes them savepoints here); on PostgreSQL each delivery's statement is atomic by itself.
     assert sum(sql.startswith(("BEGIN", "SAVEPOINT")) for sql in sqls) == 1 + (0 if at_once else 5)

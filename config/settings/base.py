@@ -555,6 +555,21 @@ WEBHOOK_ATTEMPT_LEASE_SECONDS = env.int("WEBHOOK_ATTEMPT_LEASE_SECONDS", default
 WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = env.int(
     "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT", default=2
 )
+# Attempts sent at once to all the endpoints of one team (both modes; 0: no cap of its own), so
+# that a team with many slow endpoints never fills the delivery threads: twice the endpoint cap,
+# so a team's live and test endpoint each get their full share, and a team holds at most 4 of a
+# small install's 16 delivery threads (docs/decisions.md, "Webhooks").
+WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM = env.int(
+    "WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM", default=4
+)
+# Each worker process sends deliveries on up to this many threads of its own (started when
+# needed), so that waiting on a slow receiver holds a thread, not the process: the process is
+# free for bookings and e-mails at once. 0: each batch is sent in the task itself, holding the
+# process (webhooks/services/pool.py).
+WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=8)
+# How long a worker process that is stopping waits for its threads' attempts to end; a batch
+# takes no new delivery once the stop began. What is left is sent again after its lease.
+WEBHOOK_DELIVERY_SHUTDOWN_SECONDS = env.int("WEBHOOK_DELIVERY_SHUTDOWN_SECONDS", default=15)
 # A worker sends an endpoint's due deliveries in batches (one task, one claim): at most this many
 # per batch, and it takes no new one after this many seconds, so that one endpoint's backlog
 # never holds a worker for long (webhooks/services/deliveries.py). A batch counts as one attempt

@@ -18,6 +18,7 @@ from webhooks.services.endpoints import (
     webhook_update,
 )
 from webhooks.services.events import EventSql, NewEvent, event_record, events_record
+from webhooks.services.pool import deliveries_send_batch_in_pool
 from webhooks.services.recovery import WebhookInactive, webhook_recover
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "deactivation_alerts_requeue",
     "deliveries_dispatch_on_commit",
     "deliveries_send_batch",
+    "deliveries_send_batch_in_pool",
     "deliveries_sweep",
     "delivery_attempt",
     "delivery_redeliver",

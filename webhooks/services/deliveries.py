@@ -27,7 +27,8 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -51,11 +52,12 @@ from webhooks.services.delivery_sql import (
     count_success,
     due_waiting,
     free_of_lease,
-    in_flight_count,
+    in_flight_counts,
     lease_batch,
     locked_endpoint,
     release_and_take,
     success_record,
+    team_claims_lock,
 )
 from webhooks.tasks import deliver_webhooks, send_deactivation_alert
 
@@ -128,33 +130,57 @@ def _forget_queued(endpoint_id: str) -> None:
         logger.warning("Could not clear webhook batch mark of %s", endpoint_id, exc_info=True)
 
 
+def deliveries_not_taken(endpoint_id: str, *, lease_id: str = "") -> None:
+    """A batch message of the endpoint that no one will run now (a worker's delivery pool had
+    no thread free for it): nothing was claimed. A new delivery of the endpoint queues a
+    message of its own again, and the sweep's lease (`lease_id`) is given back, so that its
+    deliveries are due and free at once: for the pool's next free thread, a slot handed on,
+    or the sweep."""
+    _forget_queued(endpoint_id)
+    if lease_id:
+        Delivery.objects.filter(endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False).update(
+            leased_until=None, lease_id=""
+        )
+
+
 def deliveries_sweep(*, now: datetime | None = None) -> int:
     """Queue the deliveries that are due and in nobody's hands (retries, lost messages, killed
-    workers, the rest of a batch stopped by a failure), in batches: per endpoint no more than
-    its free slots' worth of batches. Rows are claimed with FOR UPDATE SKIP LOCKED, so
+    workers, the rest of a batch stopped by a failure, batches a full delivery pool turned
+    away), in batches: per endpoint no more than its free slots' worth of batches, per team no
+    more batches than the team's free slots. Rows are claimed with FOR UPDATE SKIP LOCKED, so
     concurrent sweeps split the work instead of queueing the same delivery twice. Returns how
     many deliveries were queued."""
     now = now or timezone.now()
     lease_id = secrets.token_hex(8)
     size = settings.WEBHOOK_BATCH_SIZE
     with transaction.atomic():
-        busy = _attempts_in_flight(now=now)
+        busy, team_busy = _attempts_in_flight(now=now)
         cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
+        team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
         saturated = [endpoint_id for endpoint_id, count in busy.items() if count >= cap]
+        full_teams = [team for team, count in team_busy.items() if team_cap and count >= team_cap]
         candidates = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(free_of_lease(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
             .filter(endpoint__active=True)
             .exclude(endpoint_id__in=saturated)
+            .exclude(endpoint__team_id__in=full_teams)
             .order_by("next_attempt_at")
-            .values_list("pk", "endpoint_id")[:SWEEP_BATCH]
+            .values_list("pk", "endpoint_id", "endpoint__team_id")[:SWEEP_BATCH]
         )
-        # No more per endpoint than its free slots take in batches: the rest would only wait.
+        # No more per endpoint than its free slots take in batches, and no more batches per
+        # team than its free slots: the rest would only be turned away.
         due: dict[str, list[int]] = {}
-        for delivery_id, endpoint_id in candidates:
+        batches: Counter[str] = Counter()  # per team
+        for delivery_id, endpoint_id, team_id in candidates:
             taken = due.setdefault(endpoint_id, [])
-            if len(taken) < (cap - busy.get(endpoint_id, 0)) * size:
-                taken.append(delivery_id)
+            if len(taken) % size == 0:  # this one would start a new batch of its endpoint
+                endpoint_free = cap - busy.get(endpoint_id, 0) - len(taken) // size
+                team_free = team_cap - team_busy.get(team_id, 0) - batches[team_id]
+                if endpoint_free <= 0 or (team_cap and team_free <= 0):
+                    continue
+                batches[team_id] += 1
+            taken.append(delivery_id)
         due_ids = [delivery_id for taken in due.values() for delivery_id in taken]
         Delivery.objects.filter(pk__in=due_ids).update(
             leased_until=now + DISPATCH_LEASE, lease_id=lease_id
@@ -165,14 +191,100 @@ def deliveries_sweep(*, now: datetime | None = None) -> int:
     return len(due_ids)
 
 
-def _attempts_in_flight(*, now: datetime, endpoint_id: str | None = None) -> dict[str, int]:
-    """Attempts being sent, per endpoint: claimed by a worker whose lease still runs (a dead
-    worker's slot frees itself when its lease runs out)."""
-    rows = Delivery.objects.filter(in_flight=True, leased_until__gt=now)
-    if endpoint_id is not None:
-        rows = rows.filter(endpoint_id=endpoint_id)
-    counts = rows.order_by().values("endpoint_id").annotate(count=Count("pk"))
-    return {row["endpoint_id"]: row["count"] for row in counts}
+def _attempts_in_flight(*, now: datetime) -> tuple[dict[str, int], dict[str, int]]:
+    """Attempts being sent, per endpoint and per team: claimed by a worker whose lease still
+    runs (a dead worker's slot frees itself when its lease runs out)."""
+    rows = (
+        Delivery.objects.filter(in_flight=True, leased_until__gt=now)
+        .order_by()
+        .values("endpoint_id", "endpoint__team_id")
+        .annotate(count=Count("pk"))
+    )
+    per_endpoint: dict[str, int] = {}
+    per_team: Counter[str] = Counter()
+    for row in rows:
+        per_endpoint[row["endpoint_id"]] = row["count"]
+        per_team[row["endpoint__team_id"]] += row["count"]
+    return per_endpoint, dict(per_team)
+
+
+# While a claim turned away by its team's cap is recent, every attempt or batch of the team
+# that ends hands its slot on (`_hand_on_team_slot`): several endpoints of the team may be
+# waiting, and only a batch's own endpoint gets a continuation. A key in the cache, set at each
+# such turn-away and left to expire (the sweep is the safety net should the cache be down).
+TEAM_WAITING_SECONDS = 60
+
+
+def _team_waiting_key(team_id: str) -> str:
+    return f"webhooks:team-waiting:{team_id}"
+
+
+def _mark_team_waiting(team_id: str) -> None:
+    try:
+        cache.set(_team_waiting_key(team_id), 1, TEAM_WAITING_SECONDS)
+    except Exception:  # cache down: the sweep sends them
+        logger.warning("Could not mark webhook team %s waiting", team_id, exc_info=True)
+
+
+def _team_waiting(team_id: str) -> bool:
+    """Whether a claim of the team was turned away by its cap lately."""
+    if settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM <= 0:
+        return False
+    try:
+        return bool(cache.get(_team_waiting_key(team_id)))
+    except Exception:  # cache down: the last slot's holder and the sweep still hand slots on
+        logger.warning("Could not read webhook team %s waiting", team_id, exc_info=True)
+        return False
+
+
+@dataclass(frozen=True)
+class _Slots:
+    """What a claim counted in flight: the endpoint's attempts and its team's (every endpoint
+    of the team, both modes), against WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT and
+    WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM (0: no team cap)."""
+
+    endpoint: int
+    team: int
+
+    @property
+    def full(self) -> bool:
+        """No slot free: the endpoint, or its team, is at its cap."""
+        team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
+        endpoint_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
+        return self.endpoint >= endpoint_cap or (team_cap > 0 and self.team >= team_cap)
+
+    @property
+    def team_full(self) -> bool:
+        """The team is at its cap (whatever its endpoint's count)."""
+        team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
+        return team_cap > 0 and self.team >= team_cap
+
+    @property
+    def took_last(self) -> bool:
+        """A claim made now takes the endpoint's last free slot."""
+        return self.endpoint + 1 >= settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
+
+    @property
+    def took_last_of_team(self) -> bool:
+        """A claim made now takes the team's last free slot."""
+        team_cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM
+        return team_cap > 0 and self.team + 1 >= team_cap
+
+    @property
+    def more_free(self) -> bool:
+        """A claim made now still leaves a slot free, for the endpoint and for its team."""
+        return not (self.took_last or self.took_last_of_team)
+
+
+def _slots(endpoint: WebhookEndpoint, *, now: datetime) -> _Slots:
+    """The attempts in flight of the endpoint and of its team, counted by a claim that holds the
+    endpoint's row lock: the team's lock is taken first (when a team cap is set), so that
+    claims of the team's other endpoints count after this one committed (lock order: endpoint,
+    then team; nothing takes them the other way round)."""
+    if settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM > 0:
+        team_claims_lock(endpoint.team_id)
+    endpoint_count, team_count = in_flight_counts(endpoint.pk, team_id=endpoint.team_id, now=now)
+    return _Slots(endpoint=endpoint_count, team=team_count)
 
 
 # How long the alert queued at a deactivation has to arrive before the sweep queues it again.
@@ -203,11 +315,13 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
     more: claims of *different* deliveries of one endpoint never see each other's uncommitted
     UPDATE (READ COMMITTED), so a count inside the UPDATE alone would let every one of them in.
     Claims of one endpoint therefore take turns on the endpoint's row (a short lock, never held
-    across the request), and each counts the attempts in flight after the previous committed.
+    across the request), claims of one team's endpoints on the team's advisory lock, and each
+    counts the attempts in flight after the previous committed.
 
-    Three statements: the endpoint locked and read with the delivery's event (what will be
-    sent, read once: the secret is decrypted once), the count, the claim (which returns the
-    delivery's new attempt count: the row read first is not locked and may have moved on)."""
+    Four statements on PostgreSQL (three elsewhere): the endpoint locked and read with the
+    delivery's event (what will be sent, read once: the secret is decrypted once), the team's
+    lock, the counts (endpoint and team), the claim (which returns the delivery's new attempt
+    count: the row read first is not locked and may have moved on)."""
     with transaction.atomic():
         # NO KEY UPDATE, as in _record_attempt: inserting deliveries (KEY SHARE) is not blocked.
         # Only the endpoint's row is locked; the event's never changes.
@@ -220,29 +334,32 @@ def delivery_claim(delivery_id: int, *, lease_id: str = "") -> Delivery | None:
         if not found:
             return None
         [delivery] = found
-        endpoint_id = delivery.endpoint_id
         now = timezone.now()
-        cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
-        in_flight = in_flight_count(endpoint_id, now=now)
-        if not delivery.endpoint.active or in_flight >= cap:
-            # Inactive: it waits for a reactivation. Over the cap: for a slot to free up.
+        slots = _slots(delivery.endpoint, now=now) if delivery.endpoint.active else None
+        turned_away = slots is None or slots.full
+        if turned_away:
+            # Inactive: it waits for a reactivation. Over a cap: for a slot to free up.
             if lease_id:
                 Delivery.objects.filter(pk=delivery_id, lease_id=lease_id, in_flight=False).update(
                     leased_until=None, lease_id=""
                 )
-            return None
-        claimed = claim_for_attempt(delivery_id, now=now, lease_id=lease_id)
-    if claimed is None:
+            claimed = None
+        else:
+            claimed = claim_for_attempt(delivery_id, now=now, lease_id=lease_id)
+    if turned_away and slots is not None and slots.team_full:
+        _mark_team_waiting(delivery.endpoint.team_id)
+    if claimed is None or slots is None:
         return None
     delivery.attempt_count, delivery.lease_id = claimed
     delivery.leased_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
     delivery.in_flight = True
     delivery.claimed_at = now  # type: ignore[attr-defined]  # not a field: the attempt starts here (see delivery_send)
-    # Whether this attempt took the endpoint's last free slot. A delivery is turned away only
-    # while `cap` attempts are in flight, and the last of them to be claimed took the last
-    # slot: that one hands its slot on when it ends (_record_attempt). An attempt that left a
-    # slot free cannot have anyone waiting on it.
-    delivery.hands_on_slot = in_flight + 1 >= cap  # type: ignore[attr-defined]
+    # Whether this attempt took the endpoint's (its team's) last free slot. A delivery is
+    # turned away only while `cap` attempts are in flight, and the last of them to be claimed
+    # took the last slot: that one hands its slot on when it ends (_record_attempt). An attempt
+    # that left a slot free cannot have anyone waiting on it.
+    delivery.hands_on_slot = slots.took_last  # type: ignore[attr-defined]
+    delivery.hands_on_team_slot = slots.took_last_of_team  # type: ignore[attr-defined]
     return delivery
 
 
@@ -265,19 +382,59 @@ class _Batch:
     lease_id: str
     started: float  # time.monotonic() at the claim
     full: bool  # as many as WEBHOOK_BATCH_SIZE: more may be due
-    took_last_slot: bool  # its claim saw cap - 1 attempts in flight (see delivery_claim)
+    slots: _Slots  # what its claim counted in flight (see delivery_claim)
+    stop: Callable[[], bool] | None = None  # the worker is stopping: take no next delivery
+    more: Callable[[str], object] | None = None  # another batch of the endpoint, at once
+    _hands_on_team: bool | None = None  # see hands_on_team_slot
+
+    @property
+    def took_last_slot(self) -> bool:
+        return self.slots.took_last
+
+    def hands_on_team_slot(self) -> bool:
+        """Whether its end hands its team's slot on: it took the team's last free slot, or a
+        claim of the team was turned away by the team's cap lately (the cache read once)."""
+        if self._hands_on_team is None:
+            self._hands_on_team = self.slots.took_last_of_team or _team_waiting(
+                self.endpoint.team_id
+            )
+        return self._hands_on_team
+
+    def goes_on(self) -> bool:
+        """Whether the batch may put its next delivery in flight: its time is not up and its
+        worker is not stopping."""
+        if time.monotonic() - self.started >= settings.WEBHOOK_BATCH_SECONDS:
+            return False
+        return self.stop is None or not self.stop()
 
 
-def deliveries_send_batch(endpoint_id: str, *, lease_id: str = "") -> list[DeliveryAttempt]:
+def deliveries_send_batch(
+    endpoint_id: str,
+    *,
+    lease_id: str = "",
+    stop: Callable[[], bool] | None = None,
+    more: Callable[[str], object] | None = None,
+) -> list[DeliveryAttempt]:
     """Send a batch of the endpoint's due deliveries, one at a time, oldest first; the attempts
     made (none when there was nothing to send: nothing due and free, endpoint inactive or at
-    its cap of attempts in flight). `lease_id`: the sweep's lease on some of them."""
+    its cap of attempts in flight, or its team at its own). `lease_id`: the sweep's lease on
+    some of them. `stop`: asked before each next delivery; true, the batch ends there and
+    gives the rest back, as when its time is up (a worker shutting down). `more`: how the
+    caller starts another batch of the endpoint at once (the delivery pool, on a free thread:
+    webhooks/services/pool.py), called with the endpoint's id once the claim has committed when
+    the batch is full and leaves the endpoint and its team a slot free, when a slow receiver's
+    batch splits (`_split`), and for the batch's continuation instead of a queue message
+    (unless the worker is stopping)."""
     # From now on a new delivery of this endpoint queues a message of its own: this claim may
     # be too early to see it.
     _forget_queued(endpoint_id)
     batch = _batch_claim(endpoint_id, lease_id=lease_id)
     if batch is None:
         return []
+    batch.stop, batch.more = stop, more
+    if more is not None and batch.full and batch.slots.more_free:
+        more(endpoint_id)
+    split = more is None  # a batch splits once at most
     attempts = []
     delivery: Delivery | None = batch.deliveries[0]
     while delivery is not None:
@@ -299,17 +456,45 @@ def deliveries_send_batch(endpoint_id: str, *, lease_id: str = "") -> list[Deliv
             break
         attempt, delivery = _record_in_batch(batch, delivery, outcome)
         attempts.append(attempt)
+        if not split and delivery is not None and outcome["duration_ms"] >= SPLIT_AFTER_MS:
+            split = _split(batch, after=delivery)
     return attempts
+
+
+# A batch whose receiver took this long to answer gives half of its waiting deliveries to
+# another batch of the endpoint, if the endpoint (and its team) had a slot free at the claim:
+# a slow receiver's backlog is sent on both of its slots, not one after the other on one.
+SPLIT_AFTER_MS = 1000
+
+
+def _split(batch: _Batch, *, after: Delivery) -> bool:
+    """Give back the newer half of the deliveries waiting behind `after` (in flight now) and
+    ask the caller for another batch of the endpoint (`batch.more`), which claims them if a
+    slot is still free. Whether it did (a batch splits once)."""
+    if batch.more is None or not batch.slots.more_free:
+        return False  # this batch took the last slot: no other batch would be let in
+    rest = batch.deliveries[batch.deliveries.index(after) + 1 :]
+    given = rest[(len(rest) + 1) // 2 :]
+    if not given:
+        return False
+    release_and_take(
+        None, {}, following=None, give_back=given, lease_id=batch.lease_id, now=timezone.now()
+    )
+    batch.deliveries = batch.deliveries[: len(batch.deliveries) - len(given)]
+    batch.more(batch.endpoint.pk)
+    return True
 
 
 def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
     """Lease up to WEBHOOK_BATCH_SIZE due, free deliveries of the endpoint (or leased to the
     caller by the sweep), oldest first, and put the first in flight; the others are leased for
     as long as the batch may take to reach them. As in `delivery_claim`, claims of one endpoint
-    take turns on its row, and count the attempts in flight after the previous committed.
+    take turns on its row, claims of one team on the team's lock, and each counts the attempts
+    in flight after the previous committed.
 
-    Four statements: the endpoint locked and read, the count, the deliveries with their events
-    (FOR UPDATE SKIP LOCKED: rows another claim or sweep is taking are left to it), the lease."""
+    Five statements on PostgreSQL (four elsewhere): the endpoint locked and read, the team's
+    lock, the counts, the deliveries with their events (FOR UPDATE SKIP LOCKED: rows another
+    claim or sweep is taking are left to it), the lease."""
     size = settings.WEBHOOK_BATCH_SIZE
     precompiled = _claims_precompiled()
     with transaction.atomic():
@@ -317,30 +502,34 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
         if endpoint is None:
             return None
         now = timezone.now()
-        cap = settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT
-        in_flight = in_flight_count(endpoint_id, now=now)
-        if not endpoint.active or in_flight >= cap:
-            # Inactive: they wait for a reactivation. Over the cap: for a batch of the endpoint
-            # to end (it hands its slot on) or the sweep.
+        slots = _slots(endpoint, now=now) if endpoint.active else None
+        turned_away = slots is None or slots.full
+        if turned_away:
+            # Inactive: they wait for a reactivation. Over a cap: for a batch of the endpoint
+            # (or of the team) to end (it hands its slot on) or the sweep.
             if lease_id:
                 Delivery.objects.filter(
                     endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False
                 ).update(leased_until=None, lease_id="")
-            return None
-        deliveries = claimable(
-            endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
-        )
-        if not deliveries:
-            return None
-        first = deliveries[0]
-        new_lease = secrets.token_hex(8)
-        attempt_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
-        lease_batch(
-            deliveries,
-            lease_id=new_lease,
-            attempt_until=attempt_until,
-            waiting_until=_batch_until(now),
-        )
+            deliveries = []
+        else:
+            deliveries = claimable(
+                endpoint_id, lease_id=lease_id, now=now, size=size, precompiled=precompiled
+            )
+        if deliveries:
+            new_lease = secrets.token_hex(8)
+            attempt_until = now + timedelta(seconds=settings.WEBHOOK_ATTEMPT_LEASE_SECONDS)
+            lease_batch(
+                deliveries,
+                lease_id=new_lease,
+                attempt_until=attempt_until,
+                waiting_until=_batch_until(now),
+            )
+    if turned_away and slots is not None and slots.team_full:
+        _mark_team_waiting(endpoint.team_id)  # after the transaction: no lock held meanwhile
+    if not deliveries or slots is None:
+        return None
+    first = deliveries[0]
     for delivery in deliveries:
         delivery.endpoint = endpoint
         delivery.lease_id = new_lease
@@ -354,7 +543,7 @@ def _batch_claim(endpoint_id: str, *, lease_id: str) -> _Batch | None:
         lease_id=new_lease,
         started=time.monotonic(),
         full=len(deliveries) >= size,
-        took_last_slot=in_flight + 1 >= cap,
+        slots=slots,
     )
 
 
@@ -398,12 +587,7 @@ def _record_in_batch(
                 "status": Delivery.Status.SUCCEEDED,
                 "next_attempt_at": None,
             }
-            going_on = (
-                active
-                and same_url
-                and bool(rest)
-                and time.monotonic() - batch.started < settings.WEBHOOK_BATCH_SECONDS
-            )
+            going_on = active and same_url and bool(rest) and batch.goes_on()
         else:
             attempt, changes = _record_failure(delivery, **outcome)
             active = going_on = False
@@ -447,7 +631,7 @@ def _record_success_at_once(
     When the batch ends here (its last delivery, time up, the endpoint changed, the next
     delivery no longer the batch's), the rest is given back and the end handled as in the
     three-statement path, in a transaction of their own."""
-    going_on = bool(rest) and time.monotonic() - batch.started < settings.WEBHOOK_BATCH_SECONDS
+    going_on = bool(rest) and batch.goes_on()
     following = rest[0] if going_on else None
     now = timezone.now()
     attempt = _new_attempt(delivery, succeeded=True, **outcome)
@@ -469,6 +653,9 @@ def _record_success_at_once(
                 None, {}, following=None, give_back=rest, lease_id=batch.lease_id, now=now
             )
             _batch_end(batch, after=delivery, failed=False, active=active)
+    elif batch.hands_on_team_slot():
+        with transaction.atomic():  # the team's slot handed on: a delivery locked and leased
+            _batch_end(batch, after=delivery, failed=False, active=active)
     elif active and (batch.full or batch.took_last_slot):  # else _batch_end does nothing
         # Only the look for waiting deliveries (one SELECT): no transaction of its own needed;
         # the continuation is queued once it has answered (on_commit runs at once).
@@ -479,11 +666,22 @@ def _record_success_at_once(
 def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) -> None:
     """A batch is over (in the transaction of its last record): its slot is handed on.
 
-    After a failed attempt nothing is queued: the rest, given back due, waits for the sweep (a
-    receiver that just failed is not sent the next delivery at once). Otherwise, if it gave
-    deliveries back (time up, endpoint changed), or was full, or held the endpoint's last free
-    slot (a batch may have been turned away meanwhile: see delivery_claim), and a due, free
-    delivery is waiting, a continuation is queued. `active`: the endpoint is still active."""
+    A batch that held its team's last free slot, or ends while claims of its team are being
+    turned away by the team's cap (`_team_waiting`), hands its slot to the team's oldest due
+    delivery (`_hand_on_team_slot`): other endpoints of the team may be waiting, and whichever
+    endpoint's delivery waited longest goes first, this one's included (unless it just failed
+    or is no longer active).
+
+    Otherwise, after a failed attempt nothing is queued: the rest, given back due, waits for
+    the sweep (a receiver that just failed is not sent the next delivery at once). Otherwise,
+    if it gave deliveries back (time up, worker stopping, endpoint changed), or was full, or
+    held the endpoint's last free slot (a batch may have been turned away meanwhile: see
+    delivery_claim), and a due, free delivery is waiting, a continuation is queued.
+    `active`: the endpoint is still active."""
+    if batch.hands_on_team_slot():
+        skip = batch.endpoint.pk if failed or not active else None
+        _hand_on_team_slot(team_id=batch.endpoint.team_id, skip_endpoint=skip)
+        return
     if failed or not active:
         return
     gave_back = batch.deliveries[-1] is not after
@@ -492,7 +690,12 @@ def _batch_end(batch: _Batch, *, after: Delivery, failed: bool, active: bool) ->
     if not gave_back and not due_waiting(batch.endpoint.pk):
         return
     endpoint_id = batch.endpoint.pk
-    transaction.on_commit(lambda: _queue_batch(endpoint_id))
+    more = batch.more
+    if more is not None and not (batch.stop is not None and batch.stop()):
+        # In the delivery pool: the next batch on a free thread of this process, no message.
+        transaction.on_commit(lambda: more(endpoint_id))
+    else:
+        transaction.on_commit(lambda: _queue_batch(endpoint_id))
 
 
 def delivery_send(delivery: Delivery) -> DeliveryAttempt:
@@ -619,7 +822,10 @@ def _record_attempt(
     Delivery.objects.filter(pk=delivery.pk, lease_id=delivery.lease_id).update(
         leased_until=None, lease_id="", in_flight=False, **changes
     )
-    if getattr(delivery, "hands_on_slot", True):
+    team_id = delivery.endpoint.team_id
+    if getattr(delivery, "hands_on_team_slot", False) or _team_waiting(team_id):
+        _hand_on_team_slot(team_id=team_id)
+    elif getattr(delivery, "hands_on_slot", True):
         _hand_on_slot(endpoint_id=delivery.endpoint_id)
     return attempt
 
@@ -730,6 +936,39 @@ def _hand_on_slot(*, endpoint_id: str) -> None:
     if waiting:
         lease_id = secrets.token_hex(8)
         Delivery.objects.filter(pk__in=waiting).update(
+            leased_until=now + DISPATCH_LEASE, lease_id=lease_id
+        )
+        transaction.on_commit(lambda: _queue_batch(endpoint_id, lease_id=lease_id))
+
+
+def _hand_on_team_slot(*, team_id: str, skip_endpoint: str | None = None) -> None:
+    """The team's slot this attempt (or batch) frees goes to the team's oldest due delivery,
+    on any of its active endpoints with a slot of their own free (`skip_endpoint` left out):
+    a delivery turned away by the team's cap would otherwise wait for the sweep, and the sweep
+    finds no free slot while the team's other batches keep it full. Leased to one queued
+    message, as `_hand_on_slot` does."""
+    now = timezone.now()
+    at_their_cap = (
+        Delivery.objects.filter(in_flight=True, leased_until__gt=now, endpoint__team_id=team_id)
+        .order_by()
+        .values("endpoint_id")
+        .annotate(count=Count("pk"))
+        .filter(count__gte=settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT)
+        .values("endpoint_id")
+    )
+    waiting = (
+        Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(free_of_lease(now), status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+        .filter(endpoint__team_id=team_id, endpoint__active=True)
+        .exclude(endpoint_id__in=at_their_cap)
+    )
+    if skip_endpoint is not None:
+        waiting = waiting.exclude(endpoint_id=skip_endpoint)
+    found = list(waiting.order_by("next_attempt_at").values_list("pk", "endpoint_id")[:1])
+    if found:
+        [(delivery_id, endpoint_id)] = found
+        lease_id = secrets.token_hex(8)
+        Delivery.objects.filter(pk=delivery_id).update(
             leased_until=now + DISPATCH_LEASE, lease_id=lease_id
         )
         transaction.on_commit(lambda: _queue_batch(endpoint_id, lease_id=lease_id))

@@ -100,18 +100,41 @@ def claimable(
 # --- Claims and leases -----------------------------------------------------------------------
 
 
-def in_flight_count(endpoint_id: str, *, now: datetime) -> int:
-    """The endpoint's attempts in flight (the sweep's count, for one endpoint), in plain SQL:
-    the ORM spent more CPU building this GROUP BY than the database spent answering it
-    (docs/performance.md, "Webhook deliveries")."""
-    table = connection.ops.quote_name(Delivery._meta.db_table)
+def in_flight_counts(endpoint_id: str, *, team_id: str, now: datetime) -> tuple[int, int]:
+    """The attempts in flight of the endpoint, and of every endpoint of its team (both modes),
+    in one statement of plain SQL: the ORM spent more CPU building this than the database spent
+    answering it (docs/performance.md, "Webhook deliveries"). Both counts walk the partial
+    index of deliveries in flight, per endpoint of the team."""
+    deliveries = connection.ops.quote_name(Delivery._meta.db_table)
+    endpoints = connection.ops.quote_name(WebhookEndpoint._meta.db_table)
     sql = (
-        f"SELECT COUNT(*) FROM {table}"  # noqa: S608 - the model's table; values are parameters
-        " WHERE endpoint_id = %s AND in_flight AND leased_until > %s"
+        "SELECT COALESCE(SUM(CASE WHEN endpoint_id = %s THEN 1 ELSE 0 END), 0), COUNT(*)"  # noqa: S608
+        f" FROM {deliveries} WHERE in_flight AND leased_until > %s"
+        f" AND endpoint_id IN (SELECT id FROM {endpoints} WHERE team_id = %s)"
     )
+    at = connection.ops.adapt_datetimefield_value(now)
     with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [endpoint_id, connection.ops.adapt_datetimefield_value(now)])
-        return cursor.fetchone()[0]
+        cursor.execute(sql, [endpoint_id, at, team_id])
+        endpoint_count, team_count = cursor.fetchone()
+    return int(endpoint_count), int(team_count)
+
+
+# The first key of the team's claim lock (pg_advisory_xact_lock(int, int)): "wh" and 1, a
+# number no other advisory lock of the project uses; the second is the team id's hash.
+_TEAM_CLAIMS_LOCK = 0x77680001
+
+
+def team_claims_lock(team_id: str) -> None:
+    """Make this transaction's claim wait for any other claim of the same team's endpoints to
+    commit (PostgreSQL: an advisory lock released at the end of the transaction, so it works
+    behind PgBouncer's transaction pooling too). Two teams whose ids hash alike only take turns
+    more often. Elsewhere (SQLite) a write transaction already excludes every other."""
+    if connection.vendor != "postgresql":
+        return
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [_TEAM_CLAIMS_LOCK, team_id]
+        )
 
 
 def claim_for_attempt(delivery_id: int, *, now: datetime, lease_id: str) -> tuple[int, str] | None:

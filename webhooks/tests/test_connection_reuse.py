@@ -217,7 +217,7 @@ def test_a_delivery_dropped_on_both_connections_is_one_failed_attempt(team, http
 
 
 def kept_alive() -> int:
-    """Open connections this thread keeps for reuse."""
+    """Open connections this process keeps for reuse."""
     count = 0
     for adapter in http._shared_session().adapters.values():
         pools = adapter.poolmanager.pools  # type: ignore[attr-defined]

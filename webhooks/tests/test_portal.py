@@ -247,6 +247,7 @@ def test_attempts_made_before_a_reactivation_never_deactivate_it_again(
     reactivated it, counted as new consecutive failures, and deactivated it again (with a
     second alert) 25 s later."""
     settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_ENDPOINT = 10
+    settings.WEBHOOK_MAX_CONCURRENT_ATTEMPTS_PER_TEAM = 10  # six in flight at once, one team
     https_receiver.respond("/hooks", status=500)
     endpoint = make_endpoint(team, https_receiver.url)
     with django_capture_on_commit_callbacks(execute=False):  # recorded, not yet sent
