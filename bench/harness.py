@@ -8,6 +8,7 @@ import math
 import os
 import pstats
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -167,3 +168,22 @@ def wait_until_answering(
             pass  # not listening yet, or a worker still importing on a busy machine
         time.sleep(0.2)
     raise TimeoutError(f"{url} did not answer:\n{log_path.read_text()[-3000:]}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start(arguments: list[str], env: dict, log_path: Path) -> subprocess.Popen:
+    """A process of its own group (stopped as a whole), its output in `log_path`."""
+    with log_path.open("wb") as log:
+        return subprocess.Popen(  # noqa: S603 - fixed argument lists
+            [sys.executable, "-m", *arguments],
+            cwd=Path(__file__).resolve().parent.parent,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )

@@ -46,7 +46,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -63,8 +62,10 @@ if str(REPO) not in sys.path:
 
 from bench.harness import (  # noqa: E402 - needs sys.path
     collect_offers,
+    free_port,
     percentile,
     scratch_django,
+    start,
     wait_until_answering,
 )
 from tests.kit.booking_bodies import balance_payment, booking_body  # noqa: E402
@@ -76,25 +77,6 @@ TICKETED_LIMIT = 5.0  # seconds: another team's confirm → ticketed, p99
 BACKLOG_LIMIT = 60.0  # seconds: the slow team's backlog, from its receiver's recovery
 POLL_FAST, POLL_SLOW = 0.1, 0.5  # seconds between polls, before and after TICKETED_LIMIT
 SLOW_PATH, QUICK_PATH = "/slow", "/quick"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start(arguments: list[str], env: dict, log_path: Path) -> subprocess.Popen:
-    """A process of its own group (stopped as a whole), its output in `log_path`."""
-    with log_path.open("wb") as log:
-        return subprocess.Popen(  # noqa: S603 - fixed argument lists
-            [sys.executable, "-m", *arguments],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
 
 
 def stop_group(process: subprocess.Popen, grace: float) -> None:

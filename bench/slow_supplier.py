@@ -30,8 +30,6 @@ processes of their own; all of them, PostgreSQL and Redis share the machine's co
 import argparse
 import os
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,8 +43,10 @@ if str(REPO) not in sys.path:
 
 from bench.harness import (  # noqa: E402 - needs sys.path
     collect_offers,
+    free_port,
     percentile,
     scratch_django,
+    start,
     stop_process,
     wait_until_answering,
 )
@@ -62,24 +62,6 @@ SEARCH_BODY = {
     "passengers": [{"type": "adult", "count": 1}],
     "slices": [{"origin": "GRU", "destination": "LIS", "departureDate": "2027-03-10"}],
 }
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start(arguments: list[str], env: dict, log_path: Path) -> subprocess.Popen:
-    with log_path.open("wb") as log:
-        return subprocess.Popen(  # noqa: S603 - fixed argument lists
-            [sys.executable, "-m", *arguments],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopped as a whole
-        )
 
 
 @dataclass
