@@ -2,7 +2,6 @@
 (with the refund of `refunds`), expire, and the periodic jobs that expire holds and queue
 payment reminders."""
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -100,19 +99,6 @@ def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) ->
     }
 
 
-@dataclass(frozen=True)
-class CancelPreview:
-    """What the supplier quotes for cancelling a booking now (its latest quote)."""
-
-    refund_amount: Decimal  # the supplier's refund, in the booking's currency
-    currency: str
-    refund_brl: Decimal  # what the wallet would be credited
-    penalty_amount: str | None
-    penalty_currency: str | None
-    refund_to: str = "balance"
-    airline_credits: tuple[dict, ...] = ()
-
-
 def booking_cancellable(*, booking: Booking) -> bool:
     """Whether the booking can be cancelled in its state (no call to the supplier)."""
     try:
@@ -120,23 +106,6 @@ def booking_cancellable(*, booking: Booking) -> bool:
     except ApplicationError:
         return False
     return True
-
-
-def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
-    """The supplier's quote for cancelling now (the panel's confirmation page shows it, not the
-    stored conditions): a new quote at the supplier, nothing cancelled. Raises what
-    booking_cancel would raise."""
-    quote = booking_cancellation_quote(booking=booking)
-    refund = cancel_refund_object(booking, quote)
-    return CancelPreview(
-        refund_amount=Decimal(refund["amount"]),
-        currency=booking.total_currency,
-        refund_brl=quote.wallet_credit_amount,
-        penalty_amount=refund["penalty_amount"],
-        penalty_currency=refund["penalty_currency"],
-        refund_to=quote.refund_to,
-        airline_credits=tuple(quote.airline_credits),
-    )
 
 
 def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:

@@ -183,9 +183,37 @@ def test_the_panels_cancel_confirmation_shows_the_suppliers_quote(client, team):
     page = browser.post(reverse("admin:bookings_booking_changelist"), chosen).content.decode()
     credited = f"{brl(booking, airline):,.2f}"
     assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{credited}" in page  # not the conditions
-    browser.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})
+    shown = booking.cancellations.get()  # the page's quote, posted back with "yes"
+    assert f'name="cancellation_quote" value="{booking.pk}:{shown.pk}"' in page
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    browser.post(reverse("admin:bookings_booking_changelist"), posted)
     assert money(booking.pk)[1] == [brl(booking, airline)]
+    assert list(booking.cancellations.values_list("pk", "status")) == [(shown.pk, "confirmed")]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_panel_confirms_only_the_quote_it_showed(client, team):
+    """A newer quote asked for meanwhile (over the API): "yes" on the older page confirms
+    nothing, says why, and the booking stays as it was."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Souza")
+    browser = browser_for(SupportUserFactory(), language="en")
+    url = reverse("admin:bookings_booking_changelist")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    browser.post(url, chosen)
+    shown = booking.cancellations.get()
+    assert client.post(f"{BOOKINGS}/{booking.pk}/cancellations").status_code == 201
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    answer = browser.post(url, posted, follow=True).content.decode()
+    assert "A newer cancellation quote exists for this booking; confirm that one" in answer
+    booking.refresh_from_db()
+    assert booking.status == "ticketed" and money(booking.pk)[1] == []
+    assert not booking.cancellations.filter(status="confirmed").exists()
 
 
 @pytest.mark.django_db
