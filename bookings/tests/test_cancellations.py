@@ -257,3 +257,42 @@ def test_supports_check_now_settles_a_lost_confirmation(client):
 
     assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_lost_confirmation_needs_supports_attention_until_it_is_settled(client):
+    """Listed in support's "needs attention" (the bookings' filter and the home page's list)
+    from the moment the answer is lost until the reconcile job settles it."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.selectors import bookings_needing_attention
+    from dashboard.display import support_home
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Cancellost")
+    quoted = booking_cancellation_quote(booking=booking)
+    with pytest.raises(ApplicationError):
+        booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+    quoted.refresh_from_db()
+    assert quoted.status == "unknown"
+    needing = reverse("admin:bookings_booking_changelist") + "?attention=yes&mode=live"
+    support = browser_for(SupportUserFactory(), language="en")
+
+    def attention() -> tuple[list, list, list]:
+        lists = {item["key"]: item for item in support_home(live_mode=True)["attention"]}
+        listed = support.get(needing).context["cl"].queryset
+        return (
+            [r["label"] for r in lists["unknown_cancellations"]["rows"]],
+            list(bookings_needing_attention().values_list("pk", flat=True)),
+            [b.pk for b in listed],
+        )
+
+    assert attention() == ([booking.booking_reference], [booking.pk], [booking.pk])
+    home = support.get(reverse("admin:index")).content.decode()
+    assert 'id="attention-unknown_cancellations"' in home and booking.booking_reference in home
+
+    assert booking_cancellation_check(cancellation_id=quoted.pk) == "confirmed"
+    assert attention() == ([], [], [])
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
