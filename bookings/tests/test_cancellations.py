@@ -296,3 +296,28 @@ def test_a_lost_confirmation_needs_supports_attention_until_it_is_settled(client
     assert attention() == ([], [], [])
     assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_sandbox_reads_a_cancellation_back(client):
+    """What the reconcile job reads first: the quote as quoted, then as confirmed (the
+    confirmed refund, which may differ)."""
+    from flights.suppliers import supplier_for_booking
+
+    booking = ticketed(client, "Refunddrop")
+    quoted = booking_cancellation_quote(booking=booking)
+    supplier = supplier_for_booking(booking)
+    before = supplier.get_cancellation(quoted.supplier_cancellation_id)
+    assert before.confirmed_at is None and before.refund_amount == per_conditions(booking)
+
+    confirmed = booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+
+    after = supplier.get_cancellation(quoted.supplier_cancellation_id)
+    assert after.confirmed_at is not None
+    assert (
+        after.refund_amount
+        == confirmed.refund_amount
+        == (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    )
+    with pytest.raises(ApplicationError):
+        supplier.get_cancellation("not-a-sandbox-quote")

@@ -2,9 +2,10 @@
 `POST /air/order_cancellations`, then its confirmation,
 `POST /air/order_cancellations/{id}/actions/confirm`, both answering an OrderCancellation
 (`refund_amount`, `refund_currency`, `refund_to`, `airline_credits`, `expires_at`,
-`confirmed_at`). A confirmation's answer moves money, so it is read as an order's is: lost,
-5xx or unreadable, it is SupplierOutcomeUnknown (the order's `cancellation` tells later); and a
-success must be the confirmed cancellation of the quote asked for."""
+`confirmed_at`), and its read-back, `GET /air/order_cancellations/{id}`. A confirmation's answer
+moves money, so it is read as an order's is: lost, 5xx or unreadable, it is
+SupplierOutcomeUnknown (the cancellation read back tells later); and a success must be the
+confirmed cancellation of the quote asked for."""
 
 from datetime import date
 
@@ -48,6 +49,26 @@ def confirm(client: DuffelClient, quote_id: str) -> CancellationQuote:
             {"supplier": "duffel", "id": confirmed.supplier_quote_id, "reason": "not confirmed"},
         )
     return confirmed
+
+
+def get(client: DuffelClient, quote_id: str) -> CancellationQuote:
+    """`GET /air/order_cancellations/{id}`: the cancellation as Duffel has it now, read back
+    after a confirmation whose answer was lost (`confirmed_at` set once it took effect). It
+    must be the cancellation asked for; anything else is unreadable (SupplierError)."""
+    data = client.call(
+        "GET",
+        f"/air/order_cancellations/{path_part(quote_id)}",
+        timeout=ORDER_TIMEOUT,
+        not_found=QUOTE_NOT_FOUND,
+    )
+    return read(_the_one, data, quote_id)
+
+
+def _the_one(data: dict, quote_id: str) -> CancellationQuote:
+    quote = quote_from(data)
+    if quote.supplier_quote_id != quote_id:
+        raise Unreadable(f"asked for {quote_id!r}, read {quote.supplier_quote_id!r}")
+    return quote
 
 
 def quote_from(data: dict) -> CancellationQuote:

@@ -95,3 +95,6 @@ class DuffelSupplier(FlightSupplier):
 
     def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
         return order_cancellations.confirm(self.client, quote_id)
+
+    def get_cancellation(self, quote_id: str) -> CancellationQuote:
+        return order_cancellations.get(self.client, quote_id)
