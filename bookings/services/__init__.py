@@ -18,7 +18,7 @@ from bookings.errors import (
     OfferNotFound,
     OrderAbsent,
 )
-from bookings.payloads import booking_event_object, booking_object
+from bookings.payloads import booking_event_object, booking_object, cancel_refund_object
 from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellation_confirm,
@@ -36,7 +36,6 @@ from bookings.services.lifecycle import (
     booking_confirm,
     booking_expire,
     booking_holds_expire_due,
-    cancel_refund_object,
     payment_reminders_queue,
 )
 from bookings.services.outcomes import (

@@ -27,6 +27,7 @@ from bookings.errors import (
     CancellationSuperseded,
 )
 from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.payloads import cancel_refund_object
 from bookings.services.recording import booking_event, record_events
 from bookings.services.refunds import refund_in_brl
 from core.exceptions import ApplicationError
@@ -323,7 +324,12 @@ def _record_confirmed(
     booking.save()
     record_events(
         booking,
-        booking_event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous}),
+        booking_event(
+            booking,
+            EventType.BOOKING_CANCELLED,
+            previous={"status": previous},
+            refund=cancel_refund_object(booking, cancellation),
+        ),
     )
     email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
 

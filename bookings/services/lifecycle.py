@@ -3,7 +3,6 @@
 payment reminders."""
 
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,7 +15,8 @@ from bookings.errors import (
     BookingOutcomeUnknown,
 )
 from bookings.inputs import PaymentInput, payment_check
-from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.models import Booking, BookingEmail
+from bookings.payloads import cancel_refund_object
 from bookings.services.cancellations import (
     booking_cancellation_confirm,
     booking_cancellation_quote,
@@ -25,7 +25,6 @@ from bookings.services.cancellations import (
 from bookings.services.recording import booking_event, clear_outcome_unknown, record_events
 from bookings.tasks import issue_tickets as issue_tickets_task
 from core.exceptions import ApplicationError
-from core.money import fmt
 from wallet.models import Transaction
 from wallet.services import wallet_debit
 from webhooks.models import EventType
@@ -76,27 +75,6 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
     cancellation = booking_cancellation_confirm(booking=booking, cancellation_id=quote.pk)
     booking = Booking.objects.get(pk=booking.pk)
     return booking, cancel_refund_object(booking, cancellation)
-
-
-def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) -> dict:
-    """The spec's `refund` (in the booking's currency: the supplier's confirmed refund) and
-    what the wallet was credited, in BRL."""
-    penalty = cancellation.penalty_amount
-    amount = cancellation.refund_amount or Decimal("0")
-    if cancellation.refund_to == "awaiting_payment" and penalty is not None:
-        amount = booking.total_amount  # paid by the wallet, never by us to the supplier
-    return {
-        "amount": fmt(amount),
-        "currency": booking.total_currency,
-        "penalty_amount": None if penalty is None else fmt(penalty),
-        "penalty_currency": cancellation.penalty_currency or None,
-        "refund_to": cancellation.refund_to,
-        "airline_credits": cancellation.airline_credits,
-        "wallet_credit_amount": fmt(cancellation.wallet_credit_amount),
-        "wallet_credit_currency": "BRL",
-        "transaction_id": cancellation.transaction_id or None,
-        "cancellation_id": cancellation.id,
-    }
 
 
 def booking_cancellable(*, booking: Booking) -> bool:
