@@ -6,7 +6,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from bookings.display import booking_page, cancellation_effect
+from bookings.display import booking_page, cancellation_effect, cancellation_note_for_people
 from bookings.models import Booking, BookingCancellation, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
@@ -26,6 +26,19 @@ from webhooks.models import Event
 
 # The confirmation page posts back the quote it showed, one `<booking id>:<bcn_ id>` each.
 QUOTE_FIELD = "cancellation_quote"
+
+
+# What "check with the supplier" found (booking_check_with_supplier's answers), in words.
+CHECK_OUTCOMES = {
+    "confirmed": _("the cancellation is confirmed and settled"),
+    "expired": _("the supplier did not cancel; the quote lapsed"),
+    "unknown": _("still unknown, checked again later"),
+    "busy": _("another check is running"),
+    "settled": _("nothing left to find out"),
+    "ticketed": _("tickets issued"),
+    "held": _("held at the supplier"),
+    "failed": _("failed, refunded in full"),
+}
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -364,22 +377,27 @@ class BookingAdmin(TeamScopedAdmin):
     )
     def check_with_supplier(self, request, queryset):
         for booking in queryset:
+            # A cancellation whose answer was lost is what the check settles first.
+            cancelling = booking.cancellations.filter(status="unknown").first()
             try:
                 outcome = booking_check_with_supplier(booking=booking)
             except ApplicationError as exc:
                 self.message_user(request, f"{booking.id}: {gettext(exc.message)}", messages.ERROR)
                 continue
             booking.refresh_from_db()
-            note = f" ({booking.outcome_note})" if booking.outcome_note else ""
+            note = booking.outcome_note
+            if cancelling is not None:
+                cancelling.refresh_from_db()
+                note = cancellation_note_for_people(cancelling.outcome_note)
             level = messages.WARNING if outcome in ("unknown", "busy") else messages.SUCCESS
             self.message_user(
                 request,
                 gettext("%(booking)s: %(outcome)s, now %(status)s%(note)s")
                 % {
-                    "booking": booking.id,
-                    "outcome": outcome,
+                    "booking": booking.booking_reference or booking.id,
+                    "outcome": CHECK_OUTCOMES.get(outcome, outcome),
                     "status": booking.get_status_display(),
-                    "note": note,
+                    "note": f" ({note})" if note else "",
                 },
                 level,
             )

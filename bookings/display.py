@@ -372,6 +372,7 @@ class CancellationSummary:
     refund: str  # "US$ 377,50 to the supplier balance", "—" when unknown
     penalty: str  # what the airline keeps, "" when not stated
     wallet_credit: str  # what the wallet was (or will be) credited, in BRL
+    credited: bool  # whether it was (confirmed), or only would be
     credits: list[str]  # the airline credits: "Voucher: US$ 755,00, code 047…, valid until …"
     when: str  # "Confirmed on …" / "Quote valid until …", São Paulo time labelled
     quoted: str  # the first quote's refund when the confirmed one differs, else ""
@@ -446,6 +447,7 @@ def cancellation_summary(booking: Booking) -> CancellationSummary | None:
         refund=_refund_text(cancellation),
         penalty=_penalty_text(cancellation),
         wallet_credit=money_display(cancellation.wallet_credit_amount),
+        credited=cancellation.status == Status.CONFIRMED,
         credits=[_credit_text(c) for c in cancellation.airline_credits],
         when=when,
         quoted=quoted,
@@ -479,6 +481,14 @@ CANCELLATION_NOTES = [
     (
         re.compile(r"check failed, (?P<code>[a-z_]+): .*", re.S),
         gettext_noop("Checking with the supplier failed (%(code)s); it is tried again."),
+    ),
+    (
+        re.compile(r"supplier_outcome_unknown: .*", re.S),
+        gettext_noop("The supplier's answer to the confirmation was lost."),
+    ),
+    (
+        re.compile(r"order_already_cancelled: .*", re.S),
+        gettext_noop("The supplier says the order is already cancelled: its refund is checked."),
     ),
     (
         re.compile(r"(?P<code>[a-z_]+): .*", re.S),

@@ -2,8 +2,11 @@
 the cancel confirmation page shows the airline's quote (a refund lower than the fare's
 conditions; a voucher instead of money), "Sim" confirms that very quote, and the booking page
 and the cancellation e-mail then show what the airline refunded, the wallet's credit and the
-airline's credits. With PANEL_SCREENSHOTS=docs/screenshots it saves cancel-confirm-*.png,
-booking-cancelled-*.png and email-booking-cancelled-voucher.png (docs/booking-page.md)."""
+airline's credits; a confirmation whose answer is lost waits in support's "needs attention"
+until checked. With PANEL_SCREENSHOTS=docs/screenshots it saves cancel-confirm-*.png,
+booking-cancelled-*.png, booking-cancellation-unknown-1440.png, check-with-supplier-1440.png,
+support-home-cancellation-unknown-1440.png and email-booking-cancelled-voucher.png
+(docs/booking-page.md, docs/panel-home.md, docs/emails.md)."""
 
 import os
 from decimal import Decimal
@@ -232,3 +235,53 @@ def email_screenshot(browser, wait, name: str) -> None:
     Path(folder).mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(Path(folder) / f"{name}.png"))
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.usefixtures("live_sandbox")  # live keys book the sandbox here
+def test_a_lost_confirmation_waits_in_supports_attention_until_checked(live_server, browser_pt_br):
+    """The airline cancels but its answer is lost: the panel says nothing was credited, the
+    booking is in support's "Precisa de atenção" and its page says why, in Portuguese; "Consultar
+    o fornecedor" settles it, once."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    fund(made.team, "100000.00")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    lost = ticketed(api, "Cancellost")
+    wait = WebDriverWait(browser_pt_br, 20, ignored_exceptions=[StaleElementReferenceException])
+    log_in_as_support(live_server, browser_pt_br, wait)
+
+    _, quote_id = open_cancel_confirmation(live_server, browser_pt_br, wait, lost)
+    said = confirm(browser_pt_br, wait)
+    assert "ainda não confirmou o cancelamento" in said and "nada foi creditado" in said
+    quote = BookingCancellation.objects.get(pk=quote_id)
+    assert quote.status == "unknown" and refunds(lost) == []
+
+    home = open_page(live_server, browser_pt_br, wait, reverse("admin:index"))
+    wait.until(EC.presence_of_element_located((By.ID, "attention-unknown_cancellations")))
+    listed = browser_pt_br.find_element(By.ID, "attention-unknown_cancellations").text
+    assert "Cancelamentos com resultado do fornecedor desconhecido" in listed
+    assert lost.booking_reference in listed and "Alpha Travel" in listed
+    assert "Precisa de atenção" in home
+    screenshot(browser_pt_br, "support-home-cancellation-unknown-1440", DESKTOP)
+
+    url = reverse("admin:bookings_booking_change", args=[lost.pk])
+    open_page(live_server, browser_pt_br, wait, url)
+    block = browser_pt_br.find_element(By.ID, "bp-cancellation").text
+    assert "Situação: Resultado desconhecido" in block
+    assert "A resposta do fornecedor à confirmação se perdeu." in block
+    assert "(nada creditado ainda)" in block
+    screenshot(browser_pt_br, "booking-cancellation-unknown-1440", DESKTOP, longest=6000)
+    browser_pt_br.find_element(By.CSS_SELECTOR, "button.page-action-check_with_supplier").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ul.messagelist")))
+    checked = browser_pt_br.find_element(By.CSS_SELECTOR, "ul.messagelist").text
+    screenshot(browser_pt_br, "check-with-supplier-1440", DESKTOP)
+    assert f"{lost.booking_reference}: o cancelamento está confirmado e liquidado" in checked
+    assert "agora Cancelada" in checked
+    quote.refresh_from_db()
+    assert quote.status == "confirmed" and len(refunds(lost)) == 1
+    assert ledger_problems() == []
