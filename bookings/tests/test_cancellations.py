@@ -5,6 +5,7 @@ real threads, racing confirmations never credit a refund twice."""
 
 import threading
 from collections import Counter
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -321,3 +322,66 @@ def test_the_sandbox_reads_a_cancellation_back(client):
     )
     with pytest.raises(ApplicationError):
         supplier.get_cancellation("not-a-sandbox-quote")
+
+
+def _panel_cancel(booking, *, language="pt-br", before_yes=None):
+    """Support's two POSTs of the cancel action, the quote shown posted back with "yes"; the
+    messages the panel answers with."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    browser = browser_for(SupportUserFactory(), language=language)
+    url = reverse("admin:bookings_booking_changelist")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    assert browser.post(url, chosen).status_code == 200
+    shown = booking.cancellations.get(superseded=False)
+    if before_yes:
+        before_yes()
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    answer = browser.post(url, posted, follow=True)
+    return shown, [str(m) for m in answer.context["messages"]]
+
+
+@pytest.mark.django_db
+def test_the_panel_says_when_the_airline_confirms_less_than_it_quoted(client):
+    booking = ticketed(client, "Refunddrop")  # quoted per the conditions, confirmed at half
+
+    shown, said = _panel_cancel(booking)
+
+    from django.utils import translation
+
+    from core.money import money_display
+
+    confirmed = (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    assert money(booking.pk)[1] == [brl(booking, confirmed)]
+    with translation.override("pt-br"):
+        warning = (
+            f"{booking.booking_reference}: a companhia aérea confirmou um reembolso diferente "
+            f"da cotação; a carteira recebeu {money_display(brl(booking, confirmed))} "
+            f"(cotado: {money_display(shown.wallet_credit_amount)})."
+        )
+    assert warning in said, said
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_quote_that_expired_on_the_confirmation_page_is_refused_in_portuguese(client):
+    import time_machine
+    from django.utils import timezone
+
+    booking = ticketed(client, "Quoteexpires")  # the quote lives 5 seconds
+
+    def later():
+        traveller.start()
+
+    traveller = time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False)
+    try:
+        _, said = _panel_cancel(booking, before_yes=later)
+    finally:
+        traveller.stop()
+
+    assert any("Esta cotação de cancelamento expirou; peça uma nova" in m for m in said), said
+    booking.refresh_from_db()
+    assert booking.status == "ticketed" and money(booking.pk)[1] == []
