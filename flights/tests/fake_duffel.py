@@ -34,7 +34,9 @@ confirmation); `REFUNDDROP` quotes per the conditions and confirms half of it; `
 to a `voucher` (one airline credit); `QUOTEEXPIRES` quotes for 2 seconds; `CANCELLOST`
 cancels the order and closes the connection without answering the confirmation.
 
-A path listed in `state.unavailable` is answered `503` (Duffel's error shape) until removed.
+A path listed in `state.unavailable` is answered `503` (Duffel's error shape) until removed;
+with `state.orders_without_cancellation`, `GET /air/orders/{id}` leaves out the order's
+`cancellation` (what was refunded is then only in its order cancellations).
 
 Slow answers, as Duffel's are: `search_delay` and `order_delay` (seconds) before answering a
 search or an order, and `hold_searches` (a threading.Event) holds every search until the caller
@@ -154,6 +156,8 @@ class DuffelState:
         self.requests: list[tuple[str, str]] = []
         # Paths ("/air/order_cancellations/ore_…") answered with Duffel's 503 while listed here.
         self.unavailable: set[str] = set()
+        # Orders read without their `cancellation` (its refund is then in the cancellations).
+        self.orders_without_cancellation = False
         self.searches_waiting = 0  # held by `hold_searches`, or waiting out `search_delay`
 
     # --- Offer requests ----------------------------------------------------------------------
@@ -441,6 +445,8 @@ class DuffelState:
             order = self.orders.get(order_id)
         if order is None:
             raise not_found()
+        if self.orders_without_cancellation:
+            return {key: value for key, value in order.items() if key != "cancellation"}
         return order
 
     def pay(self, data: dict) -> dict:

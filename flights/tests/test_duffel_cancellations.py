@@ -352,3 +352,37 @@ def test_the_fake_reads_order_cancellations_back_in_duffels_shapes(duffel, live_
     missing = duffel_get(duffel, "/air/order_cancellations/ore_0000nothing")
     assert missing.status_code == 404
     assert missing.json()["errors"][0]["code"] == "not_found"
+
+
+def test_an_order_cancelled_elsewhere_is_settled_from_its_cancellations(duffel, live_client, team):
+    """Our confirmation's answer is lost (a 503) and the order is cancelled by another
+    cancellation (Duffel's dashboard, say); the order's body does not say what was refunded:
+    the job finds the order's confirmed cancellation in its list and settles that, once. While
+    the list cannot be read, nothing is credited."""
+    from bookings.services import booking_cancellation_check
+
+    fund(team, "50000.00")
+    booking = ticketed_usd(live_client, "Souza")
+    ours = quote(live_client, booking["id"]).json()["data"]
+    supplier_id = BookingCancellation.objects.get().supplier_cancellation_id
+    duffel.state.unavailable.add(f"/air/order_cancellations/{supplier_id}/actions/confirm")
+    assert confirm(live_client, booking["id"], ours["id"]).status_code == 502
+    duffel.state.unavailable.clear()
+    order_id = Booking.objects.get(pk=booking["id"]).supplier_order_id
+    elsewhere = duffel.state.quote_cancellation({"order_id": order_id})
+    duffel.state.confirm_cancellation(elsewhere["id"])
+    duffel.state.orders_without_cancellation = True
+
+    duffel.state.unavailable.add("/air/order_cancellations")
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "unknown"
+    assert refunds(booking["id"]) == []
+    duffel.state.unavailable.clear()
+
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "confirmed"
+    assert reads_of(duffel, f"/air/order_cancellations?order_id={order_id}") >= 1
+    settled = BookingCancellation.objects.get()
+    assert settled.supplier_cancellation_id == elsewhere["id"]
+    assert refunds(booking["id"]) == [brl(per_conditions(booking) * rate_of(booking["id"]))]
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "settled"
+    assert len(refunds(booking["id"])) == 1
+    assert_ledger_clean()
