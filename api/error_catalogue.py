@@ -202,6 +202,8 @@ WHEN = {
     "outcome checked with the supplier.",
     "cancellation_outcome_unknown": "The supplier's answer to a cancellation's confirmation was "
     "lost or unreadable: nothing credited, the reconcile job settles it.",
+    "concurrency_limited": "Too many requests of the team and mode waiting on a flight "
+    "supplier at once (`API_SUPPLIER_CONCURRENCY`, 16); `Retry-After` says when to retry.",
     "cancellation_not_quotable": "The supplier's quote cannot be settled automatically (a "
     "refund in another currency, or of an unknown amount).",
 }
@@ -271,7 +273,10 @@ def operation_error_entries(operation_id: str, operation: dict) -> list[Catalogu
         codes += WITH_BODY
     if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
         codes += WITH_IDEMPOTENCY_KEY
-    codes += OPERATION_ERRORS.get(operation_id, ())
+    particular = OPERATION_ERRORS.get(operation_id, ())
+    codes += particular
+    if SUPPLIER in particular:  # it waits on a supplier: a slot of its team's (api/concurrency.py)
+        codes.append("concurrency_limited")
     entries: dict[tuple[str, int], CataloguedError] = {}
     for code in codes:
         for entry in entries_for(code):

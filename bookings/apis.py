@@ -406,6 +406,8 @@ CREATE_EXAMPLES = [
 
 
 class BookingCreateApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     class FilterSerializer(PaginationFilterSerializer):
         status = QueryChoicesField(
             choices=Booking.Status.values,
@@ -568,6 +570,8 @@ class BookingCreateApi(ApiView):
 
 
 class BookingDetailApi(ApiView):
+    supplier_methods = ("DELETE",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancel",
         tags=["Bookings"],
@@ -691,6 +695,8 @@ def _own_booking(request, booking_id):
 
 
 class BookingCancellationsApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancellations_list",
         tags=["Bookings"],
@@ -729,6 +735,8 @@ class BookingCancellationsApi(ApiView):
 
 
 class BookingCancellationConfirmApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancellations_confirm",
         tags=["Bookings"],
