@@ -244,9 +244,10 @@ def booking_event(
     (`previous` given) is also a `booking.updated` with the same object, for receivers that
     follow every change with one subscription (the spec: "data or status change")."""
     data_object = booking_event_object(booking, status=status)
+    twin = previous and type != EventType.BOOKING_UPDATED  # a data change alone is one event
     return [
         NewEvent(event_type, data_object, previous)
-        for event_type in ((type, EventType.BOOKING_UPDATED) if previous else (type,))
+        for event_type in ((type, EventType.BOOKING_UPDATED) if twin else (type,))
     ]
 
 

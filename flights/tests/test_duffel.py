@@ -256,6 +256,8 @@ def test_search_maps_a_direct_offer_field_by_field(duffel, supplier):
         payment_required_by=datetime(2027, 2, 4, 23, 59, tzinfo=UTC),
         price_guarantee_expires_at=datetime(2027, 2, 3, 14, 0, tzinfo=UTC),
         supplier_passenger_ids=(ADULT, INFANT),
+        passenger_identity_documents_required=False,
+        allowed_passenger_identity_document_types=("passport",),
     )
     # Exact decimals as Duffel wrote them, never through float.
     assert [str(a) for a in (tap.total_amount, tap.base_amount, tap.tax_amount)] == [
@@ -503,6 +505,10 @@ def test_create_order_holds_the_offer(duffel, supplier):
         payment_required_by=datetime(2027, 2, 4, 23, 59, tzinfo=UTC),
         price_guarantee_expires_at=datetime(2027, 2, 3, 14, 0, tzinfo=UTC),
         awaiting_payment=True,
+        total_amount=Decimal("1418.64"),
+        total_currency="EUR",
+        base_amount=Decimal("1196.00"),
+        tax_amount=Decimal("222.64"),
     )
 
 
@@ -533,6 +539,10 @@ def test_create_order_books_and_pays_at_once(duffel, supplier):
         ),
         payment_required_by=None,
         price_guarantee_expires_at=None,
+        total_amount=Decimal("1234.56"),
+        total_currency="EUR",
+        base_amount=Decimal("923.40"),
+        tax_amount=Decimal("311.16"),
     )
 
 
@@ -616,6 +626,10 @@ def test_pay_order_pays_from_the_balance_then_reads_the_tickets(duffel, supplier
         ),
         payment_required_by=None,
         price_guarantee_expires_at=None,
+        total_amount=Decimal("1418.64"),
+        total_currency="EUR",
+        base_amount=Decimal("1196.00"),
+        tax_amount=Decimal("222.64"),
     )
 
 
