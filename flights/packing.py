@@ -230,7 +230,7 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         fee_amount,
         documents_required,
         document_types,
-    ) = [*value, *_PACKED_LATER[len(value) - 16 :]]
+    ) = [*value, *_PACKED_LATER[len(value) - 16 :]]  # type: ignore[misc]  # mixed on purpose
     offer = SupplierOffer(
         supplier_offer_id=supplier_offer_id,
         owner=owner,
