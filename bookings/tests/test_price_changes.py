@@ -1,19 +1,21 @@
 """The sandbox's price-change scenario over the API (docs/sandbox.md): a hold whose price the
 airline raised once its guarantee ended is refused `409 price_changed`, nothing debited, then
-confirmed at the new total and ticketed; and a data change alone is one `booking.updated`."""
+confirmed at the new total and ticketed; a data change alone is one `booking.updated` (tickets
+found later by support's check with the supplier)."""
 
 from decimal import Decimal
 
 import pytest
 
 from bookings.models import Booking
+from bookings.services import booking_check_with_supplier
 from bookings.services.recording import booking_event
 from bookings.tests.helpers import book, holdable
 from tests.kit.factories import fund
 from tests.kit.passengers import passenger
 from wallet.ledger_check import ledger_problems
 from wallet.models import Transaction
-from webhooks.models import EventType
+from webhooks.models import Event, EventType
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
@@ -64,3 +66,27 @@ def test_a_data_change_alone_is_one_booking_updated(live_client):
     assert [e.type for e in events] == ["booking.updated"]
     assert events[0].previous_attributes == {"slices": []}
     assert [e.type for e in status_change] == ["booking.expired", "booking.updated"]
+
+
+def test_tickets_found_later_are_added_with_a_booking_updated(live_client, team):
+    fund(team, "50000.00")
+    offer = holdable(live_client)
+    booking = Booking.objects.get(pk=book(live_client, offer, type="instant").json()["id"])
+    assert booking.status == Booking.Status.TICKETED
+    [ticket] = booking.documents.all()
+    ticket.delete()  # an answer that missed it (an airline issuing it later does the same)
+    updates = Event.objects.filter(type="booking.updated", data_object__id=booking.id)
+    before = updates.count()
+
+    assert booking_check_with_supplier(booking=booking) == "documents added"
+
+    [event] = updates.exclude(previous_attributes__has_key="status")
+    assert event.previous_attributes == {"documents": []}
+    assert event.data_object["id"] == booking.id
+    assert [d["unique_identifier"] for d in event.data_object["documents"]] == [
+        ticket.unique_identifier
+    ]
+    assert [d.unique_identifier for d in booking.documents.all()] == [ticket.unique_identifier]
+    # Asked again: nothing more to add, no event.
+    assert booking_check_with_supplier(booking=booking) == "settled"
+    assert updates.count() == before + 1
