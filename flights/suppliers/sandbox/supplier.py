@@ -137,7 +137,8 @@ class SandboxSupplier(FlightSupplier):
         now = timezone.now()
         if state.scenario == PRICE_CHANGE_FAMILY_NAME and not instant:
             # No price guarantee left: the airline may reprice the hold from now on.
-            state = dataclasses.replace(state, price_guarantee_expires_at=ceil_second(now))
+            ended = now.replace(microsecond=0) - timedelta(seconds=1)
+            state = dataclasses.replace(state, price_guarantee_expires_at=ended)
         if not instant:
             state = book_order(state, booking_id=booking_id, now=now)
             if state.scenario == HOLD_ANSWER_LOST_FAMILY_NAME:
