@@ -254,10 +254,17 @@ class PassengerInputSerializer(FirstProblemSerializer):
         many=True,
         required=False,
         max_length=MAX_DOCUMENTS,
-        help_text="Required (a passport) for every passenger of an international itinerary.",
+        help_text="Required (a passport) for every passenger of an international itinerary, "
+        "and one of the offer's allowed_passenger_identity_document_types for every passenger "
+        "when its passenger_identity_documents_required is true. A tax_id issued in BR is a CPF "
+        "with valid check digits. Documents of types the airline does not take are kept, not "
+        "sent.",
     )
     loyalty_programme_accounts = LoyaltyAccountInputSerializer(  # type: ignore[call-arg]  # same
-        many=True, required=False, max_length=MAX_LOYALTY_ACCOUNTS
+        many=True,
+        required=False,
+        max_length=MAX_LOYALTY_ACCOUNTS,
+        help_text="Frequent-flyer accounts, sent with the passenger in the airline's order.",
     )
     infant_passenger_id = OptionalPassengerIdField(
         required=False,
@@ -394,8 +401,15 @@ PASSENGER_EXAMPLE = {
             "unique_identifier": "FX123456",
             "issuing_country_code": "BR",
             "expires_on": "2031-01-01",
-        }
+        },
+        {
+            "type": "tax_id",
+            "unique_identifier": "390.533.447-05",
+            "issuing_country_code": "BR",
+            "expires_on": "2040-01-01",
+        },
     ],
+    "loyalty_programme_accounts": [{"airline_iata_code": "TP", "account_number": "123456789"}],
 }
 CREATE_EXAMPLES = [
     OpenApiExample(
