@@ -73,7 +73,10 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_already_cancelled",
         "booking_not_payable",
         "booking_outcome_unknown",
+        "price_changed:409",
         "insufficient_balance",
+        "supplier_not_connected",
+        SUPPLIER,
     ),
     "bookings_cancel": (
         "booking_not_found",
@@ -161,6 +164,11 @@ WHEN = {
     "payment_amount_mismatch": "Payment differs from the offer's original total or currency "
     "(spec).",
     "booking_already_confirmed": "Confirm on a confirmed booking (spec).",
+    "price_changed": "409: confirming a hold whose price the airline changed once its price "
+    "guarantee ended; `details` carry the new `total_amount`, `total_currency`, "
+    "`client_amount` (BRL), `base_cost_brl` and `previous_total_amount`; nothing was "
+    "debited: confirm again with the new total. 502: the airline refused an order or a "
+    "payment for its price.",
     "booking_already_cancelled": "Cancel on a cancelled booking; cannot be reverted (spec).",
     "invalid_url": "Webhook URL malformed or not HTTPS (spec).",
     "invalid_events": "Unrecognised event types (spec).",

@@ -17,6 +17,7 @@ from bookings.errors import (
     OfferExpired,
     OfferNotFound,
     OrderAbsent,
+    PriceChanged,
 )
 from bookings.payloads import booking_event_object, booking_object
 from bookings.services.cancellations import (
@@ -72,6 +73,7 @@ __all__ = [
     "OfferExpired",
     "OfferNotFound",
     "OrderAbsent",
+    "PriceChanged",
     "booking_cancel",
     "booking_cancel_preview",
     "booking_cancellable",

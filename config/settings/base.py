@@ -385,6 +385,9 @@ SPECTACULAR_SETTINGS = {
         "ReferenceTypeEnum": choice_values("wallet.models:Transaction.ReferenceType"),
         "BookingTypeEnum": choice_values("bookings.models:Booking.Type"),
         "BookingStatusEnum": choice_values("bookings.models:Booking.Status"),
+        "IdentityDocumentInputTypeEnum": choice_values(
+            "bookings.models:BookingPassenger.DocumentType"
+        ),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
     },
     # The schema and the docs are public; every API operation requires a key.
