@@ -656,6 +656,7 @@ class BookingDetailApi(ApiView):
 
 class BookingConfirmApi(ApiView):
     supplier_methods = ("PUT",)  # past its price guarantee, the order is read back first
+
     @extend_schema_serializer(component_name="BookingConfirmInput")
     class InputSerializer(FirstProblemSerializer):
         payment = BalancePaymentInputSerializer(
