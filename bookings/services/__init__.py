@@ -17,6 +17,7 @@ from bookings.errors import (
     OfferExpired,
     OfferNotFound,
     OrderAbsent,
+    PriceChanged,
 )
 from bookings.payloads import booking_event_object, booking_object, cancel_refund_object
 from bookings.services.cancellations import (
@@ -68,6 +69,7 @@ __all__ = [
     "OfferExpired",
     "OfferNotFound",
     "OrderAbsent",
+    "PriceChanged",
     "booking_cancel",
     "booking_cancellable",
     "booking_cancellation_check",

@@ -43,6 +43,10 @@ QUOTE_EXPIRES_FAMILY_NAME = "Quoteexpires"
 QUOTE_SHORT_SECONDS = 5
 # - the order is cancelled, but the confirmation's answer is lost (found later in the order).
 CANCEL_ANSWER_LOST_FAMILY_NAME = "Cancellost"
+# - a hold without a price guarantee whose price the airline raises by PRICE_CHANGE_PERCENT: read
+#   back, the order costs more; paying the offer's total is refused with `price_changed`.
+PRICE_CHANGE_FAMILY_NAME = "Pricechange"
+PRICE_CHANGE_PERCENT = 10
 # Each scenario's flag in the order ids.
 SCENARIO_FLAGS = {
     ANSWER_LOST_FAMILY_NAME: "l",
@@ -55,6 +59,7 @@ SCENARIO_FLAGS = {
     REFUND_CREDITS_FAMILY_NAME: "c",
     QUOTE_EXPIRES_FAMILY_NAME: "x",
     CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
+    PRICE_CHANGE_FAMILY_NAME: "g",
 }
 
 
