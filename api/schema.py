@@ -378,6 +378,13 @@ EVENT_OBJECTS = {
             },
             "slices": {"type": "array", "items": {"$ref": "#/components/schemas/BookingSlice"}},
             "created_at": _TIMESTAMP,
+            "refund": {
+                "allOf": [{"$ref": "#/components/schemas/Refund"}],
+                "description": "Only in the objects of a cancellation (`booking.cancelled` and "
+                "its `booking.updated`): the refund as DELETE /bookings/:id answers it, the "
+                "supplier's confirmed refund, where it went, the airline credits and what the "
+                "wallet was credited.",
+            },
         },
         "required": [
             "id",

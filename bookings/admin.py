@@ -1,5 +1,3 @@
-from decimal import Decimal
-
 from django.contrib import admin, messages
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
@@ -8,13 +6,14 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from bookings.display import booking_page
-from bookings.models import Booking, BookingDocument, BookingPassenger
+from bookings.display import booking_page, cancellation_effect, cancellation_note_for_people
+from bookings.models import Booking, BookingCancellation, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
-    booking_cancel,
-    booking_cancel_preview,
     booking_cancellable,
+    booking_cancellation_confirm,
+    booking_cancellation_get,
+    booking_cancellation_quote,
     booking_check_with_supplier,
 )
 from core.exceptions import ApplicationError
@@ -24,6 +23,22 @@ from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event
+
+# The confirmation page posts back the quote it showed, one `<booking id>:<bcn_ id>` each.
+QUOTE_FIELD = "cancellation_quote"
+
+
+# What "check with the supplier" found (booking_check_with_supplier's answers), in words.
+CHECK_OUTCOMES = {
+    "confirmed": _("the cancellation is confirmed and settled"),
+    "expired": _("the supplier did not cancel; the quote lapsed"),
+    "unknown": _("still unknown, checked again later"),
+    "busy": _("another check is running"),
+    "settled": _("nothing left to find out"),
+    "ticketed": _("tickets issued"),
+    "held": _("held at the supplier"),
+    "failed": _("failed, refunded in full"),
+}
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -296,35 +311,49 @@ class BookingAdmin(TeamScopedAdmin):
         permissions=["change"],
     )
     def cancel(self, request, queryset):
+        """The confirmation page asks the supplier for a quote of each booking and shows it;
+        "yes" confirms that very quote (its `bcn_` id posted back), never a newer one."""
+        posted = dict(
+            value.split(":", 1)
+            for value in request.POST.getlist(QUOTE_FIELD)
+            if request.POST.get("post") == "yes" and ":" in value
+        )
+        quotes: dict[str, BookingCancellation] = {}
+
+        def quote_of(booking) -> BookingCancellation:
+            if booking.pk not in quotes:
+                if booking.pk in posted:  # the quote the page showed
+                    quotes[booking.pk] = booking_cancellation_get(
+                        booking=booking, cancellation_id=posted[booking.pk]
+                    )
+                else:
+                    quotes[booking.pk] = booking_cancellation_quote(booking=booking)
+            return quotes[booking.pk]
+
         def describe(booking):
-            # The supplier's quote, not the stored conditions (the confirmed refund is credited).
             try:
-                preview = booking_cancel_preview(booking=booking)
+                return cancellation_effect(booking, quote_of(booking))
             except ApplicationError as exc:
                 return _("Cannot be cancelled: %(reason)s") % {"reason": gettext(exc.message)}
-            if preview.airline_credits:
-                return _(
-                    "The airline refunds %(amount)s as credit with the airline, not money: "
-                    "the wallet is credited nothing."
-                ) % {"amount": money_display(preview.refund_amount, preview.currency)}
-            if not preview.refund_brl:
-                if booking.status == Booking.Status.PENDING:
-                    return _("Cancelled at no cost: it was never paid.")
-                return _("Cancelled without refund (the airline refunds nothing).")
-            text = _("The wallet is refunded %(brl)s (%(amount)s).") % {
-                "brl": money_display(preview.refund_brl),
-                "amount": money_display(preview.refund_amount, preview.currency),
-            }
-            if preview.penalty_amount:
-                text += " " + _("Penalty: %(penalty)s.") % {
-                    "penalty": money_display(
-                        Decimal(preview.penalty_amount),
-                        preview.penalty_currency or preview.currency,
+
+        def run(booking):
+            quoted = quote_of(booking)
+            confirmed = booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+            if confirmed.wallet_credit_amount != quoted.wallet_credit_amount:
+                self.message_user(
+                    request,
+                    gettext(
+                        "%(booking)s: the airline confirmed a refund other than its quote; "
+                        "the wallet was credited %(brl)s (quoted %(quoted)s)."
                     )
-                }
-            if not booking.live_mode:
-                text += " " + _("Test mode: the live balance does not change.")
-            return text
+                    % {
+                        "booking": booking.booking_reference or booking.pk,
+                        "brl": money_display(confirmed.wallet_credit_amount),
+                        "quoted": money_display(quoted.wallet_credit_amount),
+                    },
+                    messages.WARNING,
+                )
+            return confirmed
 
         return self.confirm_then_run(
             request,
@@ -333,9 +362,10 @@ class BookingAdmin(TeamScopedAdmin):
             title=_("Cancel bookings"),
             question=_("Cancel these bookings at the airline?"),
             describe=describe,
-            run=lambda booking: booking_cancel(booking=booking),
+            run=run,
             done_message=_("Cancelled %(object)s."),
             extra_changes=wallet_balance_snapshot,
+            carried=lambda: [(QUOTE_FIELD, f"{pk}:{quote.pk}") for pk, quote in quotes.items()],
         )
 
     def has_check_permission(self, request):
@@ -347,22 +377,27 @@ class BookingAdmin(TeamScopedAdmin):
     )
     def check_with_supplier(self, request, queryset):
         for booking in queryset:
+            # A cancellation whose answer was lost is what the check settles first.
+            cancelling = booking.cancellations.filter(status="unknown").first()
             try:
                 outcome = booking_check_with_supplier(booking=booking)
             except ApplicationError as exc:
                 self.message_user(request, f"{booking.id}: {gettext(exc.message)}", messages.ERROR)
                 continue
             booking.refresh_from_db()
-            note = f" ({booking.outcome_note})" if booking.outcome_note else ""
+            note = booking.outcome_note
+            if cancelling is not None:
+                cancelling.refresh_from_db()
+                note = cancellation_note_for_people(cancelling.outcome_note)
             level = messages.WARNING if outcome in ("unknown", "busy") else messages.SUCCESS
             self.message_user(
                 request,
                 gettext("%(booking)s: %(outcome)s, now %(status)s%(note)s")
                 % {
-                    "booking": booking.id,
-                    "outcome": outcome,
+                    "booking": booking.booking_reference or booking.id,
+                    "outcome": CHECK_OUTCOMES.get(outcome, outcome),
                     "status": booking.get_status_display(),
-                    "note": note,
+                    "note": f" ({note})" if note else "",
                 },
                 level,
             )

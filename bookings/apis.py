@@ -755,6 +755,34 @@ def _own_booking(request, booking_id):
     )
 
 
+def _cancellation_post_schema(
+    *,
+    operation_id: str,
+    status: int,
+    envelope_name: str,
+    not_found: str,
+    conflict: str,
+    failure: str,
+):
+    """The schema of the two POSTs on Cancellations (ask for a quote, confirm one): no body,
+    `Idempotency-Key`, the Cancellation in the envelope with the same examples, a supplier
+    that must be connected in live mode; they differ in their status and their errors."""
+    return extend_schema(
+        operation_id=operation_id,
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=None,
+        examples=CANCELLATION_EXAMPLES,
+        responses={
+            status: enveloped(CancellationSerializer, name=envelope_name),
+            404: error_response(not_found),
+            409: error_response(conflict),
+            422: error_response("No flight supplier connected (live mode)"),
+            502: error_response(failure),
+        },
+    )
+
+
 class BookingCancellationsApi(ApiView):
     supplier_methods = ("POST",)  # waits on the flight supplier
 
@@ -772,55 +800,35 @@ class BookingCancellationsApi(ApiView):
             [cancellation_object(c) for c in booking_cancellation_list(booking=booking)]
         )
 
-    @extend_schema(
+    @_cancellation_post_schema(
         operation_id="bookings_cancellations_create",
-        tags=["Bookings"],
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=None,
-        examples=CANCELLATION_EXAMPLES,
-        responses={
-            201: enveloped(CancellationSerializer, name="CancellationEnvelope"),
-            404: error_response("Booking not found"),
-            409: error_response(
-                "Booking already cancelled, not cancellable, outcome unknown, or a "
-                "cancellation being confirmed"
-            ),
-            422: error_response("No flight supplier connected (live mode)"),
-            502: error_response("Supplier error"),
-        },
+        status=201,
+        envelope_name="CancellationEnvelope",
+        not_found="Booking not found",
+        conflict="Booking already cancelled, not cancellable, outcome unknown, or a "
+        "cancellation being confirmed",
+        failure="Supplier error",
     )
     def post(self, request, booking_id):
-        booking = _own_booking(request, booking_id)
-        cancellation = booking_cancellation_quote(booking=booking)
-        return envelope(cancellation_object(cancellation), status=201)
+        quoted = booking_cancellation_quote(booking=_own_booking(request, booking_id))
+        return envelope(cancellation_object(quoted), status=201)
 
 
 class BookingCancellationConfirmApi(ApiView):
     supplier_methods = ("POST",)  # waits on the flight supplier
 
-    @extend_schema(
+    @_cancellation_post_schema(
         operation_id="bookings_cancellations_confirm",
-        tags=["Bookings"],
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        request=None,
-        examples=CANCELLATION_EXAMPLES,
-        responses={
-            200: enveloped(CancellationSerializer, name="CancellationConfirmEnvelope"),
-            404: error_response("Booking or cancellation not found"),
-            409: error_response(
-                "cancellation_expired, cancellation_superseded, cancellation_in_progress, "
-                "booking already cancelled or not cancellable"
-            ),
-            422: error_response("No flight supplier connected (live mode)"),
-            502: error_response(
-                "Supplier error; cancellation_outcome_unknown: the answer was lost, nothing "
-                "was credited, the reconcile job settles it"
-            ),
-        },
+        status=200,
+        envelope_name="CancellationConfirmEnvelope",
+        not_found="Booking or cancellation not found",
+        conflict="cancellation_expired, cancellation_superseded, cancellation_in_progress, "
+        "booking already cancelled or not cancellable",
+        failure="Supplier error; cancellation_outcome_unknown: the answer was lost, nothing "
+        "was credited, the reconcile job settles it",
     )
     def post(self, request, booking_id, cancellation_id):
-        booking = _own_booking(request, booking_id)
-        cancellation = booking_cancellation_confirm(
-            booking=booking, cancellation_id=cancellation_id
+        confirmed = booking_cancellation_confirm(
+            booking=_own_booking(request, booking_id), cancellation_id=cancellation_id
         )
-        return envelope(cancellation_object(cancellation))
+        return envelope(cancellation_object(confirmed))

@@ -20,8 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from bookings.emails import credit_expiry_for_people
 from bookings.itinerary import Passenger, Slice, erased, itinerary, passengers
-from bookings.models import Booking, BookingEmail
+from bookings.models import Booking, BookingCancellation, BookingEmail
 from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people, stored_text_for_people
 from core.money import money_display
 from wallet.models import Transaction
@@ -368,9 +369,13 @@ class CancellationSummary:
     """The booking's latest cancellation at the supplier, as its page shows it."""
 
     status: str  # the status label
-    refund: str  # "US$ 377,50 to the Duffel balance", "—" when unknown
+    refund: str  # "US$ 377,50 to the supplier balance", "—" when unknown
+    penalty: str  # what the airline keeps, "" when not stated
     wallet_credit: str  # what the wallet was (or will be) credited, in BRL
-    credits: list[str]  # the airline credits: "Voucher: US$ 755,00 (code 047…)"
+    credited: bool  # whether it was (confirmed), or only would be
+    credits: list[str]  # the airline credits: "Voucher: US$ 755,00, code 047…, valid until …"
+    when: str  # "Confirmed on …" / "Quote valid until …", São Paulo time labelled
+    quoted: str  # the first quote's refund when the confirmed one differs, else ""
     note: str  # why it is unknown, for support
 
 
@@ -383,31 +388,180 @@ REFUND_TO_LABELS = {
     "airline_credits": gettext_lazy("as credits with the airline"),
     "awaiting_payment": gettext_lazy("nothing: the supplier was never paid"),
 }
+NOT_CASH = ("voucher", "airline_credits")
 
 
 def _credit_text(credit: dict) -> str:
     value = money_display(Decimal(credit["credit_amount"]), credit["credit_currency"])
-    code = f" ({credit['credit_code']})" if credit.get("credit_code") else ""
-    return f"{credit['credit_name']}: {value}{code}"
+    text = f"{credit['credit_name'] or _('Airline credit')}: {value}"
+    if credit.get("credit_code"):
+        text += ", " + _("code %(code)s") % {"code": credit["credit_code"]}
+    if credit.get("expires_at"):
+        text += ", " + _("valid until %(date)s") % {"date": credit_expiry_for_people(credit)}
+    return text
+
+
+def _refund_text(cancellation: BookingCancellation) -> str:
+    if cancellation.refund_amount is None:
+        return "—"
+    amount = money_display(cancellation.refund_amount, cancellation.refund_currency)
+    return f"{amount} {REFUND_TO_LABELS.get(cancellation.refund_to, cancellation.refund_to)}"
+
+
+def _penalty_text(cancellation: BookingCancellation) -> str:
+    if cancellation.penalty_amount is None or cancellation.refund_to == "awaiting_payment":
+        return ""
+    return money_display(cancellation.penalty_amount, cancellation.penalty_currency)
 
 
 def cancellation_summary(booking: Booking) -> CancellationSummary | None:
     cancellation = booking.cancellations.order_by("-created_at", "-id").first()
     if cancellation is None:
         return None
-    refund = "—"
-    if cancellation.refund_amount is not None:
-        refund = (
-            f"{money_display(cancellation.refund_amount, cancellation.refund_currency)} "
-            + str(REFUND_TO_LABELS.get(cancellation.refund_to, cancellation.refund_to))
-        )
+    Status = BookingCancellation.Status
+    when = ""
+    if cancellation.status == Status.CONFIRMED and cancellation.confirmed_at:
+        when = _("Confirmed on %(when)s") % {
+            "when": sao_paulo_time_for_people(cancellation.confirmed_at)
+        }
+    elif cancellation.status == Status.QUOTED and cancellation.expires_at:
+        when = _("Quote valid until %(when)s") % {
+            "when": sao_paulo_time_for_people(cancellation.expires_at)
+        }
+    quoted = ""
+    if (
+        cancellation.status == Status.CONFIRMED
+        and cancellation.quoted_refund_amount is not None
+        and cancellation.quoted_refund_amount != cancellation.refund_amount
+    ):
+        quoted = money_display(cancellation.quoted_refund_amount, cancellation.refund_currency)
+    status = cancellation.status
+    if (
+        status == Status.QUOTED
+        and cancellation.expires_at
+        and cancellation.expires_at <= timezone.now()
+    ):
+        status = Status.EXPIRED
     return CancellationSummary(
-        status=cancellation.get_status_display(),
-        refund=refund,
+        status=str(Status(status).label),
+        refund=_refund_text(cancellation),
+        penalty=_penalty_text(cancellation),
         wallet_credit=money_display(cancellation.wallet_credit_amount),
+        credited=cancellation.status == Status.CONFIRMED,
         credits=[_credit_text(c) for c in cancellation.airline_credits],
-        note=cancellation.outcome_note,
+        when=when,
+        quoted=quoted,
+        note=cancellation_note_for_people(cancellation.outcome_note),
     )
+
+
+# Why a cancellation's outcome is (or was) unknown: stored in English as written when it
+# happened (bookings/services/cancellations.py), shown in the reader's language.
+CANCELLATION_NOTES = [
+    (
+        re.compile(r"the order is cancelled; the supplier has not said the refund yet"),
+        gettext_noop("The order is cancelled; the supplier has not stated the refund yet."),
+    ),
+    (
+        re.compile(r"the order is not cancelled yet; waiting for the grace period"),
+        gettext_noop("The order is not cancelled yet; checking again until the grace period ends."),
+    ),
+    (
+        re.compile(r"the supplier did not cancel the order"),
+        gettext_noop("The supplier did not cancel the order."),
+    ),
+    (
+        re.compile(r"the confirming request ended before the supplier answered"),
+        gettext_noop("The confirmation ended before the supplier answered."),
+    ),
+    (
+        re.compile(r"the confirmation's answer could not be handled"),
+        gettext_noop("The supplier's answer to the confirmation could not be read."),
+    ),
+    (
+        re.compile(r"check failed, (?P<code>[a-z_]+): .*", re.S),
+        gettext_noop("Checking with the supplier failed (%(code)s); it is tried again."),
+    ),
+    (
+        re.compile(r"supplier_outcome_unknown: .*", re.S),
+        gettext_noop("The supplier's answer to the confirmation was lost."),
+    ),
+    (
+        re.compile(r"order_already_cancelled: .*", re.S),
+        gettext_noop("The supplier says the order is already cancelled: its refund is checked."),
+    ),
+    (
+        re.compile(r"(?P<code>[a-z_]+): .*", re.S),
+        gettext_noop("The supplier's answer to the confirmation was lost (%(code)s)."),
+    ),
+]
+
+
+def cancellation_note_for_people(note: str) -> str:
+    return stored_text_for_people(note, CANCELLATION_NOTES) if note else ""
+
+
+def cancellation_effect(booking: Booking, cancellation: BookingCancellation) -> str:
+    """What confirming this quote will do, in sentences, one a line (the panel's cancel
+    confirmation page, and the action's audit entry): the supplier's refund and where it goes,
+    the penalty, the airline credits, what the wallet is credited in BRL, how long the quote
+    holds and, when it differs, what the fare's conditions promised."""
+    debited = cancellation.penalty_amount is not None  # a penalty is stated only for a paid one
+    lines = []
+    if cancellation.refund_to == "awaiting_payment":
+        if not debited or not cancellation.wallet_credit_amount:
+            return str(_("Cancelled at no cost: it was never paid."))
+        lines.append(
+            _("The airline was not paid yet: the wallet gets back all it was debited, %(brl)s.")
+            % {"brl": money_display(cancellation.wallet_credit_amount)}
+        )
+    elif cancellation.refund_to in NOT_CASH:
+        lines.append(
+            _(
+                "The airline refunds %(amount)s as credit with the airline, not money: "
+                "the wallet is credited nothing."
+            )
+            % {"amount": money_display(cancellation.refund_amount, cancellation.refund_currency)}
+        )
+        lines += [
+            _("Airline credit: %(credit)s.") % {"credit": _credit_text(c)}
+            for c in cancellation.airline_credits
+        ]
+    elif not cancellation.refund_amount:
+        lines.append(_("Cancelled without refund (the airline refunds nothing)."))
+    else:
+        lines.append(_("The airline refunds %(refund)s.") % {"refund": _refund_text(cancellation)})
+        lines.append(
+            _("The wallet is refunded %(brl)s.")
+            % {"brl": money_display(cancellation.wallet_credit_amount)}
+        )
+    if debited and cancellation.refund_to != "awaiting_payment":
+        penalty = _penalty_text(cancellation)
+        if penalty and cancellation.penalty_amount:
+            lines.append(_("Penalty kept by the airline: %(penalty)s.") % {"penalty": penalty})
+        promised = _promised_refund(booking)
+        if promised is not None and promised != cancellation.refund_amount:
+            lines.append(
+                _("The fare's conditions promised %(amount)s: the airline's quote is what counts.")
+                % {"amount": money_display(promised, booking.total_currency)}
+            )
+    if cancellation.expires_at:
+        lines.append(
+            _("Quote valid until %(when)s.")
+            % {"when": sao_paulo_time_for_people(cancellation.expires_at)}
+        )
+    if not booking.live_mode:
+        lines.append(_("Test mode: the live balance does not change."))
+    return "\n".join(str(line) for line in lines)
+
+
+def _promised_refund(booking: Booking) -> Decimal | None:
+    """What the fare's conditions stored at search promised back (None if no refund)."""
+    condition = booking.conditions.get("refund_before_departure") or {}
+    if not condition.get("allowed"):
+        return None
+    penalty = Decimal(condition.get("penalty_amount") or "0")
+    return max(booking.total_amount - penalty, Decimal("0.00"))
 
 
 # --- The page -----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 booking cancelled. Each is a BookingEmail row written in the transaction of its trigger, then
 sent by a Celery task exactly once (the row's `sent_at`)."""
 
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 from bookings.itinerary import itinerary
 from bookings.models import Booking, BookingEmail
 from core.emails import email_message
-from core.i18n import sao_paulo_time_for_people
+from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people
 from core.money import money_display, q
 
 SUBJECTS: "dict[str, StrPromise]" = {
@@ -81,6 +82,14 @@ def recipients(booking: Booking, kind: str) -> list[str]:
     return people
 
 
+def credit_expiry_for_people(credit: dict) -> str:
+    """The last day an airline credit can be used (São Paulo's calendar), "" when not said."""
+    if not credit.get("expires_at"):
+        return ""
+    moment = datetime.fromisoformat(credit["expires_at"].replace("Z", "+00:00"))
+    return date_for_people(moment.astimezone(SAO_PAULO).date())
+
+
 def customer_refund(booking: Booking) -> dict:
     """What the customer gets back when the booking is cancelled (docs/emails.md "Refund"), in
     BRL, from the price they pay (`client_amount`), never from the airline's fare, and from
@@ -117,6 +126,7 @@ def customer_refund(booking: Booking) -> dict:
                     Decimal(credit["credit_amount"]), credit["credit_currency"]
                 ),
                 "code": credit["credit_code"] or "",
+                "expires": credit_expiry_for_people(credit),
             }
             for credit in cancellation.airline_credits
         ]

@@ -1,6 +1,8 @@
 """The bookings' wire shapes: the API's booking object and the booking events' `data.object`."""
 
-from bookings.models import Booking
+from decimal import Decimal
+
+from bookings.models import Booking, BookingCancellation
 from core.money import fmt
 from core.timestamps import iso_utc
 
@@ -28,12 +30,38 @@ def _document_objects(booking: Booking) -> list[dict]:
     ]
 
 
-def booking_event_object(booking: Booking, *, status: str | None = None) -> dict:
+def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) -> dict:
+    """The spec's `refund` of a cancel (in the booking's currency: the supplier's confirmed
+    refund) and what the wallet was credited, in BRL: DELETE's answer and the
+    `booking.cancelled` event's."""
+    penalty = cancellation.penalty_amount
+    amount = cancellation.refund_amount or Decimal("0")
+    if cancellation.refund_to == "awaiting_payment" and penalty is not None:
+        amount = booking.total_amount  # paid by the wallet, never by us to the supplier
+    return {
+        "amount": fmt(amount),
+        "currency": booking.total_currency,
+        "penalty_amount": None if penalty is None else fmt(penalty),
+        "penalty_currency": cancellation.penalty_currency or None,
+        "refund_to": cancellation.refund_to,
+        "airline_credits": cancellation.airline_credits,
+        "wallet_credit_amount": fmt(cancellation.wallet_credit_amount),
+        "wallet_credit_currency": "BRL",
+        "transaction_id": cancellation.transaction_id or None,
+        "cancellation_id": cancellation.id,
+    }
+
+
+def booking_event_object(
+    booking: Booking, *, status: str | None = None, refund: dict | None = None
+) -> dict:
     """`data.object` of booking events: the fields the spec lists. `status` overrides the
     booking's for the events of states it passed through on the way, whose `documents` are
-    those of that state: none before tickets are issued."""
+    those of that state: none before tickets are issued. `refund` (a cancel's, as DELETE
+    answers it) is added to the object of the cancellation's events, and only to them."""
     status = status or booking.status
     unissued = status in (Booking.Status.PENDING, Booking.Status.CONFIRMED)
+    extra = {"refund": refund} if refund is not None else {}
     return {
         "id": booking.id,
         "booking_reference": booking.booking_reference,
@@ -44,6 +72,7 @@ def booking_event_object(booking: Booking, *, status: str | None = None) -> dict
         "passengers": _passenger_objects(booking),
         "slices": booking.slices,
         "created_at": iso_utc(booking.created_at),
+        **extra,
     }
 
 

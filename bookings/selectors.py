@@ -2,12 +2,12 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import DecimalField, Exists, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from agencies.models import Team
-from bookings.models import Booking
+from bookings.models import Booking, BookingCancellation
 from core.exceptions import NotFound
 from core.timestamps import business_day_bounds
 
@@ -82,8 +82,8 @@ TICKETING_STUCK_AFTER = timedelta(minutes=5)
 
 def bookings_needing_attention(*, now: datetime | None = None) -> QuerySet[Booking]:
     """What support should look at first: a supplier outcome still unknown after the grace
-    period, ticketing stuck, or a booking left without its supplier order by a request that
-    died. Oldest first."""
+    period, ticketing stuck, a booking left without its supplier order by a request that
+    died, or a cancellation whose confirmation's answer was lost (`unknown`). Oldest first."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
     awaiting = Q(status__in=[Booking.Status.PENDING, Booking.Status.CONFIRMED])
@@ -98,8 +98,13 @@ def bookings_needing_attention(*, now: datetime | None = None) -> QuerySet[Booki
         supplier_order_id="",
         created_at__lte=now - settings.IDEMPOTENCY_IN_FLIGHT_TIMEOUT,
     )
-    return (
-        Booking.objects.filter(awaiting)
-        .filter(unknown_too_long | stuck_ticketing | left_without_order)
-        .order_by("created_at")
+    # A cancellation confirmed at the supplier whose answer was lost, until the job settles it.
+    cancellation_unknown = Exists(
+        BookingCancellation.objects.filter(
+            booking=OuterRef("pk"), status=BookingCancellation.Status.UNKNOWN
+        )
     )
+    return Booking.objects.filter(
+        (awaiting & (unknown_too_long | stuck_ticketing | left_without_order))
+        | Q(cancellation_unknown)
+    ).order_by("created_at")

@@ -18,8 +18,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from agencies.models import ApiKey, Integration, Team
-from bookings.display import failure_reason_for_people
-from bookings.models import Booking
+from bookings.display import cancellation_note_for_people, failure_reason_for_people
+from bookings.models import Booking, BookingCancellation
 from core.timestamps import business_date, business_day_bounds
 from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
 from webhooks.models import Event, EventType, WebhookEndpoint
@@ -275,6 +275,14 @@ def unknown_outcome_bookings(*, live_mode: bool) -> QuerySet[Booking]:
     return Booking.objects.filter(live_mode=live_mode, outcome_unknown_since__isnull=False)
 
 
+def unknown_cancellations(*, live_mode: bool) -> QuerySet[BookingCancellation]:
+    """Cancellations whose confirmation's answer was lost, until the reconcile job settles
+    them (confirmed and credited once, or expired)."""
+    return BookingCancellation.objects.filter(
+        booking__live_mode=live_mode, status=BookingCancellation.Status.UNKNOWN
+    )
+
+
 def failed_bookings(*, live_mode: bool, since: datetime) -> QuerySet[Booking]:
     return Booking.objects.filter(
         live_mode=live_mode, status=Booking.Status.FAILED, updated_at__gte=since
@@ -291,7 +299,8 @@ def disabled_webhooks(*, live_mode: bool) -> QuerySet[WebhookEndpoint]:
 
 def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     """Support's worklist, each list with its count and first rows, most urgent first:
-    bookings whose supplier outcome is unknown (until resolved), and over the last 7 days,
+    bookings whose supplier outcome is unknown (until resolved), cancellations whose
+    confirmation's answer was lost (until settled), and over the last 7 days,
     recharges paid after they expired, payment notifications rejected, bookings failed and
     webhooks disabled after consecutive failures. Payment notifications have no mode: they are
     listed in both."""
@@ -314,6 +323,24 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
                 "team": b.team,
                 "url": _change("bookings_booking", b.pk),
                 "status": (b.status, b.get_status_display()),
+            },
+        )
+    )
+    cancelling = unknown_cancellations(live_mode=live_mode)
+    lists.append(
+        _attention_list(
+            key="unknown_cancellations",
+            title=_("Cancellations with an unknown supplier outcome"),
+            queryset=cancelling.select_related("booking__team").order_by("created_at"),
+            url=_changelist("bookings_booking", attention="yes", mode=mode),
+            row=lambda c: {
+                "label": c.booking.booking_reference or c.booking_id,
+                "detail": cancellation_note_for_people(c.outcome_note),
+                "amount": c.wallet_credit_amount,  # the quote's credit, not credited yet
+                "at": c.confirming_since or c.created_at,
+                "team": c.booking.team,
+                "url": _change("bookings_booking", c.booking_id),
+                "status": ("pending", _("Supplier outcome unknown")),
             },
         )
     )

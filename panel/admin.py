@@ -229,10 +229,13 @@ class ConfirmedActionsMixin(_AdminBase):
         run,
         done_message,
         extra_changes: Callable[[Any], dict] | None = None,
+        carried: Callable[[], list[tuple[str, str]]] | None = None,
     ):
         """`describe(obj)` says what will happen to one object (shown on the confirmation page
         and kept in the audit entry); `run(obj)` calls the service; `extra_changes(obj)` reads
-        values outside the object (the wallet balance), recorded old → new."""
+        values outside the object (the wallet balance), recorded old → new; `carried()`, read
+        after the objects are described, gives hidden fields the confirmation posts back (what
+        the page showed: the quote it confirms)."""
         objects = list(queryset)
         if request.POST.get("post") == "yes":
             for obj in objects:
@@ -249,6 +252,7 @@ class ConfirmedActionsMixin(_AdminBase):
                 except ApplicationError as exc:
                     self.message_user(request, f"{obj}: {_t(exc.message)}", messages.ERROR)
                 else:
+                    obj.refresh_from_db()  # as it is now (its status in its name)
                     self.message_user(request, done_message % {"object": obj}, messages.SUCCESS)
             return None
         context = {
@@ -257,6 +261,7 @@ class ConfirmedActionsMixin(_AdminBase):
             "subtitle": None,
             "question": question,
             "rows": [(obj, describe(obj), self._change_link(obj)) for obj in objects],
+            "carried": carried() if carried else [],
             "queryset": queryset,
             "opts": self.opts,
             "action": _posted_action(request),  # the admin action's name, posted again

@@ -8,6 +8,27 @@ PANEL_MESSAGES = [
     gettext_noop("An integration with this provider is already connected"),
     gettext_noop("Booking already cancelled"),
     gettext_noop("This booking can no longer be cancelled"),
+    # Confirming a cancellation quote from the booking's cancel confirmation page.
+    gettext_noop("The flight has departed"),
+    gettext_noop("Cancellation not found"),
+    gettext_noop("This cancellation quote has expired; ask for a new one"),
+    gettext_noop("A newer cancellation quote exists for this booking; confirm that one"),
+    gettext_noop(
+        "A cancellation of this booking is being confirmed at the flight supplier, or its "
+        "outcome is being checked with it: try again in a few minutes"
+    ),
+    gettext_noop(
+        "The flight supplier has not confirmed the cancellation yet; we are checking with it "
+        "(nothing was credited; the refund follows once it is known)"
+    ),
+    gettext_noop(
+        "The flight supplier's cancellation quote cannot be settled automatically; contact support"
+    ),
+    gettext_noop(
+        "The flight supplier has not confirmed this booking's outcome yet; we are checking "
+        "with it: try again in a few minutes"
+    ),
+    gettext_noop("The flight supplier is unavailable; try again later"),
     gettext_noop("Only a pending recharge can be cancelled"),
     gettext_noop("Insufficient balance"),
     gettext_noop("Conflict"),

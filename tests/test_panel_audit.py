@@ -133,7 +133,7 @@ def test_cancelling_a_booking_shows_the_refund_it_then_makes(team, live_client):
     assert refund > 0
     # The page announced exactly the refund that was then credited.
     assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{refund:,.2f}" in page
-    assert "Penalty:" in page
+    assert "Penalty kept by the airline:" in page
     assert_entry(
         entry,
         actor=support,

@@ -92,3 +92,46 @@ def test_every_event_type_has_a_documented_payload_with_a_true_example(schema):
         assert not errors, (event_type, [e.message for e in errors[:3]])
         wrong = {**example, "type": "wallet.stolen"}
         assert list(validator_for(schema, f"/components/schemas/{name}").iter_errors(wrong))
+
+
+@pytest.mark.django_db
+def test_a_cancellations_events_carry_its_refund_as_the_schema_types_it(
+    schema, live_client, team, settings
+):
+    """`booking.cancelled` (and its `booking.updated`) carry the cancel's `refund` exactly as
+    DELETE answers it, a voucher's credits included, and validate against their components;
+    the booking's other events have no `refund`."""
+    from api.schema import event_component_name
+    from bookings.tests.helpers import book, offers, passenger
+    from tests.kit.factories import fund
+    from webhooks.models import Event
+    from webhooks.payloads import event_object
+
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    fund(team, "100000.00")
+    offer = next(
+        o
+        for o in offers(live_client)
+        if o["conditions"]["refund_before_departure"]["allowed"]
+        and o["conditions"]["refund_before_departure"]["penalty_amount"]
+    )
+    people = [passenger(offer["passengers"][0]["id"], family_name="Refundvoucher")]
+    booking = book(live_client, offer, type="instant", people=people).json()
+    refund = live_client.delete(f"/api/v1/bookings/{booking['id']}").json()["data"]["refund"]
+    assert refund["refund_to"] == "voucher" and refund["airline_credits"]
+
+    events = Event.objects.filter(team=team, data_object__id=booking["id"]).order_by("created_at")
+    carrying = {e.type: e.data_object["refund"] for e in events if "refund" in e.data_object}
+    assert carrying == {"booking.cancelled": refund, "booking.updated": refund}
+    assert events.filter(type="booking.ticketed").get().data_object.get("refund") is None
+    for event in events.filter(type__in=["booking.cancelled", "booking.updated"]):
+        if "refund" not in event.data_object:
+            continue
+        name = event_component_name(event.type)
+        body = event_object(event, webhook_id="wh_01m84tymf0example0000000000")
+        errors = list(validator_for(schema, f"/components/schemas/{name}").iter_errors(body))
+        assert not errors, (event.type, [e.message for e in errors[:3]])
+    wrong = {**refund, "refund_to": "pocket"}
+    component = "/components/schemas/BookingEventObject"
+    cancelled = events.get(type="booking.cancelled").data_object
+    assert list(validator_for(schema, component).iter_errors({**cancelled, "refund": wrong}))

@@ -19,7 +19,7 @@ from bookings.errors import (
     OrderAbsent,
     PriceChanged,
 )
-from bookings.payloads import booking_event_object, booking_object
+from bookings.payloads import booking_event_object, booking_object, cancel_refund_object
 from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellation_confirm,
@@ -32,14 +32,11 @@ from bookings.services.cancellations import (
 from bookings.services.creation import booking_create, booking_offer_get
 from bookings.services.lifecycle import (
     REMINDER_BEFORE_DEADLINE,
-    CancelPreview,
     booking_cancel,
-    booking_cancel_preview,
     booking_cancellable,
     booking_confirm,
     booking_expire,
     booking_holds_expire_due,
-    cancel_refund_object,
     payment_reminders_queue,
 )
 from bookings.services.outcomes import (
@@ -67,7 +64,6 @@ __all__ = [
     "BookingNotCancellable",
     "BookingNotPayable",
     "BookingOutcomeUnknown",
-    "CancelPreview",
     "InstantPaymentRequired",
     "OfferAlreadyBooked",
     "OfferExpired",
@@ -75,7 +71,6 @@ __all__ = [
     "OrderAbsent",
     "PriceChanged",
     "booking_cancel",
-    "booking_cancel_preview",
     "booking_cancellable",
     "booking_cancellation_check",
     "booking_cancellation_confirm",

@@ -3,8 +3,9 @@ OrderCancellation), then its confirmation, settled on what the supplier *confirm
 the wallet is credited the confirmed cash refund at the booking's own exchange rate, never more
 than the booking debited, once; a refund to a voucher or to airline credits credits 0.00 and
 the credits are recorded. A confirmation whose answer cannot be trusted leaves the
-cancellation `unknown`, credits nothing, and the reconcile job settles it from the supplier's
-order (`booking_cancellation_check`)."""
+cancellation `unknown`, credits nothing, and the reconcile job settles it from what the supplier
+says when asked again: the cancellation read back, else the order (`booking_cancellation_check`).
+"""
 
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -26,6 +27,7 @@ from bookings.errors import (
     CancellationSuperseded,
 )
 from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.payloads import cancel_refund_object
 from bookings.services.recording import booking_event, record_events
 from bookings.services.refunds import refund_in_brl
 from core.exceptions import ApplicationError
@@ -322,7 +324,12 @@ def _record_confirmed(
     booking.save()
     record_events(
         booking,
-        booking_event(booking, EventType.BOOKING_CANCELLED, previous={"status": previous}),
+        booking_event(
+            booking,
+            EventType.BOOKING_CANCELLED,
+            previous={"status": previous},
+            refund=cancel_refund_object(booking, cancellation),
+        ),
     )
     email_queue(booking=booking, kind=BookingEmail.Kind.CANCELLED)
 
@@ -331,9 +338,12 @@ def _record_confirmed(
 
 
 def booking_cancellation_check(*, cancellation_id: str) -> str:
-    """Settle an unknown confirmation from the supplier's order: "confirmed" (the order's
-    cancellation credited once), "quoted" (the order was not cancelled, certainly, after the
-    grace period: nothing happened), "unknown" (ask again later), "settled" (nothing to do)."""
+    """Settle an unknown confirmation from what the supplier says now, read back first: the
+    cancellation itself (confirmed → what it refunded, credited once), else the order
+    (cancelled by another cancellation → that one's refund). "confirmed"; "expired" (the order
+    was not cancelled, certainly, after the grace period: nothing happened); "unknown" (ask
+    again later: nothing is settled on an answer that could not be read); "settled" (nothing
+    to do)."""
     cancellation = BookingCancellation.objects.select_related("booking__team").get(
         pk=cancellation_id
     )
@@ -341,17 +351,18 @@ def booking_cancellation_check(*, cancellation_id: str) -> str:
         return "settled"
     booking = cancellation.booking
     BookingCancellation.objects.filter(pk=cancellation.pk).update(outcome_checked_at=timezone.now())
+    supplier = supplier_for_booking(booking)
     try:
-        order = supplier_for_booking(booking).get_order(booking.supplier_order_id)
+        if cancellation.supplier_cancellation_id:
+            read_back = supplier.get_cancellation(cancellation.supplier_cancellation_id)
+            if read_back.confirmed_at is not None:
+                return _settle_checked(cancellation.pk, read_back)
+        order = supplier.get_order(booking.supplier_order_id)
     except ApplicationError as exc:
         _note(cancellation.pk, f"check failed, {exc.code}: {exc.message}")
         return "unknown"
     if order.cancelled and order.cancellation is not None:
-        try:
-            return _settle(cancellation.pk, order.cancellation).status
-        except CancellationNotSettled as exc:
-            _note(cancellation.pk, str(exc.details.get("reason") if exc.details else exc))
-            return "unknown"
+        return _settle_checked(cancellation.pk, order.cancellation)
     if order.cancelled:
         _note(cancellation.pk, "the order is cancelled; the supplier has not said the refund yet")
         return "unknown"
@@ -368,6 +379,14 @@ def booking_cancellation_check(*, cancellation_id: str) -> str:
             outcome_note="the supplier did not cancel the order",
         )
     return "expired" if updated else "settled"
+
+
+def _settle_checked(cancellation_id: str, confirmed: CancellationQuote) -> str:
+    try:
+        return _settle(cancellation_id, confirmed).status
+    except CancellationNotSettled as exc:
+        _note(cancellation_id, str(exc.details.get("reason") if exc.details else exc))
+        return "unknown"
 
 
 def _note(cancellation_id: str, note: str) -> None:

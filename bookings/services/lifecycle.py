@@ -2,7 +2,6 @@
 (with the refund of `refunds`), expire, and the periodic jobs that expire holds and queue
 payment reminders."""
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -19,7 +18,8 @@ from bookings.errors import (
     PriceChanged,
 )
 from bookings.inputs import PaymentInput, payment_check
-from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.models import Booking, BookingEmail
+from bookings.payloads import cancel_refund_object
 from bookings.services.cancellations import (
     booking_cancellation_confirm,
     booking_cancellation_quote,
@@ -169,40 +169,6 @@ def booking_cancel(*, booking: Booking) -> tuple[Booking, dict]:
     return booking, cancel_refund_object(booking, cancellation)
 
 
-def cancel_refund_object(booking: Booking, cancellation: BookingCancellation) -> dict:
-    """The spec's `refund` (in the booking's currency: the supplier's confirmed refund) and
-    what the wallet was credited, in BRL."""
-    penalty = cancellation.penalty_amount
-    amount = cancellation.refund_amount or Decimal("0")
-    if cancellation.refund_to == "awaiting_payment" and penalty is not None:
-        amount = booking.total_amount  # paid by the wallet, never by us to the supplier
-    return {
-        "amount": fmt(amount),
-        "currency": booking.total_currency,
-        "penalty_amount": None if penalty is None else fmt(penalty),
-        "penalty_currency": cancellation.penalty_currency or None,
-        "refund_to": cancellation.refund_to,
-        "airline_credits": cancellation.airline_credits,
-        "wallet_credit_amount": fmt(cancellation.wallet_credit_amount),
-        "wallet_credit_currency": "BRL",
-        "transaction_id": cancellation.transaction_id or None,
-        "cancellation_id": cancellation.id,
-    }
-
-
-@dataclass(frozen=True)
-class CancelPreview:
-    """What the supplier quotes for cancelling a booking now (its latest quote)."""
-
-    refund_amount: Decimal  # the supplier's refund, in the booking's currency
-    currency: str
-    refund_brl: Decimal  # what the wallet would be credited
-    penalty_amount: str | None
-    penalty_currency: str | None
-    refund_to: str = "balance"
-    airline_credits: tuple[dict, ...] = ()
-
-
 def booking_cancellable(*, booking: Booking) -> bool:
     """Whether the booking can be cancelled in its state (no call to the supplier)."""
     try:
@@ -210,23 +176,6 @@ def booking_cancellable(*, booking: Booking) -> bool:
     except ApplicationError:
         return False
     return True
-
-
-def booking_cancel_preview(*, booking: Booking) -> CancelPreview:
-    """The supplier's quote for cancelling now (the panel's confirmation page shows it, not the
-    stored conditions): a new quote at the supplier, nothing cancelled. Raises what
-    booking_cancel would raise."""
-    quote = booking_cancellation_quote(booking=booking)
-    refund = cancel_refund_object(booking, quote)
-    return CancelPreview(
-        refund_amount=Decimal(refund["amount"]),
-        currency=booking.total_currency,
-        refund_brl=quote.wallet_credit_amount,
-        penalty_amount=refund["penalty_amount"],
-        penalty_currency=refund["penalty_currency"],
-        refund_to=quote.refund_to,
-        airline_credits=tuple(quote.airline_credits),
-    )
 
 
 def booking_expire(*, booking: Booking, now: datetime | None = None) -> bool:

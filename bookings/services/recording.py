@@ -275,12 +275,18 @@ def clear_outcome_unknown(booking: Booking) -> None:
 
 
 def booking_event(
-    booking: Booking, type: EventType, *, status: str | None = None, previous: dict | None = None
+    booking: Booking,
+    type: EventType,
+    *,
+    status: str | None = None,
+    previous: dict | None = None,
+    refund: dict | None = None,
 ) -> list[NewEvent]:
     """A booking event, to record with `record_events`. A change of an existing booking
     (`previous` given) is also a `booking.updated` with the same object, for receivers that
-    follow every change with one subscription (the spec: "data or status change")."""
-    data_object = booking_event_object(booking, status=status)
+    follow every change with one subscription (the spec: "data or status change"). `refund`:
+    a cancellation's, in both objects."""
+    data_object = booking_event_object(booking, status=status, refund=refund)
     twin = previous and type != EventType.BOOKING_UPDATED  # a data change alone is one event
     return [
         NewEvent(event_type, data_object, previous)

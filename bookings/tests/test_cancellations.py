@@ -5,6 +5,7 @@ real threads, racing confirmations never credit a refund twice."""
 
 import threading
 from collections import Counter
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -183,9 +184,37 @@ def test_the_panels_cancel_confirmation_shows_the_suppliers_quote(client, team):
     page = browser.post(reverse("admin:bookings_booking_changelist"), chosen).content.decode()
     credited = f"{brl(booking, airline):,.2f}"
     assert f"The wallet is refunded R$\N{NO-BREAK SPACE}{credited}" in page  # not the conditions
-    browser.post(reverse("admin:bookings_booking_changelist"), {**chosen, "post": "yes"})
+    shown = booking.cancellations.get()  # the page's quote, posted back with "yes"
+    assert f'name="cancellation_quote" value="{booking.pk}:{shown.pk}"' in page
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    browser.post(reverse("admin:bookings_booking_changelist"), posted)
     assert money(booking.pk)[1] == [brl(booking, airline)]
+    assert list(booking.cancellations.values_list("pk", "status")) == [(shown.pk, "confirmed")]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_panel_confirms_only_the_quote_it_showed(client, team):
+    """A newer quote asked for meanwhile (over the API): "yes" on the older page confirms
+    nothing, says why, and the booking stays as it was."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Souza")
+    browser = browser_for(SupportUserFactory(), language="en")
+    url = reverse("admin:bookings_booking_changelist")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    browser.post(url, chosen)
+    shown = booking.cancellations.get()
+    assert client.post(f"{BOOKINGS}/{booking.pk}/cancellations").status_code == 201
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    answer = browser.post(url, posted, follow=True).content.decode()
+    assert "A newer cancellation quote exists for this booking; confirm that one" in answer
+    booking.refresh_from_db()
+    assert booking.status == "ticketed" and money(booking.pk)[1] == []
+    assert not booking.cancellations.filter(status="confirmed").exists()
 
 
 @pytest.mark.django_db
@@ -229,3 +258,130 @@ def test_supports_check_now_settles_a_lost_confirmation(client):
 
     assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_lost_confirmation_needs_supports_attention_until_it_is_settled(client):
+    """Listed in support's "needs attention" (the bookings' filter and the home page's list)
+    from the moment the answer is lost until the reconcile job settles it."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.selectors import bookings_needing_attention
+    from dashboard.display import support_home
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Cancellost")
+    quoted = booking_cancellation_quote(booking=booking)
+    with pytest.raises(ApplicationError):
+        booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+    quoted.refresh_from_db()
+    assert quoted.status == "unknown"
+    needing = reverse("admin:bookings_booking_changelist") + "?attention=yes&mode=live"
+    support = browser_for(SupportUserFactory(), language="en")
+
+    def attention() -> tuple[list, list, list]:
+        lists = {item["key"]: item for item in support_home(live_mode=True)["attention"]}
+        listed = support.get(needing).context["cl"].queryset
+        return (
+            [r["label"] for r in lists["unknown_cancellations"]["rows"]],
+            list(bookings_needing_attention().values_list("pk", flat=True)),
+            [b.pk for b in listed],
+        )
+
+    assert attention() == ([booking.booking_reference], [booking.pk], [booking.pk])
+    home = support.get(reverse("admin:index")).content.decode()
+    assert 'id="attention-unknown_cancellations"' in home and booking.booking_reference in home
+
+    assert booking_cancellation_check(cancellation_id=quoted.pk) == "confirmed"
+    assert attention() == ([], [], [])
+    assert money(booking.pk)[1] == [brl(booking, per_conditions(booking))]
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_sandbox_reads_a_cancellation_back(client):
+    """What the reconcile job reads first: the quote as quoted, then as confirmed (the
+    confirmed refund, which may differ)."""
+    from flights.suppliers import supplier_for_booking
+
+    booking = ticketed(client, "Refunddrop")
+    quoted = booking_cancellation_quote(booking=booking)
+    supplier = supplier_for_booking(booking)
+    before = supplier.get_cancellation(quoted.supplier_cancellation_id)
+    assert before.confirmed_at is None and before.refund_amount == per_conditions(booking)
+
+    confirmed = booking_cancellation_confirm(booking=booking, cancellation_id=quoted.pk)
+
+    after = supplier.get_cancellation(quoted.supplier_cancellation_id)
+    assert after.confirmed_at is not None
+    assert (
+        after.refund_amount
+        == confirmed.refund_amount
+        == (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    )
+    with pytest.raises(ApplicationError):
+        supplier.get_cancellation("not-a-sandbox-quote")
+
+
+def _panel_cancel(booking, *, language="pt-br", before_yes=None):
+    """Support's two POSTs of the cancel action, the quote shown posted back with "yes"; the
+    messages the panel answers with."""
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from tests.kit.panel import browser_for
+
+    browser = browser_for(SupportUserFactory(), language=language)
+    url = reverse("admin:bookings_booking_changelist")
+    chosen = {"action": "cancel", "_selected_action": [booking.pk]}
+    assert browser.post(url, chosen).status_code == 200
+    shown = booking.cancellations.get(superseded=False)
+    if before_yes:
+        before_yes()
+    posted = {**chosen, "post": "yes", "cancellation_quote": f"{booking.pk}:{shown.pk}"}
+    answer = browser.post(url, posted, follow=True)
+    return shown, [str(m) for m in answer.context["messages"]]
+
+
+@pytest.mark.django_db
+def test_the_panel_says_when_the_airline_confirms_less_than_it_quoted(client):
+    booking = ticketed(client, "Refunddrop")  # quoted per the conditions, confirmed at half
+
+    shown, said = _panel_cancel(booking)
+
+    from django.utils import translation
+
+    from core.money import money_display
+
+    confirmed = (per_conditions(booking) / 2).quantize(Decimal("0.01"))
+    assert money(booking.pk)[1] == [brl(booking, confirmed)]
+    with translation.override("pt-br"):
+        warning = (
+            f"{booking.booking_reference}: a companhia aérea confirmou um reembolso diferente "
+            f"da cotação; a carteira recebeu {money_display(brl(booking, confirmed))} "
+            f"(cotado: {money_display(shown.wallet_credit_amount)})."
+        )
+    assert warning in said, said
+    assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_quote_that_expired_on_the_confirmation_page_is_refused_in_portuguese(client):
+    import time_machine
+    from django.utils import timezone
+
+    booking = ticketed(client, "Quoteexpires")  # the quote lives 5 seconds
+
+    def later():
+        traveller.start()
+
+    traveller = time_machine.travel(timezone.now() + timedelta(seconds=30), tick=False)
+    try:
+        _, said = _panel_cancel(booking, before_yes=later)
+    finally:
+        traveller.stop()
+
+    assert any("Esta cotação de cancelamento expirou; peça uma nova" in m for m in said), said
+    booking.refresh_from_db()
+    assert booking.status == "ticketed" and money(booking.pk)[1] == []

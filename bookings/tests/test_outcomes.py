@@ -284,7 +284,7 @@ def test_support_sees_what_needs_attention_and_checks_with_the_supplier(
         follow=True,
     )
     shown = [str(m) for m in done.context["messages"]]
-    assert f"{waiting.pk}: ticketed, agora Emitida" in shown, shown
     waiting.refresh_from_db()
+    assert f"{waiting.booking_reference}: bilhetes emitidos, agora Emitida" in shown, shown
     assert waiting.status == "ticketed"
     assert waiting.pk not in support.get(changelist + "?attention=yes").content.decode()

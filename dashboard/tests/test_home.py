@@ -230,6 +230,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     assert [r["label"] for r in lists["disabled_webhooks"]["rows"]] == [disabled.url, old.url]
     assert {key: item["count"] for key, item in lists.items()} == {
         **{key: 1 for key in lists},
+        "unknown_cancellations": 0,
         "disabled_webhooks": 2,
     }
 
@@ -244,6 +245,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     test = {item["key"]: item["count"] for item in support_home(live_mode=False)["attention"]}
     assert test == {
         "unknown_outcome": 0,
+        "unknown_cancellations": 0,
         "late_recharges": 0,
         "rejected_notifications": 1,
         "failed_bookings": 0,

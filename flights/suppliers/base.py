@@ -267,6 +267,7 @@ class FlightSupplier(ABC):
                 "find_order",
                 "quote_cancellation",
                 "confirm_cancellation",
+                "get_cancellation",
             ],
             outcome_of=supplier_call_outcome,
         )
@@ -320,3 +321,9 @@ class FlightSupplier(ABC):
         may differ from the quote's. Raises SupplierOutcomeUnknown when the order may have been
         cancelled without our knowing it (a lost answer, a 5xx, an unreadable one): the order's
         `cancellation` tells later (`get_order`). SupplierError when it certainly was not."""
+
+    @abstractmethod
+    def get_cancellation(self, quote_id: str) -> CancellationQuote:
+        """The cancellation (a quote, `confirmed_at` None, or confirmed, with what was really
+        refunded) as the supplier has it now: read back after a confirmation whose answer was
+        lost. Raises SupplierError when it cannot be read (nothing is settled then)."""

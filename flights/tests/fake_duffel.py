@@ -17,7 +17,9 @@ the endpoints our adapter uses:
   0.00 for an unpaid hold, the total minus the penalty to the `balance` for a refundable paid
   order, 0.00 otherwise; it expires 15 minutes later) and
   `POST /air/order_cancellations/{id}/actions/confirm` (only the order's most recent one, not
-  expired; the order then carries it as its `cancellation`).
+  expired; the order then carries it as its `cancellation`), `GET /air/order_cancellations/{id}`
+  (the OrderCancellation as it is now: `confirmed_at` set once confirmed) and
+  `GET /air/order_cancellations?order_id=…` (an order's, oldest first; pagination as orders').
 
 Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
 `Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
@@ -38,6 +40,10 @@ total); paying the old total is refused as Duffel refuses it (422 `price_changed
 Order passengers follow the offer's document rules (`passenger_identity_documents_required`,
 `supported_passenger_identity_document_types`: at most one document, of a supported type) and
 keep their `loyalty_programme_accounts`.
+
+A path listed in `state.unavailable` is answered `503` (Duffel's error shape) until removed;
+with `state.orders_without_cancellation`, `GET /air/orders/{id}` leaves out the order's
+`cancellation` (what was refunded is then only in its order cancellations).
 
 Slow answers, as Duffel's are: `search_delay` and `order_delay` (seconds) before answering a
 search or an order, and `hold_searches` (a threading.Event) holds every search until the caller
@@ -157,6 +163,10 @@ class DuffelState:
         self.booked_offers: set[str] = set()
         self.repriced: dict[str, str] = {}  # order id → its total when it was made
         self.requests: list[tuple[str, str]] = []
+        # Paths ("/air/order_cancellations/ore_…") answered with Duffel's 503 while listed here.
+        self.unavailable: set[str] = set()
+        # Orders read without their `cancellation` (its refund is then in the cancellations).
+        self.orders_without_cancellation = False
         self.searches_waiting = 0  # held by `hold_searches`, or waiting out `search_delay`
 
     # --- Offer requests ----------------------------------------------------------------------
@@ -455,6 +465,8 @@ class DuffelState:
             order = self.orders.get(order_id)
         if order is None:
             raise not_found()
+        if self.orders_without_cancellation:
+            return {key: value for key, value in order.items() if key != "cancellation"}
         return order
 
     def pay(self, data: dict) -> dict:
@@ -529,6 +541,34 @@ class DuffelState:
             }
             self.cancellations[quote["id"]] = quote
         return quote
+
+    def get_cancellation(self, quote_id: str) -> dict:
+        """`GET /air/order_cancellations/{id}`: the OrderCancellation as it is now (its
+        `confirmed_at` and refund set once confirmed)."""
+        with self.lock:
+            quote = self.cancellations.get(quote_id)
+            if quote is None:
+                raise not_found()
+            return dict(quote)
+
+    def list_cancellations(self, query: dict[str, list[str]]) -> dict:
+        """`GET /air/order_cancellations` (filter `order_id`; cursor pagination `limit`/`after`
+        as for orders), oldest first."""
+        limit = _int(query.get("limit", ["50"])[0], "limit")
+        if not 1 <= limit <= 200:
+            raise invalid("/limit", "limit must be between 1 and 200")
+        start = _cursor(query["after"][0]) if query.get("after") else 0
+        order_id = (query.get("order_id") or [""])[0]
+        with self.lock:
+            found = [
+                dict(c)
+                for c in self.cancellations.values()
+                if not order_id or c["order_id"] == order_id
+            ]
+        page = found[start : start + limit]
+        more = start + limit < len(found)
+        after = base64.urlsafe_b64encode(str(start + limit).encode()).decode() if more else None
+        return {"data": page, "meta": {"after": after, "before": None, "limit": limit}}
 
     def confirm_cancellation(self, quote_id: str) -> dict:
         with self.lock:
@@ -851,6 +891,14 @@ class Handler(BaseHTTPRequestHandler):
             state.requests.append((method, self.path))
         try:
             self._authorise()
+            if url.path in state.unavailable:
+                raise DuffelError(
+                    503,
+                    "api_error",
+                    "service_unavailable",
+                    "Service unavailable",
+                    "The service is temporarily unavailable.",
+                )
             status, body = self._route(method, url.path, query, raw)
         except LoseTheAnswer:
             self.close_connection = True
@@ -926,8 +974,12 @@ class Handler(BaseHTTPRequestHandler):
             return 200, {"data": state.get_order(parts[2])}
         if method == "POST" and parts == ["air", "payments"]:
             return 201, {"data": state.pay(self._data(raw))}
-        if method == "POST" and parts == ["air", "order_cancellations"]:
-            return 201, {"data": state.quote_cancellation(self._data(raw))}
+        if parts == ["air", "order_cancellations"]:
+            if method == "POST":
+                return 201, {"data": state.quote_cancellation(self._data(raw))}
+            return 200, state.list_cancellations(query)
+        if method == "GET" and len(parts) == 3 and parts[:2] == ["air", "order_cancellations"]:
+            return 200, {"data": state.get_cancellation(parts[2])}
         if (
             method == "POST"
             and len(parts) == 5

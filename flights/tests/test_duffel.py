@@ -1144,6 +1144,8 @@ def test_orders_say_whether_they_await_payment_and_whether_they_were_cancelled(d
     duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", json=recorded("order_held"))
     duffel.add(responses.GET, f"{BASE_URL}/air/orders/{INSTANT_ORDER}", json=cancelled)
     duffel.add(responses.GET, f"{BASE_URL}/air/orders/ord_ticketed", json=recorded("order_instant"))
+    # The cancelled order does not carry its cancellation: its list does (none confirmed here).
+    duffel.add(responses.GET, CANCELLATIONS_URL, json=cancellations_page([]))
 
     held = supplier.get_order(HELD_ORDER)
     gone = supplier.get_order(INSTANT_ORDER)
@@ -1528,3 +1530,65 @@ def test_a_cancelled_order_carries_its_confirmed_cancellation(duffel, supplier):
         Decimal("1268.64"),
         True,
     )
+
+
+# --- Reading cancellations back (the reconcile job of a lost confirmation) ----------------------
+
+CANCELLATIONS_URL = f"{BASE_URL}/air/order_cancellations"
+
+
+def cancellations_page(items: list[dict], after: str | None = None) -> dict:
+    """`GET /air/order_cancellations`' answer, as Duffel lists resources."""
+    return {"data": items, "meta": {"after": after, "before": None, "limit": 50}}
+
+
+def test_a_cancellation_is_read_back_by_its_id(duffel, supplier):
+    confirmed = recorded("order_cancellation_confirmed")
+    quote_id = confirmed["data"]["id"]
+    duffel.add(responses.GET, f"{CANCELLATIONS_URL}/{quote_id}", json=confirmed)
+
+    read_back = supplier.get_cancellation(quote_id)
+
+    assert read_back.supplier_quote_id == quote_id
+    assert (read_back.refund_amount, read_back.confirmed_at is not None) == (
+        Decimal("1268.64"),
+        True,
+    )
+
+
+def test_a_read_back_of_another_cancellation_or_a_5xx_is_not_trusted(duffel, supplier):
+    confirmed = recorded("order_cancellation_confirmed")
+    duffel.add(responses.GET, f"{CANCELLATIONS_URL}/ore_asked", json=confirmed)
+    duffel.add(responses.GET, f"{CANCELLATIONS_URL}/ore_down", status=503, json={"errors": []})
+    for asked in ("ore_asked", "ore_down"):
+        with pytest.raises(SupplierError):
+            supplier.get_cancellation(asked)
+
+
+def test_a_cancelled_order_without_its_cancellation_gets_it_from_the_list(duffel, supplier):
+    order = recorded("order_held")
+    order["data"]["cancelled_at"] = "2027-02-10T09:31:05Z"
+    unconfirmed = {**recorded("order_cancellation")["data"], "order_id": HELD_ORDER}
+    confirmed = {**recorded("order_cancellation_confirmed")["data"], "order_id": HELD_ORDER}
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", json=order)
+    duffel.add(responses.GET, CANCELLATIONS_URL, json=cancellations_page([unconfirmed], after="g2"))
+    duffel.add(responses.GET, CANCELLATIONS_URL, json=cancellations_page([confirmed]))
+
+    found = supplier.get_order(HELD_ORDER)
+
+    assert found.cancelled and found.cancellation is not None
+    assert found.cancellation.supplier_quote_id == confirmed["id"]
+    listed = [c.request.url for c in duffel.calls if "/air/order_cancellations" in c.request.url]
+    assert f"order_id={HELD_ORDER}" in listed[0] and "after=g2" in listed[1]
+
+
+def test_a_list_with_another_orders_cancellation_is_unreadable(duffel, supplier):
+    order = recorded("order_held")
+    order["data"]["cancelled_at"] = "2027-02-10T09:31:05Z"
+    stranger = {**recorded("order_cancellation_confirmed")["data"], "order_id": "ord_other"}
+    duffel.add(responses.GET, f"{BASE_URL}/air/orders/{HELD_ORDER}", json=order)
+    duffel.add(responses.GET, CANCELLATIONS_URL, json=cancellations_page([stranger]))
+
+    with pytest.raises(SupplierError) as raised:
+        supplier.get_order(HELD_ORDER)
+    assert raised.value.code == "supplier_bad_response"

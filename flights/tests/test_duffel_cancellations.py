@@ -244,7 +244,12 @@ def test_a_lost_confirmation_is_settled_once_by_the_reconcile_job(
     )
 
     assert booking_cancellations_unsettled() == [cancellation["id"]]
+    supplier_id = BookingCancellation.objects.get().supplier_cancellation_id
+    orders_read = reads_of(duffel, "/air/orders/")
     assert booking_cancellation_check(cancellation_id=cancellation["id"]) == "confirmed"
+    # Settled from the cancellation read back, not from the order.
+    assert reads_of(duffel, f"/air/order_cancellations/{supplier_id}") == 1
+    assert reads_of(duffel, "/air/orders/") == orders_read
     assert booking_cancellation_check(cancellation_id=cancellation["id"]) == "settled"
     assert booking_cancellations_unsettled() == []
 
@@ -257,4 +262,127 @@ def test_a_lost_confirmation_is_settled_once_by_the_reconcile_job(
     )
     assert live_client.get(f"/api/v1/bookings/{booking['id']}").json()["status"] == "cancelled"
     assert BookingCancellation.objects.get().outcome_note == ""
+    assert_ledger_clean()
+
+
+def reads_of(duffel, path: str) -> int:
+    """How many GETs the fake Duffel answered on paths starting with `path`."""
+    return sum(
+        1 for method, seen in duffel.state.requests if method == "GET" and seen.startswith(path)
+    )
+
+
+def duffel_get(duffel, path: str):
+    import requests
+
+    headers = {"Authorization": f"Bearer {duffel_kit.TOKEN}", "Duffel-Version": "v2"}
+    return requests.get(f"{duffel.base_url}{path}", headers=headers, timeout=10)
+
+
+def test_a_lost_confirmation_is_not_settled_on_a_read_back_that_fails(duffel, live_client, team):
+    """The cancellation cannot be read back (Duffel answers 503): nothing is credited, the
+    cancellation stays unknown with why; read back later, it is settled, once."""
+    from bookings.services import booking_cancellation_check
+
+    fund(team, "50000.00")
+    booking = ticketed_usd(live_client, "Cancellost")
+    cancellation = quote(live_client, booking["id"]).json()["data"]
+    assert confirm(live_client, booking["id"], cancellation["id"]).status_code == 502
+    supplier_id = BookingCancellation.objects.get().supplier_cancellation_id
+    duffel.state.unavailable.add(f"/air/order_cancellations/{supplier_id}")
+
+    assert booking_cancellation_check(cancellation_id=cancellation["id"]) == "unknown"
+    assert refunds(booking["id"]) == []
+    stored = BookingCancellation.objects.get()
+    assert stored.status == "unknown" and stored.outcome_note.startswith("check failed")
+
+    duffel.state.unavailable.clear()
+    assert booking_cancellation_check(cancellation_id=cancellation["id"]) == "confirmed"
+    assert booking_cancellation_check(cancellation_id=cancellation["id"]) == "settled"
+    assert refunds(booking["id"]) == [brl(per_conditions(booking) * rate_of(booking["id"]))]
+    assert_ledger_clean()
+
+
+def test_the_fake_reads_order_cancellations_back_in_duffels_shapes(duffel, live_client, team):
+    """`GET /air/order_cancellations/{id}` and `GET /air/order_cancellations?order_id=…`, as
+    Duffel documents them: `{"data": OrderCancellation}`, and a page of them with
+    `meta: {after, before, limit}`; an unknown id is Duffel's 404."""
+    fund(team, "50000.00")
+    booking = ticketed_usd(live_client, "Souza")
+    first = quote(live_client, booking["id"]).json()["data"]
+    second = quote(live_client, booking["id"]).json()["data"]
+    assert confirm(live_client, booking["id"], second["id"]).status_code == 200
+    ids = dict(BookingCancellation.objects.values_list("pk", "supplier_cancellation_id"))
+    order_id = Booking.objects.get(pk=booking["id"]).supplier_order_id
+
+    read = duffel_get(duffel, f"/air/order_cancellations/{ids[second['id']]}")
+    assert read.status_code == 200
+    data = read.json()["data"]
+    assert data["id"] == ids[second["id"]] and data["order_id"] == order_id
+    assert data["confirmed_at"] and data["refund_to"] == "balance"
+    assert set(data) >= {
+        "id",
+        "order_id",
+        "live_mode",
+        "refund_amount",
+        "refund_currency",
+        "refund_to",
+        "airline_credits",
+        "expires_at",
+        "confirmed_at",
+        "created_at",
+    }
+    unconfirmed = duffel_get(duffel, f"/air/order_cancellations/{ids[first['id']]}").json()
+    assert unconfirmed["data"]["confirmed_at"] is None
+
+    listed = duffel_get(duffel, f"/air/order_cancellations?order_id={order_id}&limit=1")
+    assert listed.status_code == 200
+    page = listed.json()
+    assert [c["id"] for c in page["data"]] == [ids[first["id"]]]
+    assert page["meta"]["limit"] == 1 and page["meta"]["before"] is None
+    after = page["meta"]["after"]
+    rest = duffel_get(
+        duffel, f"/air/order_cancellations?order_id={order_id}&limit=1&after={after}"
+    ).json()
+    assert [c["id"] for c in rest["data"]] == [ids[second["id"]]]
+    assert rest["meta"]["after"] is None
+    other = duffel_get(duffel, "/air/order_cancellations?order_id=ord_0000nothing").json()
+    assert other["data"] == []
+
+    missing = duffel_get(duffel, "/air/order_cancellations/ore_0000nothing")
+    assert missing.status_code == 404
+    assert missing.json()["errors"][0]["code"] == "not_found"
+
+
+def test_an_order_cancelled_elsewhere_is_settled_from_its_cancellations(duffel, live_client, team):
+    """Our confirmation's answer is lost (a 503) and the order is cancelled by another
+    cancellation (Duffel's dashboard, say); the order's body does not say what was refunded:
+    the job finds the order's confirmed cancellation in its list and settles that, once. While
+    the list cannot be read, nothing is credited."""
+    from bookings.services import booking_cancellation_check
+
+    fund(team, "50000.00")
+    booking = ticketed_usd(live_client, "Souza")
+    ours = quote(live_client, booking["id"]).json()["data"]
+    supplier_id = BookingCancellation.objects.get().supplier_cancellation_id
+    duffel.state.unavailable.add(f"/air/order_cancellations/{supplier_id}/actions/confirm")
+    assert confirm(live_client, booking["id"], ours["id"]).status_code == 502
+    duffel.state.unavailable.clear()
+    order_id = Booking.objects.get(pk=booking["id"]).supplier_order_id
+    elsewhere = duffel.state.quote_cancellation({"order_id": order_id})
+    duffel.state.confirm_cancellation(elsewhere["id"])
+    duffel.state.orders_without_cancellation = True
+
+    duffel.state.unavailable.add("/air/order_cancellations")
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "unknown"
+    assert refunds(booking["id"]) == []
+    duffel.state.unavailable.clear()
+
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "confirmed"
+    assert reads_of(duffel, f"/air/order_cancellations?order_id={order_id}") >= 1
+    settled = BookingCancellation.objects.get()
+    assert settled.supplier_cancellation_id == elsewhere["id"]
+    assert refunds(booking["id"]) == [brl(per_conditions(booking) * rate_of(booking["id"]))]
+    assert booking_cancellation_check(cancellation_id=ours["id"]) == "settled"
+    assert len(refunds(booking["id"])) == 1
     assert_ledger_clean()

@@ -2,6 +2,7 @@
 resource modules (`offer_requests`, `orders`, `payments`, `order_cancellations`) through one
 HTTP client (`http_client`)."""
 
+import dataclasses
 from datetime import datetime
 from decimal import Decimal
 
@@ -80,7 +81,14 @@ class DuffelSupplier(FlightSupplier):
             raise outcome_unknown(PAID_NOT_READ, exc.details) from exc
 
     def get_order(self, order_id: str) -> SupplierOrder:
-        return orders.get(self.client, order_id)
+        """The order; a cancelled one whose body does not carry its cancellation gets it from
+        the order's cancellations (what was refunded is needed to settle it)."""
+        order = orders.get(self.client, order_id)
+        if order.cancelled and order.cancellation is None:
+            confirmed = order_cancellations.confirmed_of(self.client, order_id)
+            if confirmed is not None:
+                order = dataclasses.replace(order, cancellation=confirmed)
+        return order
 
     def find_order(
         self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]
@@ -95,3 +103,6 @@ class DuffelSupplier(FlightSupplier):
 
     def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
         return order_cancellations.confirm(self.client, quote_id)
+
+    def get_cancellation(self, quote_id: str) -> CancellationQuote:
+        return order_cancellations.get(self.client, quote_id)

@@ -36,6 +36,7 @@ from flights.suppliers.sandbox.orders import (
     QUOTE_PREFIX,
     OrderState,
     book_order,
+    cancellation_from,
     check_payment,
     checksum,
     current_order,
@@ -235,6 +236,23 @@ class SandboxSupplier(FlightSupplier):
         if state.scenario == CANCEL_ANSWER_LOST_FAMILY_NAME:
             raise outcome_unknown(state.scenario)  # cancelled all the same
         return confirmed
+
+    def get_cancellation(self, quote_id: str) -> CancellationQuote:
+        """The quote as the book has it: confirmed when it is the order's recorded
+        cancellation, the quote otherwise."""
+        payload = verified_payload(quote_id, QUOTE_PREFIX)
+        parts = payload.split(".") if payload else []
+        entry = SandboxOrder.objects.filter(pk=parts[1]).first() if len(parts) == 3 else None
+        if entry is None:
+            raise SupplierError("Unknown sandbox cancellation quote", code="quote_not_found")
+        if entry.cancellation and entry.cancellation.get("id") == quote_id:
+            return cancellation_from(entry.cancellation)
+        current = current_order(entry.order_id)
+        state = OrderState.decode(current.supplier_order_id)
+        expires = datetime.fromtimestamp(int(parts[0]), tz=UTC)
+        return self._cancellation(
+            state, current, quote_id, expires, timezone.now(), confirmed=False
+        )
 
     @staticmethod
     def _cancellation(
