@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from core.timestamps import iso_utc
-from flights.models import SandboxOrder
+from flights.models import CabinClass, SandboxOrder
 from flights.suppliers.base import (
     AirlineChange,
     Baggage,
@@ -75,7 +75,7 @@ def accept(change_id: str) -> AirlineChange:
             code="supplier_error",
         )
     entry.airline_change = {
-        **entry.airline_change,
+        **(entry.airline_change or {}),
         "action_taken": "accepted",
         "action_taken_at": iso_utc(timezone.now()),
     }
@@ -170,7 +170,7 @@ def _segment(data: dict) -> SupplierSegment:
         aircraft=(data.get("aircraft") or {}).get("iata_code") or "",
         duration_minutes=_minutes(data.get("duration")),
         distance_km=Decimal(str(data.get("distance") or "0")),
-        cabin_class=passenger.get("cabin_class") or "economy",
+        cabin_class=CabinClass(passenger.get("cabin_class") or CabinClass.ECONOMY),
         cabin_class_marketing_name=passenger.get("cabin_class_marketing_name") or "",
         fare_basis_code=passenger.get("fare_basis_code") or "",
         baggages=tuple(
