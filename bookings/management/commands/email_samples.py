@@ -151,7 +151,7 @@ def sample_messages() -> dict:
         for kind, (booking, documents) in bookings.items()
     }
     ticketed = _booking(team, status=status.TICKETED, confirmed_at=paid)
-    outbound = SLICES[0]
+    outbound: dict = SLICES[0]
     later = {  # the airline moves the outbound 2 h 35 min later
         **outbound,
         "segments": [
