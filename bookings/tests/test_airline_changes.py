@@ -212,3 +212,19 @@ def test_racing_readers_record_a_change_once(client):
     assert sorted(results) == [0] * (threads_count - 1) + [1]
     assert BookingAirlineChange.objects.filter(booking=booking).count() == 1
     assert Event.objects.filter(type="booking.airline_change_detected").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_change_email_is_in_english_for_a_team_that_chose_it(
+    client, team, django_capture_on_commit_callbacks
+):
+    team.language = "en"
+    team.save()
+    booking = changed_booking(client)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        booking_airline_changes_sync(booking=booking)
+    [email] = mail.outbox
+    assert email.subject == f"New flight times for booking {booking.booking_reference}"
+    assert "Before the change" in email.body and "New times" in email.body
+    assert "Times are the local time of each airport." in email.body
