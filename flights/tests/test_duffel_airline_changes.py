@@ -260,3 +260,25 @@ def test_refusals_in_the_error_shape(duffel, live_client, team, client, settings
     assert down.status_code == 503
     assert down.json()["error"]["code"] == "supplier_webhook_not_configured"
     assert_ledger_clean()
+
+
+def test_a_change_accepted_at_duffel_is_applied_by_the_next_check(duffel, live_client, team):
+    fund(team, "50000.00")
+    booking = ticketed(live_client)
+    change = duffel.state.add_airline_change(order_of(booking["id"]))
+    check_airline_changes.delay().get()
+    duffel.state.accept_airline_change(change["id"])  # in Duffel's dashboard, not through us
+    for _ in range(2):
+        check_airline_changes.delay().get()
+    [data] = live_client.get(f"/api/v1/bookings/{booking['id']}/airline_changes").json()["data"]
+    assert data["action_taken"] == "accepted"
+    moved = live_client.get(f"/api/v1/bookings/{booking['id']}").json()
+    new_departure = change["added"][0]["segments"][0]["departing_at"]
+    assert moved["slices"][0]["segments"][0]["departing_at"] == new_departure
+    updates = [
+        e
+        for e in events(booking["id"], "booking.updated")
+        if "slices" in (e.previous_attributes or {})
+    ]
+    assert len(updates) == 1  # applied once, however many checks
+    assert_ledger_clean()
