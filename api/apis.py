@@ -15,6 +15,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.concurrency import slot_give_back, slot_take
 from api.exceptions import error_body
 from api.idempotency import (
     HEADER,
@@ -41,6 +42,10 @@ class ApiView(APIView):
     """Authentication, throttling and `Idempotency-Key` handling for every API endpoint."""
 
     _idempotency_claim = None
+    _supplier_slot = None
+    # The methods of the view that wait on a flight supplier: each takes one of its team's
+    # slots for such requests (api/concurrency.py) for as long as it runs.
+    supplier_methods: tuple[str, ...] = ()
 
     def perform_authentication(self, request):
         # A request without a usable key never reaches the throttles (its 401 comes first):
@@ -66,19 +71,22 @@ class ApiView(APIView):
         request._request.body  # noqa: B018 - read and kept
         request.data  # noqa: B018 - parsed for its errors
         key = request.headers.get(HEADER)
-        if key is None:
-            return
-        outcome = idempotency_claim(
-            team=request.user.team,
-            live_mode=request.user.live_mode,
-            key=validate_key(key),
-            fingerprint=request_fingerprint(
-                method=request.method, path=request.get_full_path(), body=request._request.body
-            ),
-        )
-        if isinstance(outcome, StoredResponse):
-            raise _Replay(outcome)
-        self._idempotency_claim = outcome
+        if key is not None:
+            outcome = idempotency_claim(
+                team=request.user.team,
+                live_mode=request.user.live_mode,
+                key=validate_key(key),
+                fingerprint=request_fingerprint(
+                    method=request.method, path=request.get_full_path(), body=request._request.body
+                ),
+            )
+            if isinstance(outcome, StoredResponse):
+                raise _Replay(outcome)  # a replay waits on nobody: it takes no slot
+            self._idempotency_claim = outcome
+        if request.method in self.supplier_methods:
+            self._supplier_slot = slot_take(
+                team_id=request.user.team_id, live_mode=request.user.live_mode
+            )
 
     def handle_exception(self, exc):
         if isinstance(exc, _Replay):
@@ -91,6 +99,9 @@ class ApiView(APIView):
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
+        slot, self._supplier_slot = self._supplier_slot, None
+        if slot is not None:
+            slot_give_back(slot)
         window = getattr(request, "rate_limit_window", None)
         if window is not None:  # every authenticated answer says where its quota stands
             for header, value in window.headers().items():

@@ -73,7 +73,10 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_already_cancelled",
         "booking_not_payable",
         "booking_outcome_unknown",
+        "price_changed:409",
         "insufficient_balance",
+        "supplier_not_connected",
+        SUPPLIER,
     ),
     "bookings_cancel": (
         "booking_not_found",
@@ -171,6 +174,11 @@ WHEN = {
     "payment_amount_mismatch": "Payment differs from the offer's original total or currency "
     "(spec).",
     "booking_already_confirmed": "Confirm on a confirmed booking (spec).",
+    "price_changed": "409: confirming a hold whose price the airline changed once its price "
+    "guarantee ended; `details` carry the new `total_amount`, `total_currency`, "
+    "`client_amount` (BRL), `base_cost_brl` and `previous_total_amount`; nothing was "
+    "debited: confirm again with the new total. 502: the airline refused an order or a "
+    "payment for its price.",
     "booking_already_cancelled": "Cancel on a cancelled booking; cannot be reverted (spec).",
     "invalid_url": "Webhook URL malformed or not HTTPS (spec).",
     "invalid_events": "Unrecognised event types (spec).",
@@ -221,6 +229,8 @@ WHEN = {
     "outcome checked with the supplier.",
     "cancellation_outcome_unknown": "The supplier's answer to a cancellation's confirmation was "
     "lost or unreadable: nothing credited, the reconcile job settles it.",
+    "concurrency_limited": "Too many requests of the team and mode waiting on a flight "
+    "supplier at once (`API_SUPPLIER_CONCURRENCY`, 16); `Retry-After` says when to retry.",
     "cancellation_not_quotable": "The supplier's quote cannot be settled automatically (a "
     "refund in another currency, or of an unknown amount).",
 }
@@ -290,7 +300,10 @@ def operation_error_entries(operation_id: str, operation: dict) -> list[Catalogu
         codes += WITH_BODY
     if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
         codes += WITH_IDEMPOTENCY_KEY
-    codes += OPERATION_ERRORS.get(operation_id, ())
+    particular = OPERATION_ERRORS.get(operation_id, ())
+    codes += particular
+    if SUPPLIER in particular:  # it waits on a supplier: a slot of its team's (api/concurrency.py)
+        codes.append("concurrency_limited")
     entries: dict[tuple[str, int], CataloguedError] = {}
     for code in codes:
         for entry in entries_for(code):

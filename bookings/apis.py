@@ -6,6 +6,7 @@ from django.core.validators import MaxLengthValidator
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
+from stdnum.br import cpf
 
 from api.apis import ApiView, envelope
 from api.fields import (
@@ -132,12 +133,30 @@ class IdentityDocumentInputSerializer(FirstProblemSerializer):
 
     def to_internal_value(self, data) -> IdentityDocument:
         document = super().to_internal_value(data)
+        if (
+            document["type"] == BookingPassenger.DocumentType.TAX_ID
+            and document["issuing_country_code"] == "BR"
+        ):
+            document["unique_identifier"] = cpf_checked(document["unique_identifier"])
         return {
             "type": document["type"].value,
             "unique_identifier": document["unique_identifier"],
             "issuing_country_code": document["issuing_country_code"],
             "expires_on": document["expires_on"].isoformat(),
         }
+
+
+def cpf_checked(number: str) -> str:
+    """A Brazilian tax id (CPF) with valid check digits, as its 11 digits (`123.456.789-09`
+    is read as `12345678909`)."""
+    if not cpf.is_valid(number):
+        raise serializers.ValidationError(
+            {
+                "unique_identifier": "Not a valid CPF (a BR tax_id): 11 digits with valid "
+                "check digits."
+            }
+        )
+    return cpf.compact(number)
 
 
 class LoyaltyAccountInputSerializer(FirstProblemSerializer):
@@ -239,10 +258,17 @@ class PassengerInputSerializer(FirstProblemSerializer):
         many=True,
         required=False,
         max_length=MAX_DOCUMENTS,
-        help_text="Required (a passport) for every passenger of an international itinerary.",
+        help_text="Required (a passport) for every passenger of an international itinerary, "
+        "and one of the offer's allowed_passenger_identity_document_types for every passenger "
+        "when its passenger_identity_documents_required is true. A tax_id issued in BR is a CPF "
+        "with valid check digits. Documents of types the airline does not take are kept, not "
+        "sent.",
     )
     loyalty_programme_accounts = LoyaltyAccountInputSerializer(  # type: ignore[call-arg]  # same
-        many=True, required=False, max_length=MAX_LOYALTY_ACCOUNTS
+        many=True,
+        required=False,
+        max_length=MAX_LOYALTY_ACCOUNTS,
+        help_text="Frequent-flyer accounts, sent with the passenger in the airline's order.",
     )
     infant_passenger_id = OptionalPassengerIdField(
         required=False,
@@ -379,8 +405,15 @@ PASSENGER_EXAMPLE = {
             "unique_identifier": "FX123456",
             "issuing_country_code": "BR",
             "expires_on": "2031-01-01",
-        }
+        },
+        {
+            "type": "tax_id",
+            "unique_identifier": "390.533.447-05",
+            "issuing_country_code": "BR",
+            "expires_on": "2040-01-01",
+        },
     ],
+    "loyalty_programme_accounts": [{"airline_iata_code": "TP", "account_number": "123456789"}],
 }
 CREATE_EXAMPLES = [
     OpenApiExample(
@@ -410,6 +443,8 @@ CREATE_EXAMPLES = [
 
 
 class BookingCreateApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     class FilterSerializer(PaginationFilterSerializer):
         status = QueryChoicesField(
             choices=Booking.Status.values,
@@ -471,6 +506,7 @@ class BookingCreateApi(ApiView):
             )
             passengers = self.checked("passengers", body)
             self._check_passports(offer, passengers)
+            self._check_documents_required(offer, passengers)
             payment = self._payment(body) if kind == Booking.Type.INSTANT else None
             return {
                 "offer": offer,
@@ -495,6 +531,25 @@ class BookingCreateApi(ApiView):
                     problem = f"A passport valid after {last_day.isoformat()} is required."
                     raise PassportRequired(
                         details={f"passengers[{index}].identity_documents": problem}
+                    )
+
+        @staticmethod
+        def _check_documents_required(
+            offer: BookableOffer, passengers: list[PassengerInput]
+        ) -> None:
+            """The airline's rule (`passenger_identity_documents_required`): every passenger
+            carries a document of a type it takes."""
+            if not offer.passenger_identity_documents_required:
+                return
+            allowed = offer.allowed_passenger_identity_document_types
+            for index, passenger in enumerate(passengers):
+                if not any(d["type"] in allowed for d in passenger.identity_documents):
+                    raise InvalidPassengerData(
+                        details={
+                            f"passengers[{index}].identity_documents": "The airline requires "
+                            "an identity document for every passenger: one of "
+                            f"{', '.join(allowed)}."
+                        }
                     )
 
         def _payment(self, body: dict) -> PaymentInput:
@@ -572,6 +627,8 @@ class BookingCreateApi(ApiView):
 
 
 class BookingDetailApi(ApiView):
+    supplier_methods = ("DELETE",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancel",
         tags=["Bookings"],
@@ -602,6 +659,8 @@ class BookingDetailApi(ApiView):
 
 
 class BookingConfirmApi(ApiView):
+    supplier_methods = ("PUT",)  # past its price guarantee, the order is read back first
+
     @extend_schema_serializer(component_name="BookingConfirmInput")
     class InputSerializer(FirstProblemSerializer):
         payment = BalancePaymentInputSerializer(
@@ -617,8 +676,14 @@ class BookingConfirmApi(ApiView):
             200: enveloped(BookingConfirmedSerializer, name="BookingConfirmEnvelope"),
             400: error_response("Payment amount mismatch"),
             404: error_response("Booking not found"),
-            409: error_response("Booking already confirmed"),
+            409: error_response(
+                "Booking already confirmed; or price_changed: the airline changed the hold's "
+                "price (its price guarantee over), `details` carry the new total_amount, "
+                "total_currency and client_amount; nothing was debited: confirm again with the "
+                "new total"
+            ),
             422: error_response("Insufficient balance"),
+            502: error_response("Supplier error (the hold's current price could not be read)"),
         },
     )
     def put(self, request, booking_id):
@@ -695,6 +760,8 @@ def _own_booking(request, booking_id):
 
 
 class BookingCancellationsApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancellations_list",
         tags=["Bookings"],
@@ -733,6 +800,8 @@ class BookingCancellationsApi(ApiView):
 
 
 class BookingCancellationConfirmApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
     @extend_schema(
         operation_id="bookings_cancellations_confirm",
         tags=["Bookings"],

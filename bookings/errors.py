@@ -40,6 +40,17 @@ class BookingNotPayable(Conflict):
     messages = ("The payment deadline has passed; search again",)
 
 
+class PriceChanged(Conflict):
+    """A hold whose price the airline changed (its price guarantee over): nothing was debited;
+    `details` carry the new total and what it costs the team in BRL."""
+
+    code = "price_changed"
+    message = (
+        "The airline changed the price of this booking; confirm again with the new "
+        "total_amount in the payment"
+    )
+
+
 class BookingNotCancellable(Conflict):
     code = "booking_not_cancellable"
     message = "This booking can no longer be cancelled"

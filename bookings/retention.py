@@ -5,7 +5,9 @@ slice, whatever the booking's status), a daily job erases its passengers' names,
 phones, birth dates, identity documents and loyalty accounts, in the booking and in the payloads
 of its stored events. What stays: the booking with its amounts, status, references, route and
 tickets, the ledger and the events themselves (with the erased marker): the money records. The
-client record made from the lead passenger is erased with the last of its bookings."""
+client record made from the lead passenger is erased with the last of its bookings. The erasure
+is a `booking.updated` whose `previous_attributes` name `passengers` with the erased marker: the
+erased values are never sent again."""
 
 from datetime import date, datetime, timedelta
 
@@ -15,8 +17,10 @@ from django.utils import timezone
 
 from agencies.models import Client
 from bookings.models import Booking, BookingPassenger
+from bookings.payloads import booking_event_object
 from core.timestamps import business_date
-from webhooks.models import Event
+from webhooks.models import Event, EventType
+from webhooks.services import NewEvent, events_record
 
 ERASED = "[erased]"
 # A booking's events carry its passengers (bookings.payloads._passenger_objects): these keys.
@@ -87,6 +91,20 @@ def booking_personal_data_erase(*, booking: Booking) -> bool:
         booking.personal_data_erased_at = timezone.now()
         booking.save(update_fields=["personal_data_erased_at"])
         _client_erase_if_unused(client_id=booking.client_id)
+        # A data change: `booking.updated`, its previous passengers named but never repeated.
+        # (recording.booking_event's event, built here: bookings.services imports this module.)
+        booking = Booking.objects.select_related("team").get(pk=booking.pk)
+        events_record(
+            team=booking.team,
+            live_mode=booking.live_mode,
+            events=[
+                NewEvent(
+                    EventType.BOOKING_UPDATED,
+                    booking_event_object(booking),
+                    {"passengers": ERASED},
+                )
+            ],
+        )
     return True
 
 

@@ -29,6 +29,20 @@ return reply
 """
 
 
+# KEYS[1]: a sorted set of the slots taken, each a token scored by when it lapses. ARGV: now,
+# the limit, the new slot's lapse time, its token, the set's own expiry (seconds). 1: taken.
+# Slots whose holder died (a killed process never gives its slot back) lapse by themselves.
+TAKE_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+    return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
 def _evalsha(client, script, keys: list, args: list) -> Any:
     """`script(keys=…, args=…)` on the hot path, one EVALSHA on a connection of the client's
     pool: redis-py's own call spends about 100 µs of Python around the round trip (its retry
@@ -58,6 +72,7 @@ class _ClientPerPool(RedisCacheClient):
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
         self._scripts: dict[int, Any] = {}  # GET_AND_COUNT, registered with each client
+        self._take_slot_scripts: dict[int, Any] = {}  # TAKE_SLOT, likewise
 
     def get_client(self, key=None, *, write=False):
         index = self._get_connection_pool_index(write)
@@ -67,6 +82,7 @@ class _ClientPerPool(RedisCacheClient):
             client = self._client(connection_pool=pool)
             # The script first: another thread may use the client as soon as it is published.
             self._scripts[id(client)] = client.register_script(GET_AND_COUNT)
+            self._take_slot_scripts[id(client)] = client.register_script(TAKE_SLOT)
             self._clients[index] = client
         return client
 
@@ -88,6 +104,15 @@ class _ClientPerPool(RedisCacheClient):
         except Exception:  # unreadable: read as missing; the counts stand (they were made)
             value = None
         return value, counts
+
+    def slot_take(self, key: str, token: str, *, limit: int, now: float, lapse: float) -> bool:
+        client = self.get_client(key, write=True)
+        script = self._take_slot_scripts[id(client)]
+        args = [now, limit, now + lapse, token, int(lapse) + 1]
+        return bool(script(keys=[key], args=args))
+
+    def slot_give_back(self, key: str, token: str) -> None:
+        self.get_client(key, write=True).zrem(key, token)
 
 
 class RedisCache(DjangoRedisCache):
@@ -113,3 +138,17 @@ class RedisCache(DjangoRedisCache):
             self.make_and_validate_key(key),
             [(self.make_and_validate_key(counter), timeout) for counter, timeout in counters],
         )
+
+    def slot_take(self, key: str, token: str, *, limit: int, now: float, lapse: float) -> bool:
+        """Take one of `limit` slots under `key` for `token`, unless all are taken: one command.
+        A slot lapses after `lapse` seconds if it is never given back."""
+        client = self._cache
+        assert isinstance(client, _ClientPerPool)
+        return client.slot_take(
+            self.make_and_validate_key(key), token, limit=limit, now=now, lapse=lapse
+        )
+
+    def slot_give_back(self, key: str, token: str) -> None:
+        client = self._cache
+        assert isinstance(client, _ClientPerPool)
+        client.slot_give_back(self.make_and_validate_key(key), token)

@@ -185,6 +185,7 @@ class SearchPassengerInputSerializer(FirstProblemSerializer):
 
 class FlightSearchApi(ApiView):
     throttle_scope = "search"  # API_SEARCH_RATE_LIMIT as well as API_RATE_LIMIT
+    supplier_methods = ("POST",)
 
     # Checked in the spec's order, the first problem answered: the shape of the body (types,
     # required fields, enums, counts: `invalid_request`); then, slice by slice, the airport

@@ -11,7 +11,8 @@ compresses the whole search's array (lz4) in one value.
     offer    = [id, supplier_offer_id, owner, total_amount, total_currency, base_amount,
                 tax_amount, exchange_rate, base_cost_brl, expires_at, requires_instant_payment,
                 payment_required_by, price_guarantee_expires_at, refund, change, slices,
-                markup_amount, fee_amount]
+                markup_amount, fee_amount, passenger_identity_documents_required,
+                allowed_passenger_identity_document_types]
     slice    = [origin, destination, duration_minutes, fare_brand_name, segments]
     segment  = [origin, destination, origin_terminal, destination_terminal, departing_at,
                 arriving_at, marketing_carrier, marketing_flight_number, operating_carrier,
@@ -34,6 +35,7 @@ from agencies.pricing import Price
 from core.timestamps import iso_utc
 from flights.payloads import flight_key
 from flights.suppliers.base import (
+    IDENTITY_DOCUMENT_TYPES,
     Baggage,
     Condition,
     SupplierOffer,
@@ -141,6 +143,8 @@ class OfferPacker:
             [self._slice(s) for s in offer.slices],
             str(price.markup_amount),
             str(price.fee_amount),
+            offer.passenger_identity_documents_required,
+            list(offer.allowed_passenger_identity_document_types),
         ]
 
 
@@ -198,6 +202,12 @@ def _unpack_segment(value: list) -> SupplierSegment:
     )
 
 
+# The values packed after the first 16, in order, and what an offer packed before each was kept
+# reads: the agency's markup and fee (priced again, flights.selectors._bookable), the document
+# rules (none required, every type allowed).
+_PACKED_LATER = (None, None, False, None)
+
+
 def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> StoredOffer:
     (
         offer_id,
@@ -218,7 +228,9 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         slices,
         markup_amount,
         fee_amount,
-    ) = value if len(value) == 18 else [*value, None, None]
+        documents_required,
+        document_types,
+    ) = [*value, *_PACKED_LATER[len(value) - 16 :]]  # type: ignore[misc]  # mixed on purpose
     offer = SupplierOffer(
         supplier_offer_id=supplier_offer_id,
         owner=owner,
@@ -243,6 +255,10 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         payment_required_by=_instant(payment_required_by),
         price_guarantee_expires_at=_instant(price_guarantee_expires_at),
         supplier_passenger_ids=supplier_passenger_ids,
+        passenger_identity_documents_required=documents_required,
+        allowed_passenger_identity_document_types=(
+            IDENTITY_DOCUMENT_TYPES if document_types is None else tuple(document_types)
+        ),
     )
     return StoredOffer(
         id=offer_id,

@@ -281,6 +281,10 @@ class OfferRenderer:
             "passengers": self.offer_passengers(offer),
             "conditions": conditions_object(offer),
             "payment_requirements": self.payment_requirements(offer),
+            "passenger_identity_documents_required": offer.passenger_identity_documents_required,
+            "allowed_passenger_identity_document_types": list(
+                offer.allowed_passenger_identity_document_types
+            ),
         }
 
 

@@ -10,6 +10,7 @@ from agencies.pricing import price_offer
 from core.ids import id_time_part
 from flights import airports, packing, payloads
 from flights.models import OfferRequest
+from flights.suppliers.base import IDENTITY_DOCUMENT_TYPES
 
 OFFER_ID = re.compile(r"^off_[0-9a-hjkmnp-tv-z]{26}$")
 
@@ -41,6 +42,9 @@ class BookableOffer:
     passengers: list[dict]  # [{id, type, ...}] as in the offer
     supplier_passenger_ids: tuple[str, ...]
     data: dict
+    # The supplier's document rules (SupplierOffer's): bookings validate and send by them.
+    passenger_identity_documents_required: bool = False
+    allowed_passenger_identity_document_types: tuple[str, ...] = IDENTITY_DOCUMENT_TYPES
 
     @property
     def airport_codes(self) -> set[str]:
@@ -130,4 +134,6 @@ def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffe
         passengers=data["passengers"],
         supplier_passenger_ids=supplier_ids,
         data=data,
+        passenger_identity_documents_required=offer.passenger_identity_documents_required,
+        allowed_passenger_identity_document_types=offer.allowed_passenger_identity_document_types,
     )

@@ -5,6 +5,7 @@ flights/apis.py)."""
 from rest_framework import serializers
 
 from flights.models import BaggageType, LocationType, PassengerType
+from flights.suppliers.base import IDENTITY_DOCUMENT_TYPES
 
 
 class PlaceSerializer(serializers.Serializer):
@@ -121,6 +122,16 @@ class OfferSerializer(serializers.Serializer):
     passengers = OfferPassengerSerializer(many=True)
     conditions = ConditionsSerializer()
     payment_requirements = PaymentRequirementsSerializer()
+    passenger_identity_documents_required = serializers.BooleanField(
+        help_text="The airline's rule (Duffel's name): true, every passenger must carry an "
+        "identity document of one of allowed_passenger_identity_document_types when booked."
+    )
+    allowed_passenger_identity_document_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(IDENTITY_DOCUMENT_TYPES)),
+        help_text="The identity document types the airline takes for this offer (Duffel's "
+        "name); a passenger's document of another type is kept but not sent to the airline. "
+        "Empty: none is sent.",
+    )
 
 
 class RequestedSliceSerializer(serializers.Serializer):

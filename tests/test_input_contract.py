@@ -105,7 +105,7 @@ def passenger(pid: str, **overrides) -> dict:
 
 DOCUMENT = {
     "type": "tax_id",
-    "unique_identifier": "12345678900",
+    "unique_identifier": "39053344705",  # a CPF with valid check digits (a BR tax_id must be)
     "issuing_country_code": "BR",
     "expires_on": "2031-01-01",
 }

@@ -86,3 +86,60 @@ def test_searches_held_by_the_supplier_leave_another_team_served():
         finally:
             release.set()
             stack.stop()
+
+
+def test_a_team_waits_on_the_supplier_in_at_most_its_slots():
+    # API_SUPPLIER_CONCURRENCY (api/concurrency.py): the searches over a team's cap are refused
+    # at once, before the supplier; another team's are not; the slots come back after answers.
+    cap, tried = 3, 5
+    release = threading.Event()
+    with FakeDuffel(token=TOKEN, hold_searches=release) as duffel:
+        stack = Stack()
+        stack.env["DUFFEL_BASE_URL"] = duffel.base_url
+        stack.env["API_SUPPLIER_CONCURRENCY"] = str(cap)
+        try:
+            stack.start_web(workers=WEB_WORKERS)
+            url = f"{stack.base_url}/api/v1"
+            team_a, team_b = new_team(stack, "Many Searches"), new_team(stack, "Other Agency")
+            for team in (team_a, team_b):
+                stack.manage("connect_supplier", team["team_id"], "duffel", "--access-token", TOKEN)
+
+            with ThreadPoolExecutor(tried + 1) as clients:
+                searches = [clients.submit(search, url, team_a["live_key"]) for _ in range(tried)]
+                try:
+                    settled = wait_until(
+                        lambda: (
+                            sum(found.done() for found in searches) == tried - cap
+                            and duffel.state.searches_waiting == cap
+                        ),
+                        timeout=60,
+                    )
+                    assert settled, (
+                        f"{duffel.state.searches_waiting} searches at the supplier, "
+                        f"{sum(found.done() for found in searches)} answered"
+                    )
+                    for answer in (found.result() for found in searches if found.done()):
+                        assert answer.status_code == 429, answer.text
+                        assert answer.json()["error"]["code"] == "concurrency_limited"
+                        assert answer.headers["Retry-After"] == "1"
+                    theirs = clients.submit(search, url, team_b["live_key"])
+                    assert wait_until(lambda: duffel.state.searches_waiting == cap + 1, timeout=60)
+                finally:
+                    release.set()
+                answers = [found.result(timeout=120) for found in searches]
+                assert theirs.result(timeout=120).status_code == 200
+            assert sorted(answer.status_code for answer in answers) == [200] * cap + [429] * (
+                tried - cap
+            )
+            # Every slot was given back: as many searches held at once again, none refused.
+            duffel.server.hold_searches = release_again = threading.Event()
+            with ThreadPoolExecutor(cap) as clients:
+                again = [clients.submit(search, url, team_a["live_key"]) for _ in range(cap)]
+                try:
+                    assert wait_until(lambda: duffel.state.searches_waiting == cap, timeout=60)
+                finally:
+                    release_again.set()
+                assert [found.result(timeout=120).status_code for found in again] == [200] * cap
+        finally:
+            release.set()
+            stack.stop()

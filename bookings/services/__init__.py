@@ -18,6 +18,7 @@ from bookings.errors import (
     OfferExpired,
     OfferNotFound,
     OrderAbsent,
+    PriceChanged,
 )
 from bookings.payloads import booking_event_object, booking_object
 from bookings.services.airline_changes import (
@@ -83,6 +84,7 @@ __all__ = [
     "OfferExpired",
     "OfferNotFound",
     "OrderAbsent",
+    "PriceChanged",
     "airline_change_object",
     "booking_airline_change_accept",
     "booking_airline_change_list",

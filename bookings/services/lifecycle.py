@@ -9,12 +9,14 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from agencies.pricing import price_offer
 from bookings.emails import email_queue
 from bookings.errors import (
     BookingAlreadyCancelled,
     BookingAlreadyConfirmed,
     BookingNotPayable,
     BookingOutcomeUnknown,
+    PriceChanged,
 )
 from bookings.inputs import PaymentInput, payment_check
 from bookings.models import Booking, BookingCancellation, BookingEmail
@@ -27,16 +29,24 @@ from bookings.services.recording import booking_event, clear_outcome_unknown, re
 from bookings.tasks import issue_tickets as issue_tickets_task
 from core.exceptions import ApplicationError
 from core.money import fmt
+from flights.fx import UnknownCurrency, rate_provider
+from flights.services import NO_EXCHANGE_RATE
+from flights.suppliers import supplier_for_booking
+from flights.suppliers.base import SupplierError, SupplierOrder
 from wallet.models import Transaction
 from wallet.services import wallet_debit
 from webhooks.models import EventType
 
 
 def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
-    """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task."""
+    """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task. A hold whose
+    price guarantee is over is paid at the supplier's current price only (`_current_price`)."""
+    booking = _current_price(booking=booking, payment=payment)
     payment_check(payment=payment, amount=booking.total_amount, currency=booking.total_currency)
     with transaction.atomic():
         booking = Booking.objects.select_for_update().get(pk=booking.pk)
+        # Repriced by another request since: the payment must still be the booking's total.
+        payment_check(payment=payment, amount=booking.total_amount, currency=booking.total_currency)
         if booking.status in (Booking.Status.CONFIRMED, Booking.Status.TICKETED):
             raise BookingAlreadyConfirmed()
         if booking.status == Booking.Status.CANCELLED:
@@ -67,6 +77,86 @@ def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
             ),
         )
         issue_tickets_task.delay_on_commit(booking.id)  # type: ignore[attr-defined]  # DjangoTask
+    return booking
+
+
+def _current_price(*, booking: Booking, payment: PaymentInput) -> Booking:
+    """A pending hold without a price guarantee left (none, or past `price_guarantee_expires_at`)
+    may cost more or less at the airline now: its order is read back (outside any lock). A new
+    total is recorded on the booking, priced as offers are (today's exchange rate, the team's
+    markup and fee), with a `booking.updated`; then a payment of the new total goes on, any
+    other is refused with PriceChanged (nothing debited). SupplierError when the order cannot
+    be read: nothing is debited either."""
+    guarantee = booking.price_guarantee_expires_at
+    if (
+        booking.status != Booking.Status.PENDING
+        or booking.outcome_unknown_since
+        or not booking.supplier_order_id
+        or (guarantee is not None and guarantee > timezone.now())
+    ):
+        return booking
+    order = supplier_for_booking(booking).get_order(booking.supplier_order_id)
+    if (
+        order.total_amount is None
+        or not order.awaiting_payment
+        or order.cancelled
+        or (order.total_amount, order.total_currency or booking.total_currency)
+        == (booking.total_amount, booking.total_currency)
+    ):
+        return booking  # the same price (or no hold to pay): paid as it is
+    previous_total = booking.total_amount
+    booking = _record_new_price(booking, order)
+    if payment.amount == booking.total_amount and payment.currency == booking.total_currency:
+        return booking
+    raise PriceChanged(
+        details={
+            "total_amount": fmt(booking.total_amount),
+            "total_currency": booking.total_currency,
+            "client_amount": fmt(booking.client_amount),
+            "client_currency": "BRL",
+            "base_cost_brl": fmt(booking.base_cost_brl),
+            "previous_total_amount": fmt(previous_total),
+        }
+    )
+
+
+def _record_new_price(booking: Booking, order: SupplierOrder) -> Booking:
+    """The supplier's new total on the pending booking, and its BRL price as an offer's."""
+    assert order.total_amount is not None
+    total, currency = order.total_amount, order.total_currency or booking.total_currency
+    try:
+        rate = rate_provider().rate(currency)
+    except UnknownCurrency:
+        raise SupplierError(NO_EXCHANGE_RATE.format(currency=currency)) from None
+    with transaction.atomic():
+        booking = Booking.objects.select_for_update(of=("self",)).get(pk=booking.pk)
+        if booking.status != Booking.Status.PENDING or (
+            (booking.total_amount, booking.total_currency) == (total, currency)
+        ):
+            return booking  # settled, or repriced by another request meanwhile
+        price = price_offer(
+            total_amount=total,
+            total_currency=currency,
+            exchange_rate=rate,
+            markup_percent=booking.team.markup_percent,
+            fee=booking.team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
+        )
+        previous = {"total_amount": fmt(booking.total_amount)}
+        if currency != booking.total_currency:
+            previous["currency"] = booking.total_currency
+        tax = order.tax_amount
+        if tax is None:
+            tax = total - order.base_amount if order.base_amount is not None else Decimal("0.00")
+        booking.total_amount, booking.total_currency = total, currency
+        booking.tax_amount, booking.base_amount = tax, total - tax
+        booking.exchange_rate, booking.base_cost_brl = rate, price.base_cost_brl
+        booking.markup_amount, booking.fee_amount = price.markup_amount, price.fee_amount
+        booking.client_amount = price.client_amount
+        booking.price_guarantee_expires_at = order.price_guarantee_expires_at
+        booking.payment_required_by = order.payment_required_by or booking.payment_required_by
+        booking.synced_at = timezone.now()
+        booking.save()
+        record_events(booking, booking_event(booking, EventType.BOOKING_UPDATED, previous=previous))
     return booking
 
 

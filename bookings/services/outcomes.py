@@ -16,6 +16,7 @@ from bookings.services.cancellations import (
 )
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
+    record_documents_added,
     record_failure,
     record_hold,
     record_outcome_unknown,
@@ -135,6 +136,10 @@ def booking_check_with_supplier(*, booking: Booking) -> str:
         return booking_cancellation_check(cancellation_id=unknown.pk)
     if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
         return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
+    if booking.status == Booking.Status.TICKETED and booking.supplier_order_id:
+        # Tickets the airline issued since (or an earlier answer missed): recorded.
+        order = supplier_for_booking(booking).get_order(booking.supplier_order_id)
+        return "documents added" if record_documents_added(booking, order) else "settled"
     if (
         booking.outcome_unknown_since is None
         and booking.status == Booking.Status.PENDING

@@ -157,6 +157,43 @@ def record_ticketed(booking: Booking, order: SupplierOrder) -> Booking:
     return booking
 
 
+def record_documents_added(booking: Booking, order: SupplierOrder) -> bool:
+    """Tickets the supplier's order has that a ticketed booking lacks (issued by the airline
+    later, or missed by an earlier answer): added, with a `booking.updated` whose
+    `previous_attributes` hold the documents before. False when there was none to add."""
+    with transaction.atomic():
+        booking = _locked(booking)
+        if booking.status != Booking.Status.TICKETED:
+            return False
+        before = booking_event_object(booking)["documents"]
+        known = {(d["passenger_id"], d["type"]) for d in before}
+        passenger_of = {
+            p.supplier_passenger_id or p.passenger_id: p.passenger_id
+            for p in booking.passengers.all()
+        }
+        added = [
+            BookingDocument(
+                booking=booking,
+                type=document.type,
+                passenger_id=passenger_of.get(
+                    document.supplier_passenger_id, document.supplier_passenger_id
+                ),
+                unique_identifier=document.unique_identifier,
+            )
+            for document in order.documents
+        ]
+        added = [d for d in added if (d.passenger_id, d.type) not in known]
+        if not added:
+            return False
+        BookingDocument.objects.bulk_create(added, ignore_conflicts=True)
+        booking = _locked(booking)
+        record_events(
+            booking,
+            booking_event(booking, EventType.BOOKING_UPDATED, previous={"documents": before}),
+        )
+    return True
+
+
 def record_failure(
     booking: Booking, error: ApplicationError, *, only_if_unknown: bool = False
 ) -> Booking:
@@ -244,9 +281,10 @@ def booking_event(
     (`previous` given) is also a `booking.updated` with the same object, for receivers that
     follow every change with one subscription (the spec: "data or status change")."""
     data_object = booking_event_object(booking, status=status)
+    twin = previous and type != EventType.BOOKING_UPDATED  # a data change alone is one event
     return [
         NewEvent(event_type, data_object, previous)
-        for event_type in ((type, EventType.BOOKING_UPDATED) if previous else (type,))
+        for event_type in ((type, EventType.BOOKING_UPDATED) if twin else (type,))
     ]
 
 

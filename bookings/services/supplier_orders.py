@@ -43,6 +43,7 @@ def order_passengers(booking: Booking) -> list[OrderPassenger]:
             infant_supplier_passenger_id=supplier_id.get(p.infant_passenger_id)
             if p.infant_passenger_id
             else None,
+            loyalty_programme_accounts=tuple(p.loyalty_programme_accounts),
         )
         for p in passengers
     ]

@@ -156,6 +156,11 @@ def test_personal_data_is_erased_after_the_retention_keeping_the_money_records(
     text = json.dumps([e.data_object for e in events])
     assert "ana@example.com" not in text and "Souza" not in text and "1990-05-01" not in text
     assert all(e.data_object["total_amount"] == booking["total_amount"] for e in events)
+    # The erasure is a data change: one `booking.updated`, naming the passengers but never
+    # repeating what was erased.
+    [erased] = events.filter(type="booking.updated", previous_attributes__passengers=ERASED)
+    assert erased.data_object["passengers"] == after["passengers"]
+    assert erased.data_object["status"] == "ticketed"
 
 
 def test_a_client_with_a_booking_still_in_retention_is_kept(live_client, team, settings):

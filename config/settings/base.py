@@ -311,6 +311,8 @@ PASSENGER_DATA_RETENTION_DAYS = env.int("PASSENGER_DATA_RETENTION_DAYS", default
 # Rate limits (api/throttling.py): N/second, N/minute, N/hour or N/day.
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and mode
 API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
+# Requests waiting on a flight supplier at once, per team and mode (api/concurrency.py); 0: off.
+API_SUPPLIER_CONCURRENCY = env.int("API_SUPPLIER_CONCURRENCY", default=16)
 # Requests with no key, or an unknown or revoked one, per client address.
 API_ANONYMOUS_RATE_LIMIT = env.str("API_ANONYMOUS_RATE_LIMIT", default="60/minute")
 # Input limits (docs/decisions.md): a body over this is 413 before it is read (the largest real
@@ -395,6 +397,9 @@ SPECTACULAR_SETTINGS = {
         "ReferenceTypeEnum": choice_values("wallet.models:Transaction.ReferenceType"),
         "BookingTypeEnum": choice_values("bookings.models:Booking.Type"),
         "BookingStatusEnum": choice_values("bookings.models:Booking.Status"),
+        "IdentityDocumentInputTypeEnum": choice_values(
+            "bookings.models:BookingPassenger.DocumentType"
+        ),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
     },
     # The schema and the docs are public; every API operation requires a key.

@@ -107,6 +107,10 @@ class Condition:
     penalty_currency: str | None = None
 
 
+# The identity documents a passenger may carry (the spec's types, Duffel's names).
+IDENTITY_DOCUMENT_TYPES = ("passport", "tax_id", "known_traveler_number")
+
+
 @dataclass(frozen=True)
 class SupplierOffer:
     supplier_offer_id: str  # the supplier's own id, used to hold or book it
@@ -125,6 +129,10 @@ class SupplierOffer:
     price_guarantee_expires_at: datetime | None
     # Supplier passenger ids in the order of SearchRequest.passengers (Duffel has its own).
     supplier_passenger_ids: tuple[str, ...] = field(default_factory=tuple)
+    # The supplier's document rules for ordering this offer (Duffel's names): whether every
+    # passenger must carry an identity document, and the types it takes (others are not sent).
+    passenger_identity_documents_required: bool = False
+    allowed_passenger_identity_document_types: tuple[str, ...] = IDENTITY_DOCUMENT_TYPES
 
 
 # --- Orders (used by bookings) -----------------------------------------------------------------
@@ -143,6 +151,7 @@ class OrderPassenger:
     phone_number: str
     identity_documents: tuple[dict, ...] = ()
     infant_supplier_passenger_id: str | None = None
+    loyalty_programme_accounts: tuple[dict, ...] = ()  # {airline_iata_code, account_number}
 
 
 @dataclass(frozen=True)
@@ -166,6 +175,12 @@ class SupplierOrder:
     cancelled: bool = False
     # The confirmed cancellation of a cancelled order (Duffel's `cancellation`), when known.
     cancellation: "CancellationQuote | None" = None
+    # What the order costs now (a hold's price may change once its guarantee is over); None
+    # when the supplier did not say.
+    total_amount: Decimal | None = None
+    total_currency: str = ""
+    base_amount: Decimal | None = None
+    tax_amount: Decimal | None = None
 
 
 # Where a cancellation's refund goes (Duffel's `refund_to`). Only the cash ones are money back

@@ -38,6 +38,13 @@ Cancellations, by the same name: `REFUNDLOW` refunds half of what the conditions
 confirmation); `REFUNDDROP` quotes per the conditions and confirms half of it; `VOUCHER` refunds
 to a `voucher` (one airline credit); `QUOTEEXPIRES` quotes for 2 seconds; `CANCELLOST`
 cancels the order and closes the connection without answering the confirmation.
+Prices: `PRICECHANGE` holds with a price guarantee that ends as the order is made and raises
+the order's total by 10 % at once (the answer to the order shows the offer's
+total); paying the old total is refused as Duffel refuses it (422 `price_changed` on
+`/payment/amount`).
+Order passengers follow the offer's document rules (`passenger_identity_documents_required`,
+`supported_passenger_identity_document_types`: at most one document, of a supported type) and
+keep their `loyalty_programme_accounts`.
 
 Slow answers, as Duffel's are: `search_delay` and `order_delay` (seconds) before answering a
 search or an order, and `hold_searches` (a threading.Event) holds every search until the caller
@@ -88,6 +95,7 @@ FARES = [
 REFUND_PENALTY = "50.00"  # of the refundable (ZZ) fare, in its currency
 CENTS = Decimal("0.01")
 HOLD_DEADLINE = 120.0
+PRICE_CHANGE = Decimal("10")  # percent, the PRICECHANGE scenario's
 QUOTE_LIFETIME = timedelta(minutes=15)  # an order cancellation's expires_at
 QUOTE_SHORT = timedelta(
     seconds=2
@@ -155,6 +163,7 @@ class DuffelState:
         self.cancellations: dict[str, dict] = {}
         self.airline_changes: dict[str, dict] = {}
         self.booked_offers: set[str] = set()
+        self.repriced: dict[str, str] = {}  # order id → its total when it was made
         self.requests: list[tuple[str, str]] = []
         self.searches_waiting = 0  # held by `hold_searches`, or waiting out `search_delay`
 
@@ -311,8 +320,12 @@ class DuffelState:
                     None if instant_only else instant(now + timedelta(days=2))
                 ),
             },
-            "passenger_identity_documents_required": False,
-            "supported_passenger_identity_document_types": ["passport"],
+            # TAP wants a document from every passenger; Duffel Airways takes passports and tax
+            # ids, TAP passports only.
+            "passenger_identity_documents_required": instant_only,
+            "supported_passenger_identity_document_types": (
+                ["passport"] if instant_only else ["passport", "tax_id"]
+            ),
             "available_services": None,
         }
 
@@ -401,13 +414,20 @@ class DuffelState:
             }
             if kind == "instant":
                 _issue(order)
+            answer = order
+            if scenario == "PRICECHANGE" and kind == "hold":
+                # The price guarantee ends as the hold is made; the airline reprices it at once.
+                order["payment_status"]["price_guarantee_expires_at"] = instant(now)
+                answer = json.loads(json.dumps(order))
+                self.repriced[order["id"]] = order["total_amount"]
+                _reprice(order, PRICE_CHANGE)
             self.orders[order["id"]] = order
             self.booked_offers.add(offer["id"])
             if scenario == "SCHEDULECHANGE":
                 self._add_airline_change(order, now)
         if scenario == "LOSTANSWER":
             raise LoseTheAnswer()
-        return (202 if scenario == "PENDING" else 201), order
+        return (202 if scenario == "PENDING" else 201), answer
 
     def list_orders(self, query: dict[str, list[str]]) -> dict:
         limit = _int(query.get("limit", ["50"])[0], "limit")
@@ -463,6 +483,15 @@ class DuffelState:
                 )
             if not isinstance(payment, dict):
                 raise invalid("/payment", "Field 'payment' can't be blank")
+            if self.repriced.get(order["id"]) == payment.get("amount"):
+                raise DuffelError(
+                    422,
+                    "validation_error",
+                    "price_changed",
+                    "Price changed",
+                    "The price of the order has changed; retrieve it for the latest price.",
+                    "/payment/amount",
+                )
             _check_payment(payment, order, "/payment")
             now = _now()
             record = {
@@ -812,10 +841,53 @@ def _order_passengers(given, offer: dict) -> list[dict]:
                 "email": passenger["email"],
                 "phone_number": passenger["phone_number"],
                 "infant_passenger_id": infant,
-                "loyalty_programme_accounts": [],
+                "identity_documents": _identity_documents(passenger, offer, pointer),
+                "loyalty_programme_accounts": _loyalty_accounts(passenger, pointer),
             }
         )
     return passengers
+
+
+def _identity_documents(passenger: dict, offer: dict, pointer: str) -> list[dict]:
+    """At most one document, of a type the offer supports; one is required when the offer says
+    so (Duffel's rules for order passengers)."""
+    documents = passenger.get("identity_documents") or []
+    if not isinstance(documents, list) or len(documents) > 1:
+        raise invalid(f"{pointer}/identity_documents", "Provide at most one identity document")
+    if not documents and offer["passenger_identity_documents_required"]:
+        raise invalid(f"{pointer}/identity_documents", "An identity document is required")
+    for document in documents:
+        if document.get("type") not in offer["supported_passenger_identity_document_types"]:
+            raise invalid(
+                f"{pointer}/identity_documents/0/type", "This document type is not supported"
+            )
+        for key in ("unique_identifier", "issuing_country_code", "expires_on"):
+            if not isinstance(document.get(key), str) or not document[key]:
+                raise invalid(f"{pointer}/identity_documents/0/{key}", f"'{key}' can't be blank")
+    return documents
+
+
+def _loyalty_accounts(passenger: dict, pointer: str) -> list[dict]:
+    accounts = passenger.get("loyalty_programme_accounts") or []
+    for position, account in enumerate(accounts):
+        for key in ("airline_iata_code", "account_number"):
+            if not isinstance(account, dict) or not account.get(key):
+                raise invalid(
+                    f"{pointer}/loyalty_programme_accounts/{position}/{key}",
+                    f"'{key}' can't be blank",
+                )
+    return [
+        {"airline_iata_code": a["airline_iata_code"], "account_number": a["account_number"]}
+        for a in accounts
+    ]
+
+
+def _reprice(order: dict, percent: Decimal) -> None:
+    """The order's amounts raised by `percent` (the PRICECHANGE scenario)."""
+    factor = 1 + percent / 100
+    base = (Decimal(order["base_amount"]) * factor).quantize(CENTS, rounding=ROUND_HALF_UP)
+    tax = (Decimal(order["tax_amount"]) * factor).quantize(CENTS, rounding=ROUND_HALF_UP)
+    order.update(base_amount=money(base), tax_amount=money(tax), total_amount=money(base + tax))
 
 
 def _check_payment(payment, priced: dict, pointer: str) -> None:

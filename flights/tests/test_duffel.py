@@ -258,6 +258,8 @@ def test_search_maps_a_direct_offer_field_by_field(duffel, supplier):
         payment_required_by=datetime(2027, 2, 4, 23, 59, tzinfo=UTC),
         price_guarantee_expires_at=datetime(2027, 2, 3, 14, 0, tzinfo=UTC),
         supplier_passenger_ids=(ADULT, INFANT),
+        passenger_identity_documents_required=False,
+        allowed_passenger_identity_document_types=("passport",),
     )
     # Exact decimals as Duffel wrote them, never through float.
     assert [str(a) for a in (tap.total_amount, tap.base_amount, tap.tax_amount)] == [
@@ -505,6 +507,10 @@ def test_create_order_holds_the_offer(duffel, supplier):
         payment_required_by=datetime(2027, 2, 4, 23, 59, tzinfo=UTC),
         price_guarantee_expires_at=datetime(2027, 2, 3, 14, 0, tzinfo=UTC),
         awaiting_payment=True,
+        total_amount=Decimal("1418.64"),
+        total_currency="EUR",
+        base_amount=Decimal("1196.00"),
+        tax_amount=Decimal("222.64"),
     )
 
 
@@ -535,7 +541,61 @@ def test_create_order_books_and_pays_at_once(duffel, supplier):
         ),
         payment_required_by=None,
         price_guarantee_expires_at=None,
+        total_amount=Decimal("1234.56"),
+        total_currency="EUR",
+        base_amount=Decimal("923.40"),
+        tax_amount=Decimal("311.16"),
     )
+
+
+def test_an_order_passenger_carries_one_allowed_document_and_the_loyalty_accounts():
+    tax_id = {
+        "type": "tax_id",
+        "unique_identifier": "39053344705",
+        "issuing_country_code": "BR",
+        "expires_on": "2040-01-01",
+    }
+    passenger = adult(
+        identity_documents=(tax_id, *adult().identity_documents),
+        loyalty_programme_accounts=({"airline_iata_code": "IB", "account_number": "88001234"},),
+    )
+
+    passport_only = order_passenger(passenger, allowed_documents=("passport",))
+    either = order_passenger(passenger, allowed_documents=("passport", "tax_id"))
+    none = order_passenger(passenger, allowed_documents=())
+
+    assert [d["type"] for d in passport_only["identity_documents"]] == ["passport"]
+    assert passport_only["identity_documents"][0]["expires_on"] == "2031-05-20"
+    assert either["identity_documents"] == [tax_id]  # one per passenger: the first allowed
+    assert "identity_documents" not in none
+    assert passport_only["loyalty_programme_accounts"] == [
+        {"airline_iata_code": "IB", "account_number": "88001234"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "types"),
+    [
+        (
+            {"supported_passenger_identity_document_types": ["passport", "tax_id"]},
+            ("passport", "tax_id"),
+        ),
+        ({"allowed_passenger_identity_document_types": ["passport"]}, ("passport",)),
+        (
+            {
+                "supported_passenger_identity_document_types": [],
+                "allowed_passenger_identity_document_types": ["passport"],
+            },
+            (),
+        ),
+        ({"supported_passenger_identity_document_types": ["passenger_redress_number"]}, ()),
+        ({"supported_passenger_identity_document_types": None}, ("passport",)),
+    ],
+)
+def test_an_offers_document_types_current_name_first_else_passports(raw, types):
+    from flights.suppliers.duffel.offers import document_types
+
+    assert document_types(raw) == types
 
 
 @pytest.mark.parametrize(
@@ -618,6 +678,10 @@ def test_pay_order_pays_from_the_balance_then_reads_the_tickets(duffel, supplier
         ),
         payment_required_by=None,
         price_guarantee_expires_at=None,
+        total_amount=Decimal("1418.64"),
+        total_currency="EUR",
+        base_amount=Decimal("1196.00"),
+        tax_amount=Decimal("222.64"),
     )
 
 

@@ -258,6 +258,14 @@ def order_for(supplier, family_name: str, *, instant: bool, booking_id: str):
         born_on=day(1988, 7, 14),
         email="marina@example.com",
         phone_number="+5511987654321",
+        identity_documents=(  # TAP's offers want one (passenger_identity_documents_required)
+            {
+                "type": "passport",
+                "unique_identifier": "FZ482911",
+                "issuing_country_code": "BR",
+                "expires_on": "2034-05-20",
+            },
+        ),
     )
     return (
         offer,

@@ -206,6 +206,8 @@ OFFER_FIELDS = {
     "passengers",
     "conditions",
     "payment_requirements",
+    "passenger_identity_documents_required",
+    "allowed_passenger_identity_document_types",
 }
 SEGMENT_FIELDS = {
     "id",

@@ -105,6 +105,14 @@ def deliveries_dispatch_on_commit(endpoint_ids: Iterable[str]) -> None:
     transaction.on_commit(send)
 
 
+def deliveries_queue_batch(endpoint_id: str) -> None:
+    """Queue a batch message of the endpoint (a delivery pool stopping with endpoints it had
+    noted). Whatever the endpoint's queued mark says: a message the pool took to run a batch
+    again left it set. A duplicate message is harmless."""
+    _forget_queued(endpoint_id)
+    _queue_batch(endpoint_id)
+
+
 def _queue_batch(endpoint_id: str, *, lease_id: str = "") -> None:
     """Queue one batch task for the endpoint. Without a lease (new deliveries, continuations)
     only if none is waiting in the queue already; the sweep's (with a lease) always."""
@@ -130,13 +138,17 @@ def _forget_queued(endpoint_id: str) -> None:
         logger.warning("Could not clear webhook batch mark of %s", endpoint_id, exc_info=True)
 
 
-def deliveries_not_taken(endpoint_id: str, *, lease_id: str = "") -> None:
+def deliveries_not_taken(
+    endpoint_id: str, *, lease_id: str = "", forget_queued: bool = True
+) -> None:
     """A batch message of the endpoint that no one will run now (a worker's delivery pool had
-    no thread free for it): nothing was claimed. A new delivery of the endpoint queues a
-    message of its own again, and the sweep's lease (`lease_id`) is given back, so that its
-    deliveries are due and free at once: for the pool's next free thread, a slot handed on,
-    or the sweep."""
-    _forget_queued(endpoint_id)
+    no thread free for it, or will run the endpoint's running batch again instead): nothing
+    was claimed. A new delivery of the endpoint queues a message of its own again (unless
+    `forget_queued` is false: a batch that is sure to run will take it), and the sweep's lease
+    (`lease_id`) is given back, so that its deliveries are due and free at once: for the
+    pool's next free thread, a slot handed on, or the sweep."""
+    if forget_queued:
+        _forget_queued(endpoint_id)
     if lease_id:
         Delivery.objects.filter(endpoint_id=endpoint_id, lease_id=lease_id, in_flight=False).update(
             leased_until=None, lease_id=""

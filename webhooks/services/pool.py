@@ -23,6 +23,12 @@ sweep are unchanged, so a batch in a thread is one attempt in flight like any ot
   lock is a transaction's advisory lock, and nothing is prepared.
 - **Connections to receivers** are shared by the threads of a process (webhooks/http.py):
   kept alive per checked address, every request still resolved, checked and pinned first.
+- **One claim per endpoint at a time, for messages.** A message for an endpoint whose batch
+  is running in this process takes no thread of its own: the pool notes that the endpoint
+  runs again, and the thread that ends its batch runs another at once (a burst of events
+  queues a message per commit, and each would otherwise claim in a thread of its own, mostly
+  finding the endpoint at its cap). The batch's own calls for another batch (`more`: a full
+  batch, a split, a continuation) still take a free thread: they fill the endpoint's slots.
 - **Stopping** (the worker's warm shutdown: `worker_process_shutdown` in a prefork child,
   `worker_shutdown` in a solo or threads worker): no batch is taken any more, a running batch
   ends after its attempt in flight and gives the rest back (a continuation is queued), and
@@ -40,7 +46,11 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from webhooks.services.deliveries import deliveries_not_taken, deliveries_send_batch
+from webhooks.services.deliveries import (
+    deliveries_not_taken,
+    deliveries_queue_batch,
+    deliveries_send_batch,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +58,11 @@ logger = logging.getLogger(__name__)
 IDLE_CHECK_SECONDS = 10.0
 # Endpoints turned away while every thread was busy, remembered for the next free thread.
 REMEMBERED = 1000
+
+# What became of a batch message handed to the pool (`DeliveryPool.submit`).
+TAKEN = "taken"  # a thread runs it
+AGAIN = "again"  # the endpoint's running batch runs once more when it ends
+TURNED_AWAY = "turned_away"  # every thread busy (the endpoint remembered), or stopping
 
 
 class DeliveryPool:
@@ -60,41 +75,51 @@ class DeliveryPool:
         self._threads: list[_DeliveryThread] = []
         self._idle: list[_DeliveryThread] = []  # the one idle last is handed the next batch
         self._remembered: OrderedDict[str, None] = OrderedDict()  # endpoint ids, oldest first
+        self._running: dict[str, int] = {}  # endpoint id: its batches running in this pool
+        self._again: set[str] = set()  # endpoints to run again when a batch of theirs ends
         self._stopping = threading.Event()
 
     @property
     def stopping(self) -> bool:
         return self._stopping.is_set()
 
-    def submit(self, endpoint_id: str, lease_id: str = "") -> bool:
-        """Run a batch of the endpoint on an idle thread; False, and the endpoint remembered,
-        when every thread is busy (or the pool is stopping)."""
+    def submit(self, endpoint_id: str, lease_id: str = "") -> str:
+        """A batch message of the endpoint: `TAKEN` (a thread runs it), `AGAIN` (a batch of
+        the endpoint is running: it runs once more when it ends) or `TURNED_AWAY` (every thread
+        busy, or the pool stopping: the endpoint is remembered unless stopping). Nothing is
+        claimed for the last two: the caller gives the sweep's lease back."""
         with self._lock:
             if self._stopping.is_set():
-                return False
-            thread = self._free_thread()
-            if thread is None:
-                self._remember(endpoint_id)
-                return False
-        thread.hand((endpoint_id, lease_id))
-        return True
+                return TURNED_AWAY
+            if self._running.get(endpoint_id):
+                self._again.add(endpoint_id)
+                return AGAIN
+            return self._hand_to_free_thread(endpoint_id, lease_id)
 
     def more(self, endpoint_id: str) -> None:
-        """Another batch of the endpoint, if a thread is free (`deliveries_send_batch`'s
-        `more`): a backlog fills the endpoint's slots at once. Nothing is claimed for it
-        here: if every thread is busy, the endpoint is remembered."""
-        self.submit(endpoint_id)
+        """Another batch of the endpoint beside the running one, if a thread is free
+        (`deliveries_send_batch`'s `more`): a backlog fills the endpoint's slots at once.
+        Nothing is claimed for it here: if every thread is busy, the endpoint is remembered."""
+        with self._lock:
+            if not self._stopping.is_set():
+                self._hand_to_free_thread(endpoint_id, "")
 
     def shutdown(self, timeout: float) -> int:
         """Take no more batches, let the running ones end after their attempt in flight, and
         wait up to `timeout` seconds for them. Returns how many were still running."""
         self._stopping.set()
         with self._lock:
+            noted = list(self._remembered) + sorted(self._again - set(self._remembered))
             self._remembered.clear()
+            self._again.clear()
             idle, self._idle = self._idle, []
             threads = list(self._threads)
         for thread in idle:
             thread.hand(None)
+        # What no thread here will run now goes back to the queue, for another worker (or this
+        # one restarted) instead of waiting for the sweep.
+        for endpoint_id in noted:
+            deliveries_queue_batch(endpoint_id)
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
@@ -107,7 +132,16 @@ class DeliveryPool:
             )
         return left
 
-    # --- for the threads, under the lock ----------------------------------------------------
+    # --- under the lock --------------------------------------------------------------------
+
+    def _hand_to_free_thread(self, endpoint_id: str, lease_id: str) -> str:
+        thread = self._free_thread()
+        if thread is None:
+            self._remember(endpoint_id)
+            return TURNED_AWAY
+        self._running[endpoint_id] = self._running.get(endpoint_id, 0) + 1
+        thread.hand((endpoint_id, lease_id))
+        return TAKEN
 
     def _free_thread(self) -> "_DeliveryThread | None":
         if self._idle:
@@ -124,17 +158,27 @@ class DeliveryPool:
         while len(self._remembered) > REMEMBERED:
             self._remembered.popitem(last=False)  # forgotten: the sweep finds its deliveries
 
-    def _next(self, thread: "_DeliveryThread") -> tuple[str, str] | None:
-        """What a thread that has ended its batch runs next: a remembered endpoint, or nothing
-        (it is idle again, or ends if the pool is stopping)."""
+    def _next(self, thread: "_DeliveryThread", ended: str) -> tuple[str, str] | None:
+        """What a thread that has ended a batch of endpoint `ended` runs next: the same
+        endpoint again if a message came for it meanwhile, else a remembered endpoint, else
+        nothing (it is idle again, or ends if the pool is stopping)."""
         with self._lock:
+            if self._running[ended] > 1:
+                self._running[ended] -= 1
+            else:
+                del self._running[ended]
             if self._stopping.is_set():
                 return None
-            if self._remembered:
+            if ended in self._again:
+                self._again.discard(ended)
+                endpoint_id = ended
+            elif self._remembered:
                 endpoint_id, _ = self._remembered.popitem(last=False)
-                return (endpoint_id, "")
-            self._idle.append(thread)
-            return None
+            else:
+                self._idle.append(thread)
+                return None
+            self._running[endpoint_id] = self._running.get(endpoint_id, 0) + 1
+            return (endpoint_id, "")
 
     def _run(self, job: tuple[str, str]) -> None:
         endpoint_id, lease_id = job
@@ -180,7 +224,7 @@ class _DeliveryThread(threading.Thread):
                     return
                 while job is not None:
                     self._pool._run(job)
-                    job = self._pool._next(self)
+                    job = self._pool._next(self, ended=job[0])
                 if self._pool.stopping:
                     return
         finally:
@@ -222,19 +266,23 @@ def delivery_pool_shutdown(**kwargs: object) -> None:
         pool.shutdown(settings.WEBHOOK_DELIVERY_SHUTDOWN_SECONDS)
 
 
-def deliveries_send_batch_in_pool(endpoint_id: str, *, lease_id: str = "") -> bool:
+def deliveries_send_batch_in_pool(endpoint_id: str, *, lease_id: str = "") -> str:
     """Hand a batch of the endpoint to this process's delivery pool and return at once (what
-    `deliver_webhooks` does in a worker). True if a thread took it; False if every thread was
-    busy: nothing was claimed, the sweep's lease is given back and the pool remembers the
-    endpoint. Without a pool (WEBHOOK_DELIVERY_THREADS=0) the batch is sent here."""
+    `deliver_webhooks` does in a worker): `TAKEN`, `AGAIN` or `TURNED_AWAY` (see
+    `DeliveryPool.submit`). Unless taken, nothing was claimed and the sweep's lease is given
+    back. Without a pool (WEBHOOK_DELIVERY_THREADS=0) the batch is sent here."""
     pool = delivery_pool()
     if pool is None:
         deliveries_send_batch(endpoint_id, lease_id=lease_id)
-        return True
-    if pool.submit(endpoint_id, lease_id):
-        return True
-    deliveries_not_taken(endpoint_id, lease_id=lease_id)
-    return False
+        return TAKEN
+    outcome = pool.submit(endpoint_id, lease_id)
+    if outcome == AGAIN:
+        # The batch that runs again forgets the endpoint's queued mark when it starts, as a
+        # queued message's would: until then new deliveries queue no message of their own.
+        deliveries_not_taken(endpoint_id, lease_id=lease_id, forget_queued=False)
+    elif outcome == TURNED_AWAY:
+        deliveries_not_taken(endpoint_id, lease_id=lease_id)
+    return outcome
 
 
 def connect() -> None:

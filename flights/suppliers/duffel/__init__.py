@@ -45,6 +45,14 @@ Mapping decisions (Duffel's nulls included):
   hold deadlines (`payment_required_by` and `price_guarantee_expires_at` are None). A holdable
   offer whose `payment_required_by` is null stays holdable; the deadline comes with the order.
 - An offer that cannot be read is left out of the results (and logged), not the whole search.
+- Offers' document rules: `passenger_identity_documents_required` (anything but `true` is
+  false) and the allowed types from `supported_passenger_identity_document_types`, else
+  `allowed_passenger_identity_document_types` (its earlier name), else passports only; types
+  other than ours (`passenger_redress_number`) are dropped.
+- Order passengers: at most one identity document, the first of a type the offer allows;
+  `loyalty_programme_accounts` as given.
+- An order's `total_amount`, `total_currency`, and its base and tax amounts when in the total's
+  currency, are read into the SupplierOrder: a hold's price may change once its guarantee ends.
 - Order documents: only `electronic_ticket` ones, for the first of their `passenger_ids`.
   `awaiting_payment` is `payment_status.awaiting_payment`; `cancelled` is `cancelled_at` set.
 - Order passengers: Duffel requires a title among mr, ms, mrs, miss, dr; a missing or other

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from flights import airports
 from flights.suppliers.base import (
+    IDENTITY_DOCUMENT_TYPES,
     Baggage,
     CabinClass,
     Condition,
@@ -63,7 +64,25 @@ def offer_from(raw: dict, context: OfferContext) -> SupplierOffer:
             None if instant else utc_or_none(requirements, "price_guarantee_expires_at")
         ),
         supplier_passenger_ids=context.passenger_ids,
+        passenger_identity_documents_required=raw.get("passenger_identity_documents_required")
+        is True,
+        allowed_passenger_identity_document_types=document_types(raw),
     )
+
+
+def document_types(raw: dict) -> tuple[str, ...]:
+    """The identity document types the offer takes: Duffel's current
+    `supported_passenger_identity_document_types`, else the earlier name
+    `allowed_passenger_identity_document_types`; neither given (null): passports only, Duffel's
+    documented default. `[]`: none may be sent."""
+    for key in (
+        "supported_passenger_identity_document_types",
+        "allowed_passenger_identity_document_types",
+    ):
+        types = raw.get(key)
+        if isinstance(types, list):
+            return tuple(str(t) for t in types if t in IDENTITY_DOCUMENT_TYPES)
+    return ("passport",)
 
 
 def _base_and_tax(raw: dict, total: Decimal) -> tuple[Decimal, Decimal]:

@@ -28,7 +28,7 @@ from flights.suppliers.duffel.http_client import (
 )
 from flights.suppliers.duffel.order_cancellations import quote_from
 from flights.suppliers.duffel.payments import balance_payment
-from flights.suppliers.duffel.values import utc_or_none
+from flights.suppliers.duffel.values import decimal_or_none, utc_or_none
 
 DUFFEL_TITLES = frozenset({"mr", "ms", "mrs", "miss", "dr"})
 # find lists orders in pages of ORDERS_PAGE_SIZE (Duffel's maximum), at most MAX_ORDER_PAGES
@@ -54,7 +54,9 @@ def create(
     body: dict[str, Any] = {
         "type": "instant" if instant else "hold",
         "selected_offers": [offer_id],
-        "passengers": [order_passenger(p) for p in passengers],
+        "passengers": [
+            order_passenger(p, allowed_documents=_allowed_documents(offer)) for p in passengers
+        ],
     }
     if instant:
         body["payments"] = [balance_payment(amount, currency)]
@@ -117,7 +119,17 @@ def title_for(passenger: OrderPassenger) -> str:
     return "mr" if passenger.gender == "m" else "ms"
 
 
-def order_passenger(passenger: OrderPassenger) -> dict:
+def _allowed_documents(offer) -> tuple[str, ...] | None:
+    """The offer's allowed identity document types (None: an offer stored before they were
+    kept, whose documents are sent as given)."""
+    return getattr(offer, "allowed_passenger_identity_document_types", None)
+
+
+def order_passenger(
+    passenger: OrderPassenger, *, allowed_documents: tuple[str, ...] | None = None
+) -> dict:
+    """A passenger of `POST /air/orders`. Duffel takes one identity document per passenger, of
+    a type the offer allows: the first such one the passenger gave (the others are not sent)."""
     data: dict[str, Any] = {
         "id": passenger.supplier_passenger_id,
         "title": title_for(passenger),
@@ -128,10 +140,20 @@ def order_passenger(passenger: OrderPassenger) -> dict:
         "email": passenger.email,
         "phone_number": passenger.phone_number,
     }
-    if passenger.identity_documents:
-        data["identity_documents"] = [_jsonable(d) for d in passenger.identity_documents]
+    documents = [
+        d
+        for d in passenger.identity_documents
+        if allowed_documents is None or d.get("type") in allowed_documents
+    ]
+    if documents:
+        data["identity_documents"] = [_jsonable(documents[0])]
     if passenger.infant_supplier_passenger_id:
         data["infant_passenger_id"] = passenger.infant_supplier_passenger_id
+    if passenger.loyalty_programme_accounts:
+        data["loyalty_programme_accounts"] = [
+            {"airline_iata_code": a["airline_iata_code"], "account_number": a["account_number"]}
+            for a in passenger.loyalty_programme_accounts
+        ]
     return data
 
 
@@ -171,7 +193,18 @@ def order_from(data: dict) -> SupplierOrder:
         awaiting_payment=status.get("awaiting_payment") is True,
         cancelled=bool(data.get("cancelled_at")),
         cancellation=_cancellation(data),
+        total_amount=decimal_or_none(data.get("total_amount")),
+        total_currency=str(data.get("total_currency") or ""),
+        base_amount=_same_currency(data, "base"),
+        tax_amount=_same_currency(data, "tax"),
     )
+
+
+def _same_currency(data: dict, part: str) -> Decimal | None:
+    """The order's base or tax amount, when it is in the total's currency."""
+    if data.get(f"{part}_currency") not in (None, "", data.get("total_currency")):
+        return None
+    return decimal_or_none(data.get(f"{part}_amount"))
 
 
 def _cancellation(data: dict) -> CancellationQuote | None:

@@ -146,6 +146,10 @@ class OfferBuilder:
             CABIN_FACTOR[self.cabin] * per_usd(airline.currency)
         )
         latest_deadline = journey[0].legs[0].departing_utc - DEPARTURE_MARGIN
+        # The sandbox's airlines want an identity document from everyone crossing a border.
+        international = (
+            len({airport_country(code) for i in journey for leg in i.legs for code in leg[:2]}) > 1
+        )
         offers = []
         for brand, rules in _brand_rules(airline.iata_code, self.cabin):
             instant, hold_hours, guarantee_is_deadline = _payment_draws(rng)
@@ -180,6 +184,7 @@ class OfferBuilder:
                         "payment_required_by": pay_by,
                         "price_guarantee_expires_at": guarantee,
                         "supplier_passenger_ids": self.passenger_ids,
+                        "passenger_identity_documents_required": international,
                     },
                 )
             )

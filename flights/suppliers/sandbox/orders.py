@@ -23,7 +23,11 @@ from flights.suppliers.base import (
     TicketDocument,
 )
 from flights.suppliers.sandbox.common import digest, stable_int
-from flights.suppliers.sandbox.scenarios import SCENARIO_FLAGS
+from flights.suppliers.sandbox.scenarios import (
+    PRICE_CHANGE_FAMILY_NAME,
+    PRICE_CHANGE_PERCENT,
+    SCENARIO_FLAGS,
+)
 
 # --- Orders ------------------------------------------------------------------------------------
 
@@ -106,7 +110,16 @@ class OrderState:
             payment_required_by=None if self.ticketed else self.payment_required_by,
             price_guarantee_expires_at=None if self.ticketed else self.price_guarantee_expires_at,
             awaiting_payment=not self.ticketed,
+            total_amount=self.current_total,
+            total_currency=self.currency,
         )
+
+    @property
+    def current_total(self) -> Decimal:
+        """What the order costs now: the offer's total, or more in the price-change scenario."""
+        if self.scenario == PRICE_CHANGE_FAMILY_NAME:
+            return q(self.total_amount * (100 + PRICE_CHANGE_PERCENT) / 100)
+        return self.total_amount
 
     def _ticket_number(self, passenger_number: int) -> str:
         serial = stable_int("ticket", self.booking_reference, passenger_number) % 10**10
@@ -290,11 +303,21 @@ def refund_penalty(offer) -> Decimal | None:
 
 
 def check_payment(state: OrderState, amount: Decimal, currency: str) -> None:
-    if currency != state.currency or Decimal(str(amount)) != state.total_amount:
+    """The payment must be the order's current total; the offer's total of an order whose price
+    changed is refused as Duffel refuses it (`price_changed`)."""
+    paid = Decimal(str(amount))
+    if currency == state.currency and paid == state.current_total:
+        return
+    if currency == state.currency and paid == state.total_amount:
         raise SupplierError(
-            f"Payment must be {state.total_amount:.2f} {state.currency}",
-            code="payment_amount_mismatch",
+            f"The airline changed the price: pay {state.current_total:.2f} {state.currency} "
+            "(sandbox scenario)",
+            code="price_changed",
         )
+    raise SupplierError(
+        f"Payment must be {state.current_total:.2f} {state.currency}",
+        code="payment_amount_mismatch",
+    )
 
 
 def passenger_numbers(offer, passengers: list[OrderPassenger]) -> tuple[int, ...]:

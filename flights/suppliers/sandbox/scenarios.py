@@ -48,6 +48,10 @@ CANCEL_ANSWER_LOST_FAMILY_NAME = "Cancellost"
 # to cancel on, flights/suppliers/sandbox/changes.py).
 SCHEDULE_CHANGE_FAMILY_NAME = "Schedulechange"
 SCHEDULE_CHANGE_MINUTES = 155
+# - a hold without a price guarantee whose price the airline raises by PRICE_CHANGE_PERCENT: read
+#   back, the order costs more; paying the offer's total is refused with `price_changed`.
+PRICE_CHANGE_FAMILY_NAME = "Pricechange"
+PRICE_CHANGE_PERCENT = 10
 # Each scenario's flag in the order ids.
 SCENARIO_FLAGS = {
     ANSWER_LOST_FAMILY_NAME: "l",
@@ -61,6 +65,7 @@ SCENARIO_FLAGS = {
     QUOTE_EXPIRES_FAMILY_NAME: "x",
     CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
     SCHEDULE_CHANGE_FAMILY_NAME: "s",
+    PRICE_CHANGE_FAMILY_NAME: "g",
 }
 
 

@@ -1,5 +1,6 @@
 """The sandbox supplier: search, orders and cancellations on top of the other modules."""
 
+import dataclasses
 import random
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -54,6 +55,7 @@ from flights.suppliers.sandbox.scenarios import (
     ISSUANCE_FAILURE_FAMILY_NAME,
     ORDER_PENDING_FAMILY_NAME,
     ORDER_PENDING_SECONDS,
+    PRICE_CHANGE_FAMILY_NAME,
     QUOTE_EXPIRES_FAMILY_NAME,
     QUOTE_SHORT_SECONDS,
     REFUND_CREDITS_FAMILY_NAME,
@@ -136,6 +138,10 @@ class SandboxSupplier(FlightSupplier):
             scenario=scenario_of(passengers),
         )
         now = timezone.now()
+        if state.scenario == PRICE_CHANGE_FAMILY_NAME and not instant:
+            # No price guarantee left: the airline may reprice the hold from now on.
+            ended = now.replace(microsecond=0) - timedelta(seconds=1)
+            state = dataclasses.replace(state, price_guarantee_expires_at=ended)
         if not instant:
             state = book_order(state, booking_id=booking_id, now=now)
             if state.scenario == HOLD_ANSWER_LOST_FAMILY_NAME:
