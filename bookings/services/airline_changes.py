@@ -26,7 +26,7 @@ from bookings.errors import (
 )
 from bookings.models import Booking, BookingAirlineChange
 from bookings.payloads import booking_event_object
-from bookings.services.recording import record_events
+from bookings.services.recording import booking_event, record_events
 from core.timestamps import iso_utc
 from flights import airports, payloads
 from flights.suppliers import supplier_for_booking
@@ -177,13 +177,7 @@ def _apply(booking: Booking, row: BookingAirlineChange) -> None:
         booking.save(update_fields=["slices", "departing_at", "updated_at"])
         record_events(
             booking,
-            [
-                NewEvent(
-                    EventType.BOOKING_UPDATED,
-                    booking_event_object(booking),
-                    {"slices": previous},
-                )
-            ],
+            booking_event(booking, EventType.BOOKING_UPDATED, previous={"slices": previous}),
         )
     row.applied_at = timezone.now()
     row.save(update_fields=["applied_at"])
