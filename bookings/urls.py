@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis
+from bookings import apis, supplier_webhooks
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -19,5 +19,21 @@ urlpatterns = [
         "bookings/<str:booking_id>/cancellations/<str:cancellation_id>/confirm",
         apis.BookingCancellationConfirmApi.as_view(),
         name="booking-cancellation-confirm",
+    ),
+    path(
+        "bookings/<str:booking_id>/airline_changes",
+        apis.BookingAirlineChangesApi.as_view(),
+        name="booking-airline-changes",
+    ),
+    path(
+        "bookings/<str:booking_id>/airline_changes/<str:change_id>/accept",
+        apis.BookingAirlineChangeAcceptApi.as_view(),
+        name="booking-airline-change-accept",
+    ),
+    # Duffel's webhook events (signed; each only makes us read the order's changes back).
+    path(
+        "suppliers/duffel/webhooks",
+        supplier_webhooks.duffel_webhook,
+        name="duffel-webhooks",
     ),
 ]
