@@ -148,6 +148,18 @@ OPERATIONS = {
         "wallet now (its `base_cost_brl`) and normally answers ticketed. If the airline's "
         "answer is uncertain the booking answers `confirmed` and is settled shortly after.",
     ),
+    "offers_available_services": (
+        "List an offer's extra bags",
+        "The bags the airline sells with the offer (Duffel's available services), each priced "
+        "for the team: `base_cost_brl` at the offer's locked exchange rate, `client_amount` with "
+        "the team's markup (no fee). Buy them with an instant booking's `services`.",
+    ),
+    "offers_seat_maps": (
+        "Read an offer's seat maps",
+        "One map per segment in Duffel's shape (cabins, rows, sections, elements); each seat "
+        "lists a service per passenger who may take it, priced for the team. An empty list: "
+        "the seat is taken. Buy a seat with an instant booking's `services`.",
+    ),
     "bookings_list": (
         "List bookings",
         "Newest first; filter by status and by creation day (America/Sao_Paulo).",

@@ -73,6 +73,9 @@ class Booking(models.Model):
         _("price guaranteed until"), null=True, blank=True
     )
     metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    # The extras bought (bags, seats), as the API shows them (flights.services_extras): with the
+    # booking, and after it (BookingServicesPurchase). Their cost is in the amounts above.
+    services = models.JSONField(_("services"), default=list, blank=True)
     failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)

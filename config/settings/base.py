@@ -386,6 +386,7 @@ SPECTACULAR_SETTINGS = {
         "BookingTypeEnum": choice_values("bookings.models:Booking.Type"),
         "BookingStatusEnum": choice_values("bookings.models:Booking.Status"),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
+        "ServiceTypeEnum": "flights.services_extras.SERVICE_TYPES",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

@@ -166,6 +166,9 @@ class SupplierOrder:
     cancelled: bool = False
     # The confirmed cancellation of a cancelled order (Duffel's `cancellation`), when known.
     cancellation: "CancellationQuote | None" = None
+    # The order's total (flights and services) in its currency, when the supplier says it:
+    # how services bought with an uncertain answer are found again.
+    total_amount: Decimal | None = None
 
 
 # Where a cancellation's refund goes (Duffel's `refund_to`). Only the cash ones are money back
@@ -217,6 +220,46 @@ class CancellationQuote:
         return self.refund_to in CASH_REFUND_TO
 
 
+# --- Extras: bags and seats (Duffel's available services and seat maps) -------------------------
+
+
+@dataclass(frozen=True)
+class SupplierService:
+    """A service the supplier sells with an offer or an order (Duffel's available service): an
+    extra bag (`baggage`) or a seat (`seat`). Segments are named by position in the offer's
+    slices, `(slice index, segment index)`, since suppliers name them each their own way;
+    passengers by the supplier's passenger ids. `total_amount` is the price of one unit, for all
+    its passengers and segments."""
+
+    id: str
+    type: str  # "baggage" or "seat"
+    passenger_ids: tuple[str, ...]
+    segments: tuple[tuple[int, int], ...]
+    maximum_quantity: int
+    total_amount: Decimal
+    total_currency: str
+    metadata: dict = field(default_factory=dict)  # as Duffel gives it (maximum_weight_kg...)
+
+
+@dataclass(frozen=True)
+class SeatMap:
+    """One segment's seat map, in Duffel's shape (`cabins`: rows, sections, elements), each
+    seat's `available_services` `{id, passenger_id, total_amount, total_currency}` with the
+    supplier's passenger ids; `segment` is the segment's position, as for SupplierService."""
+
+    id: str
+    segment: tuple[int, int]
+    cabins: list[dict]
+
+
+@dataclass(frozen=True)
+class ServiceRequest:
+    """A service to buy: its id and how many."""
+
+    id: str
+    quantity: int
+
+
 SUPPLIER_CALLS = Histogram(
     "agency_supplier_call_duration_seconds",
     "Calls to a flight supplier's adapter, by supplier, operation and outcome.",
@@ -252,6 +295,10 @@ class FlightSupplier(ABC):
                 "find_order",
                 "quote_cancellation",
                 "confirm_cancellation",
+                "offer_services",
+                "offer_seat_maps",
+                "order_services",
+                "add_order_services",
             ],
             outcome_of=supplier_call_outcome,
         )
@@ -270,11 +317,14 @@ class FlightSupplier(ABC):
         amount: Decimal,
         currency: str,
         booking_id: str = "",
+        services: tuple[ServiceRequest, ...] = (),
     ) -> SupplierOrder:
-        """Hold (instant=False) or book and ticket (instant=True) a stored offer. The order
-        carries `booking_id` (our `ord_`) in its metadata, so that `find_order` finds it when
-        the answer to this call is lost. Raises SupplierOutcomeUnknown when the order may exist
-        without our knowing it, SupplierError when it certainly does not."""
+        """Hold (instant=False) or book and ticket (instant=True) a stored offer, with the
+        `services` (instant only) of `offer_services` / `offer_seat_maps`; `amount` is then the
+        offer's total plus theirs. The order carries `booking_id` (our `ord_`) in its
+        metadata, so that `find_order` finds it when the answer to this call is lost. Raises
+        SupplierOutcomeUnknown when the order may exist without our knowing it, SupplierError
+        when it certainly does not."""
 
     @abstractmethod
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
@@ -305,3 +355,31 @@ class FlightSupplier(ABC):
         may differ from the quote's. Raises SupplierOutcomeUnknown when the order may have been
         cancelled without our knowing it (a lost answer, a 5xx, an unreadable one): the order's
         `cancellation` tells later (`get_order`). SupplierError when it certainly was not."""
+
+    @abstractmethod
+    def offer_services(self, offer) -> list[SupplierService]:
+        """The extra bags sold with a stored offer (Duffel's offer `available_services`; seats
+        are in the seat maps). Raises SupplierError."""
+
+    @abstractmethod
+    def offer_seat_maps(self, offer) -> list[SeatMap]:
+        """The seat maps of a stored offer's segments (none when the airline has none)."""
+
+    @abstractmethod
+    def order_services(self, *, order_id: str, booking) -> list[SupplierService]:
+        """The extra bags that can still be added to a paid order (Duffel's order
+        `available_services`); `booking` is ours, for a supplier that needs its slices."""
+
+    @abstractmethod
+    def add_order_services(
+        self,
+        *,
+        order_id: str,
+        booking,
+        services: tuple[ServiceRequest, ...],
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        """Buy `services` for a paid order, paying `amount` (their total) from the supplier
+        balance. Raises SupplierOutcomeUnknown when they may have been bought without our
+        knowing it (the order's `services` tell later), SupplierError when certainly not."""

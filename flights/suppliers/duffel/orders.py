@@ -28,7 +28,7 @@ from flights.suppliers.duffel.http_client import (
 )
 from flights.suppliers.duffel.order_cancellations import quote_from
 from flights.suppliers.duffel.payments import balance_payment
-from flights.suppliers.duffel.values import utc_or_none
+from flights.suppliers.duffel.values import decimal_or_none, utc_or_none
 
 DUFFEL_TITLES = frozenset({"mr", "ms", "mrs", "miss", "dr"})
 # find lists orders in pages of ORDERS_PAGE_SIZE (Duffel's maximum), at most MAX_ORDER_PAGES
@@ -47,6 +47,7 @@ def create(
     amount: Decimal,
     currency: str,
     booking_id: str = "",
+    services: tuple = (),
 ) -> SupplierOrder:
     offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
     if not offer_id.startswith("off_"):
@@ -58,6 +59,8 @@ def create(
     }
     if instant:
         body["payments"] = [balance_payment(amount, currency)]
+    if services:  # extras (available services, seats): `amount` includes them
+        body["services"] = [{"id": s.id, "quantity": s.quantity} for s in services]
     if booking_id:  # how find recognises the order when this answer is lost
         body["metadata"] = {METADATA_BOOKING_ID: str(booking_id)}
     response = client.send(
@@ -171,6 +174,7 @@ def order_from(data: dict) -> SupplierOrder:
         awaiting_payment=status.get("awaiting_payment") is True,
         cancelled=bool(data.get("cancelled_at")),
         cancellation=_cancellation(data),
+        total_amount=decimal_or_none(data.get("total_amount")),
     )
 
 

@@ -12,11 +12,20 @@ from flights.suppliers.base import (
     FlightSupplier,
     OrderPassenger,
     SearchRequest,
+    SeatMap,
+    ServiceRequest,
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierService,
 )
-from flights.suppliers.duffel import offer_requests, order_cancellations, orders, payments
+from flights.suppliers.duffel import (
+    available_services,
+    offer_requests,
+    order_cancellations,
+    orders,
+    payments,
+)
 from flights.suppliers.duffel.errors import PAID_NOT_READ, outcome_unknown
 from flights.suppliers.duffel.http_client import DuffelClient
 from flights.suppliers.duffel.offer_requests import SUPPLIER_TIMEOUT_MS
@@ -61,6 +70,7 @@ class DuffelSupplier(FlightSupplier):
         amount: Decimal,
         currency: str,
         booking_id: str = "",
+        services: tuple[ServiceRequest, ...] = (),
     ) -> SupplierOrder:
         return orders.create(
             self.client,
@@ -70,6 +80,7 @@ class DuffelSupplier(FlightSupplier):
             amount=amount,
             currency=currency,
             booking_id=booking_id,
+            services=services,
         )
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
@@ -95,3 +106,25 @@ class DuffelSupplier(FlightSupplier):
 
     def confirm_cancellation(self, quote_id: str) -> CancellationQuote:
         return order_cancellations.confirm(self.client, quote_id)
+
+    def offer_services(self, offer) -> list[SupplierService]:
+        return available_services.offer_services(self.client, offer)
+
+    def offer_seat_maps(self, offer) -> list[SeatMap]:
+        return available_services.offer_seat_maps(self.client, offer)
+
+    def order_services(self, *, order_id: str, booking) -> list[SupplierService]:
+        return available_services.order_services(self.client, order_id)
+
+    def add_order_services(
+        self,
+        *,
+        order_id: str,
+        booking,
+        services: tuple[ServiceRequest, ...],
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        return available_services.add_order_services(
+            self.client, order_id=order_id, services=services, amount=amount, currency=currency
+        )

@@ -108,5 +108,10 @@ for _code, _message in (
     ("quote_not_found", "Unknown sandbox cancellation quote"),
     ("quote_expired", "The cancellation quote has expired"),
     ("order_already_cancelled", "The order has already been cancelled"),
+    ("service_not_available", "Unknown service {service}"),
+    ("service_quantity_invalid", "At most {maximum} of service {service}"),
+    ("service_quantity_invalid", "One seat per passenger and segment"),
+    ("services_need_instant", "Services can only be bought with an instant order"),
+    ("order_not_paid", "Pay the order before adding services"),
 ):
     register_error(_code, SupplierError.status_code, _message, module=__name__)

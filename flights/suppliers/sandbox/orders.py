@@ -106,6 +106,7 @@ class OrderState:
             payment_required_by=None if self.ticketed else self.payment_required_by,
             price_guarantee_expires_at=None if self.ticketed else self.price_guarantee_expires_at,
             awaiting_payment=not self.ticketed,
+            total_amount=self.total_amount,
         )
 
     def _ticket_number(self, passenger_number: int) -> str:

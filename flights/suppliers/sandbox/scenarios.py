@@ -43,6 +43,8 @@ QUOTE_EXPIRES_FAMILY_NAME = "Quoteexpires"
 QUOTE_SHORT_SECONDS = 5
 # - the order is cancelled, but the confirmation's answer is lost (found later in the order).
 CANCEL_ANSWER_LOST_FAMILY_NAME = "Cancellost"
+# - adding services to an order adds them, but the answer is lost (found later in the order).
+SERVICES_ANSWER_LOST_FAMILY_NAME = "Baglost"
 # Each scenario's flag in the order ids.
 SCENARIO_FLAGS = {
     ANSWER_LOST_FAMILY_NAME: "l",
@@ -55,6 +57,7 @@ SCENARIO_FLAGS = {
     REFUND_CREDITS_FAMILY_NAME: "c",
     QUOTE_EXPIRES_FAMILY_NAME: "x",
     CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
+    SERVICES_ANSWER_LOST_FAMILY_NAME: "b",
 }
 
 

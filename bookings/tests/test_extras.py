@@ -1,0 +1,247 @@
+"""Extras (bags and seats) over the API against the sandbox: listed and priced for the team,
+bought with an instant booking (the wallet debited the offer plus them, once), shown on the
+booking; added after the sale (docs/extras.md)."""
+
+from decimal import Decimal
+
+import pytest
+
+from agencies.pricing import price_offer
+from bookings.models import Booking
+from bookings.tests.helpers import book, offers
+from core.money import q
+from tests.kit.factories import fund
+from tests.kit.passengers import passenger
+from wallet.ledger_check import ledger_problems
+from wallet.models import Transaction
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time")]
+
+BOOKINGS = "/api/v1/bookings"
+
+
+@pytest.fixture
+def client(live_client, team, settings):
+    settings.FLIGHTS_LIVE_SANDBOX = True
+    team.markup_percent = Decimal("10")
+    team.save()
+    fund(team, "100000.00")
+    return live_client
+
+
+def basic_offer(client) -> dict:
+    """A domestic basic fare: no checked bag included, must be paid at once."""
+    return next(
+        o
+        for o in offers(client, origin="GRU", destination="SSA")
+        if not any(
+            b["type"] == "checked" and b["quantity"]
+            for b in o["slices"][0]["segments"][0]["passengers"][0]["baggages"]
+        )
+    )
+
+
+def available(client, offer) -> list[dict]:
+    response = client.get(f"/api/v1/offers/{offer['id']}/available_services")
+    assert response.status_code == 200, response.content
+    return response.json()["data"]
+
+
+def seat_maps(client, offer) -> list[dict]:
+    response = client.get(f"/api/v1/offers/{offer['id']}/seat_maps")
+    assert response.status_code == 200, response.content
+    return response.json()["data"]
+
+
+def paid_seat(seat_map: dict) -> tuple[dict, dict]:
+    """The first seat with a price (its element and its service)."""
+    for row in seat_map["cabins"][0]["rows"]:
+        for section in row["sections"]:
+            for element in section["elements"]:
+                for service in element.get("available_services") or []:
+                    if Decimal(service["total_amount"]) > 0:
+                        return element, service
+    raise AssertionError("no paid seat")
+
+
+def payment(amount: Decimal, currency: str) -> list[dict]:
+    return [{"type": "balance", "amount": f"{amount:.2f}", "currency": currency}]
+
+
+def debits(booking_id: str) -> list[Transaction]:
+    return list(Transaction.objects.filter(reference_id=booking_id, type="debit"))
+
+
+def test_a_basic_fare_sells_23_kg_bags_priced_per_segment_for_the_team(client, team):
+    offer = basic_offer(client)
+    bags = available(client, offer)
+    passenger_id = offer["passengers"][0]["id"]
+    assert bags, "a basic fare sells checked bags"
+    bag = bags[0]
+    assert bag["id"].startswith("ase_")
+    assert bag["type"] == "baggage"
+    assert bag["passenger_ids"] == [passenger_id]
+    assert bag["segment_ids"] == [s["id"] for s in offer["slices"][0]["segments"]]
+    assert bag["maximum_quantity"] == 3
+    assert bag["metadata"]["maximum_weight_kg"] == 23
+    assert bag["total_currency"] == offer["total_currency"]
+    rate = Decimal(str(offer["exchange_rate_used"]))
+    price = price_offer(
+        total_amount=Decimal(bag["total_amount"]),
+        total_currency=bag["total_currency"],
+        exchange_rate=rate,
+        markup_percent=Decimal("10"),
+        fee=Decimal("0"),
+    )
+    assert bag["base_cost_brl"] == f"{price.base_cost_brl:.2f}"
+    assert bag["client_amount"] == f"{price.client_amount:.2f}"
+    assert bag["client_currency"] == "BRL"
+
+
+def test_seat_maps_have_rows_columns_exit_rows_and_paid_seats(client):
+    offer = basic_offer(client)
+    maps = seat_maps(client, offer)
+    segments = [s["id"] for sl in offer["slices"] for s in sl["segments"]]
+    assert [m["segment_id"] for m in maps] == segments
+    cabin = maps[0]["cabins"][0]
+    elements = [
+        e for row in cabin["rows"] for section in row["sections"] for e in section["elements"]
+    ]
+    seats = [e for e in elements if e["type"] == "seat"]
+    assert {e["designator"][-1] for e in seats} >= set("ABCDEF")
+    assert any(e["type"] == "exit_row" for e in elements)
+    exit_seats = [e for e in seats if e["name"] == "Extra legroom"]
+    assert exit_seats and all(e["disclosures"] for e in exit_seats)
+    _element, service = paid_seat(maps[0])
+    assert service["passenger_id"] == offer["passengers"][0]["id"]
+    assert Decimal(service["client_amount"]) > Decimal(service["base_cost_brl"]) > 0
+    assert any(not e["available_services"] for e in seats), "some seats are taken"
+
+
+def test_an_instant_booking_with_a_bag_and_a_paid_seat_debits_offer_plus_extras(client, team):
+    offer = basic_offer(client)
+    bag = available(client, offer)[0]
+    seat_map = seat_maps(client, offer)[0]
+    element, seat = paid_seat(seat_map)
+    total = (
+        Decimal(offer["total_amount"])
+        + Decimal(bag["total_amount"])
+        + Decimal(seat["total_amount"])
+    )
+    response = book(
+        client,
+        offer,
+        type="instant",
+        payments=payment(total, offer["total_currency"]),
+        services=[{"id": bag["id"], "quantity": 1}, {"id": seat["id"], "quantity": 1}],
+    )
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["status"] == "ticketed"
+    assert data["total_amount"] == f"{total:.2f}"
+    assert [(s["type"], s["id"], s["quantity"]) for s in data["services"]] == [
+        ("baggage", bag["id"], 1),
+        ("seat", seat["id"], 1),
+    ]
+    passenger_id = offer["passengers"][0]["id"]
+    first = data["slices"][0]["segments"][0]["passengers"][0]
+    assert first["passenger_id"] == passenger_id
+    assert first["seat"] == {
+        "designator": element["designator"],
+        "name": element["name"],
+        "disclosures": element["disclosures"],
+    }
+    assert {"type": "checked", "quantity": 1} in first["baggages"]
+    expected = (
+        Decimal(offer["base_cost_brl"])
+        + Decimal(bag["base_cost_brl"])
+        + Decimal(seat["base_cost_brl"])
+    )
+    [debit] = debits(data["id"])
+    assert debit.amount == expected
+    assert debit.reference_type == "booking"
+    booking = Booking.objects.get(pk=data["id"])
+    assert booking.base_cost_brl == expected
+    assert booking.client_amount == Decimal(offer["client_amount"]) + Decimal(
+        bag["client_amount"]
+    ) + Decimal(seat["client_amount"])
+    assert ledger_problems() == []
+
+
+def test_a_payment_without_the_extras_is_refused_and_nothing_is_written(client, team):
+    offer = basic_offer(client)
+    bag = available(client, offer)[0]
+    response = book(
+        client,
+        offer,
+        type="instant",
+        services=[{"id": bag["id"], "quantity": 2}],
+    )  # pays the offer's total only
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "payment_amount_mismatch"
+    expected = Decimal(offer["total_amount"]) + 2 * Decimal(bag["total_amount"])
+    assert error["details"]["expected_amount"] == [f"{expected:.2f}"]
+    assert not Booking.objects.exists()
+    assert not Transaction.objects.filter(type="debit").exists()
+    assert ledger_problems() == []
+
+
+def test_unknown_services_too_many_and_holds_are_refused(client):
+    offer = basic_offer(client)
+    bag = available(client, offer)[0]
+    total = Decimal(offer["total_amount"]) + 4 * Decimal(bag["total_amount"])
+    too_many = book(
+        client,
+        offer,
+        type="instant",
+        payments=payment(total, offer["total_currency"]),
+        services=[{"id": bag["id"], "quantity": 4}],
+    )
+    assert too_many.status_code == 400
+    assert too_many.json()["error"]["code"] == "service_quantity_invalid"
+    unknown = book(
+        client,
+        offer,
+        type="instant",
+        services=[{"id": "ase_nothing", "quantity": 1}],
+    )
+    assert unknown.status_code == 400
+    assert unknown.json()["error"]["code"] == "service_not_available"
+    holdable = next(
+        o
+        for o in offers(client, origin="GRU", destination="SSA")
+        if not o["payment_requirements"]["requires_instant_payment"]
+    )
+    hold = book(
+        client,
+        holdable,
+        services=[{"id": available(client, holdable)[0]["id"], "quantity": 1}],
+    )
+    assert hold.status_code == 400
+    assert hold.json()["error"]["code"] == "services_need_instant"
+    assert not Booking.objects.exists()
+
+
+def test_a_failed_issuance_refunds_the_offer_and_its_extras(client, team):
+    offer = basic_offer(client)
+    bag = available(client, offer)[0]
+    total = Decimal(offer["total_amount"]) + Decimal(bag["total_amount"])
+    response = book(
+        client,
+        offer,
+        type="instant",
+        people=[passenger(offer["passengers"][0]["id"], family_name="Issuancefail")],
+        payments=payment(total, offer["total_currency"]),
+        services=[{"id": bag["id"], "quantity": 1}],
+    )
+    booking = Booking.objects.get()
+    assert booking.status == "failed", response.content
+    [debit] = debits(booking.pk)
+    [refund] = Transaction.objects.filter(reference_id=booking.pk, type="credit")
+    assert (
+        refund.amount
+        == debit.amount
+        == q(Decimal(offer["base_cost_brl"]) + Decimal(bag["base_cost_brl"]))
+    )
+    assert ledger_problems() == []
