@@ -25,6 +25,7 @@ SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
     BookingEmail.Kind.CANCELLED: _("Booking %(ref)s cancelled"),
     BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
+    BookingEmail.Kind.SERVICES_ADDED: _("Extras added to booking %(ref)s"),
 }
 CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
 # The agency tells its customer and books again: the traveller gets no e-mail of a failure.
@@ -134,6 +135,38 @@ def customer_refund(booking: Booking) -> dict:
     }
 
 
+def extras_lines(booking: Booking, passengers: list) -> list[dict]:
+    """The extras bought after the sale, as the e-mail lists them: what, for whom, on which
+    flights, and the customer's price (R$)."""
+    names = {p.passenger_id: f"{p.given_name} {p.family_name}" for p in passengers}
+    routes = {
+        segment["id"]: f"{segment['origin']['iata_code']} → {segment['destination']['iata_code']}"
+        for slice_ in booking.slices
+        for segment in slice_["segments"]
+    }
+    lines = []
+    for service in booking.services:
+        if not service.get("purchase_id"):
+            continue
+        metadata = service.get("metadata") or {}
+        if service["type"] == "seat":
+            what = _("Seat %(seat)s") % {"seat": metadata.get("designator") or ""}
+        else:
+            what = _("%(count)s checked bag(s) of up to %(kg)s kg") % {
+                "count": service["quantity"],
+                "kg": metadata.get("maximum_weight_kg") or "",
+            }
+        lines.append(
+            {
+                "what": what,
+                "who": ", ".join(names.get(p, p) for p in service["passenger_ids"]),
+                "flights": ", ".join(routes.get(s, s) for s in service["segment_ids"]),
+                "price": money_display(Decimal(service["client_amount"]), "BRL"),
+            }
+        )
+    return lines
+
+
 def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:
     """What the e-mail shows, written for people in the active language."""
     team = booking.team
@@ -159,6 +192,9 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "deadline": sao_paulo_time_for_people(deadline) if deadline else "",
         "refund": refund,
         "refund_amount": money_display(refund["amount"], "BRL") if refund else "",
+        "extras": extras_lines(booking, passengers)
+        if kind == BookingEmail.Kind.SERVICES_ADDED
+        else [],
     }
 
 

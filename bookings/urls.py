@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis
+from bookings import apis, apis_services
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -19,5 +19,15 @@ urlpatterns = [
         "bookings/<str:booking_id>/cancellations/<str:cancellation_id>/confirm",
         apis.BookingCancellationConfirmApi.as_view(),
         name="booking-cancellation-confirm",
+    ),
+    path(
+        "bookings/<str:booking_id>/available_services",
+        apis_services.BookingAvailableServicesApi.as_view(),
+        name="booking-available-services",
+    ),
+    path(
+        "bookings/<str:booking_id>/services",
+        apis_services.BookingServicesApi.as_view(),
+        name="booking-services",
     ),
 ]

@@ -26,6 +26,7 @@ ID_PREFIXES = frozenset(
         "off",
         "ord",
         "bcn",  # booking cancellations
+        "bsv",  # extras (services) added to a booking after the sale
         "pas",
         "sli",
         "seg",

@@ -245,3 +245,120 @@ def test_a_failed_issuance_refunds_the_offer_and_its_extras(client, team):
         == q(Decimal(offer["base_cost_brl"]) + Decimal(bag["base_cost_brl"]))
     )
     assert ledger_problems() == []
+
+
+# --- After the sale ------------------------------------------------------------------------------
+
+
+def ticketed_basic(client, family_name: str = "Souza") -> dict:
+    offer = basic_offer(client)
+    response = book(
+        client,
+        offer,
+        type="instant",
+        people=[passenger(offer["passengers"][0]["id"], family_name=family_name)],
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "ticketed"
+    return response.json()
+
+
+def booking_bags(client, booking: dict) -> list[dict]:
+    response = client.get(f"{BOOKINGS}/{booking['id']}/available_services")
+    assert response.status_code == 200, response.content
+    return response.json()["data"]
+
+
+def test_a_bag_added_after_booking_debits_its_price_once(client, team):
+    from webhooks.models import Event
+
+    booking = ticketed_basic(client)
+    bag = booking_bags(client, booking)[0]
+    assert bag["passenger_ids"] == [booking["passengers"][0]["id"]]
+    assert bag["segment_ids"] == [s["id"] for s in booking["slices"][0]["segments"]]
+    assert bag["maximum_quantity"] == 3
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 1}],
+        "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+    }
+    response = client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json")
+    assert response.status_code == 200, response.content
+    data = response.json()["data"]
+    assert data["id"] == booking["id"]
+    assert [(s["id"], s["quantity"]) for s in data["services"]] == [(bag["id"], 1)]
+    first = data["slices"][0]["segments"][0]["passengers"][0]
+    assert {"type": "checked", "quantity": 1} in first["baggages"]
+    assert Decimal(data["total_amount"]) == Decimal(booking["total_amount"]) + Decimal(
+        bag["total_amount"]
+    )
+    [debit] = Transaction.objects.filter(reference_type="booking_services")
+    assert debit.type == "debit"
+    assert debit.amount == Decimal(bag["base_cost_brl"])
+    updated = Event.objects.filter(type="booking.updated").order_by("-created_at").first()
+    assert updated is not None
+    assert updated.previous_attributes["total_amount"] == booking["total_amount"]
+    assert updated.data_object["total_amount"] == data["total_amount"]
+    from bookings.models import BookingEmail
+
+    assert BookingEmail.objects.filter(booking_id=booking["id"], kind="services_added").exists()
+    # One bag fewer may be added now.
+    assert booking_bags(client, booking)[0]["maximum_quantity"] == 2
+    assert ledger_problems() == []
+
+
+def test_a_wrong_payment_for_a_bag_is_refused_with_nothing_written(client):
+    from bookings.models import BookingServicesPurchase
+
+    booking = ticketed_basic(client)
+    bag = booking_bags(client, booking)[0]
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 2}],
+        "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+    }
+    response = client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "payment_amount_mismatch"
+    assert not BookingServicesPurchase.objects.exists()
+    assert not Transaction.objects.filter(reference_type="booking_services").exists()
+    assert Booking.objects.get(pk=booking["id"]).services == []
+    assert ledger_problems() == []
+
+
+def test_a_lost_answer_is_debited_once_and_settled_from_the_order(client, frozen_time):
+    from bookings.models import BookingServicesPurchase
+    from bookings.services.extras import booking_services_check
+
+    booking = ticketed_basic(client, family_name="Baglost")
+    bag = booking_bags(client, booking)[0]
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 1}],
+        "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+    }
+    response = client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json")
+    assert response.status_code == 502
+    assert response.json()["error"]["code"] == "services_outcome_unknown"
+    purchase = BookingServicesPurchase.objects.get()
+    assert purchase.status == "unknown"
+    assert Booking.objects.get(pk=booking["id"]).services == []
+    again = client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json")
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "booking_services_in_progress"
+    assert booking_services_check(purchase_id=purchase.pk) == "confirmed"
+    assert booking_services_check(purchase_id=purchase.pk) == "settled"
+    settled = Booking.objects.get(pk=booking["id"])
+    assert [s["id"] for s in settled.services] == [bag["id"]]
+    assert Transaction.objects.filter(reference_type="booking_services").count() == 1
+    assert not Transaction.objects.filter(reference_id=purchase.pk, type="credit").exists()
+    assert ledger_problems() == []
+
+
+def test_a_hold_cannot_add_bags(client):
+    holdable = next(
+        o
+        for o in offers(client, origin="GRU", destination="SSA")
+        if not o["payment_requirements"]["requires_instant_payment"]
+    )
+    held = book(client, holdable).json()
+    response = client.get(f"{BOOKINGS}/{held['id']}/available_services")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "booking_services_unavailable"
