@@ -167,8 +167,9 @@ class SupplierOrder:
     # The confirmed cancellation of a cancelled order (Duffel's `cancellation`), when known.
     cancellation: "CancellationQuote | None" = None
     # The order's total (flights and services) in its currency, when the supplier says it:
-    # how services bought with an uncertain answer are found again.
-    total_amount: Decimal | None = None
+    # how services bought with an uncertain answer are found again (not part of equality: the
+    # same order whichever call read it).
+    total_amount: Decimal | None = field(default=None, compare=False)
 
 
 # Where a cancellation's refund goes (Duffel's `refund_to`). Only the cash ones are money back
