@@ -294,8 +294,11 @@ def test_a_bag_added_after_booking_debits_its_price_once(client, team):
     [debit] = Transaction.objects.filter(reference_type="booking_services")
     assert debit.type == "debit"
     assert debit.amount == Decimal(bag["base_cost_brl"])
-    updated = Event.objects.filter(type="booking.updated").order_by("-created_at").first()
-    assert updated is not None
+    [updated] = [
+        e
+        for e in Event.objects.filter(type="booking.updated")
+        if "services" in (e.previous_attributes or {})
+    ]
     assert updated.previous_attributes["total_amount"] == booking["total_amount"]
     assert updated.data_object["total_amount"] == data["total_amount"]
     from bookings.models import BookingEmail
