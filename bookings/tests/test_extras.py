@@ -365,3 +365,23 @@ def test_a_hold_cannot_add_bags(client):
     response = client.get(f"{BOOKINGS}/{held['id']}/available_services")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "booking_services_unavailable"
+
+
+def test_a_booking_whose_extras_are_unsettled_is_not_cancelled_meanwhile(client):
+    from bookings.models import BookingServicesPurchase
+    from bookings.services.extras import booking_services_check
+
+    booking = ticketed_basic(client, family_name="Baglost")
+    bag = booking_bags(client, booking)[0]
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 1}],
+        "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+    }
+    assert client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json").status_code == (
+        502
+    )
+    quote = client.post(f"{BOOKINGS}/{booking['id']}/cancellations")
+    assert quote.status_code == 409
+    assert quote.json()["error"]["code"] == "cancellation_in_progress"
+    booking_services_check(purchase_id=BookingServicesPurchase.objects.get().pk)
+    assert client.post(f"{BOOKINGS}/{booking['id']}/cancellations").status_code == 201
