@@ -263,6 +263,10 @@ def ticketed_basic(client, family_name: str = "Souza") -> dict:
     return response.json()
 
 
+def booking_debit(booking_id: str) -> Decimal:
+    return Transaction.objects.get(reference_id=booking_id, type="debit").amount
+
+
 def booking_bags(client, booking: dict) -> list[dict]:
     response = client.get(f"{BOOKINGS}/{booking['id']}/available_services")
     assert response.status_code == 200, response.content
@@ -306,6 +310,14 @@ def test_a_bag_added_after_booking_debits_its_price_once(client, team):
     assert BookingEmail.objects.filter(booking_id=booking["id"], kind="services_added").exists()
     # One bag fewer may be added now.
     assert booking_bags(client, booking)[0]["maximum_quantity"] == 2
+    # The booking page lists both payments from the wallet.
+    from bookings.display import movements
+
+    paid = movements(Booking.objects.get(pk=booking["id"]))
+    assert [(m.kind, m.value) for m in paid] == [
+        ("payment", Decimal(booking_debit(booking["id"]))),
+        ("payment", debit.amount),
+    ]
     assert ledger_problems() == []
 
 
