@@ -9,6 +9,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -140,7 +141,9 @@ def extras_lines(booking: Booking, passengers: list) -> list[dict]:
     flights, and the customer's price (R$)."""
     names = {p.passenger_id: f"{p.given_name} {p.family_name}" for p in passengers}
     routes = {
-        segment["id"]: f"{segment['origin']['iata_code']} → {segment['destination']['iata_code']}"
+        segment.get(
+            "id"
+        ): f"{segment['origin']['iata_code']} → {segment['destination']['iata_code']}"
         for slice_ in booking.slices
         for segment in slice_["segments"]
     }
@@ -152,10 +155,11 @@ def extras_lines(booking: Booking, passengers: list) -> list[dict]:
         if service["type"] == "seat":
             what = _("Seat %(seat)s") % {"seat": metadata.get("designator") or ""}
         else:
-            what = _("%(count)s checked bag(s) of up to %(kg)s kg") % {
-                "count": service["quantity"],
-                "kg": metadata.get("maximum_weight_kg") or "",
-            }
+            what = ngettext(
+                "%(count)s checked bag of up to %(kg)s kg",
+                "%(count)s checked bags of up to %(kg)s kg",
+                service["quantity"],
+            ) % {"count": service["quantity"], "kg": metadata.get("maximum_weight_kg") or ""}
         lines.append(
             {
                 "what": what,
