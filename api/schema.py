@@ -148,6 +148,30 @@ OPERATIONS = {
         "wallet now (its `base_cost_brl`) and normally answers ticketed. If the airline's "
         "answer is uncertain the booking answers `confirmed` and is settled shortly after.",
     ),
+    "offers_available_services": (
+        "List an offer's extra bags",
+        "The bags the airline sells with the offer (Duffel's available services), each priced "
+        "for the team: `base_cost_brl` at the offer's locked exchange rate, `client_amount` with "
+        "the team's markup (no fee). Buy them with an instant booking's `services`.",
+    ),
+    "offers_seat_maps": (
+        "Read an offer's seat maps",
+        "One map per segment in Duffel's shape (cabins, rows, sections, elements); each seat "
+        "lists a service per passenger who may take it, priced for the team. An empty list: "
+        "the seat is taken. Buy a seat with an instant booking's `services`.",
+    ),
+    "bookings_available_services": (
+        "List the bags a booking can add",
+        "The extra bags the airline sells for a ticketed booking now (Duffel's order available "
+        "services), priced for the team at the booking's own exchange rate.",
+    ),
+    "bookings_services_add": (
+        "Add bags to a booking",
+        "Buys extras for a ticketed booking: the payment is their total in the booking's "
+        "currency; the wallet is debited their `base_cost_brl` (reference `booking_services`) "
+        "and the booking shows them. A lost answer is `services_outcome_unknown`: debited once, "
+        "settled by the reconcile job (refunded if the airline did not add them).",
+    ),
     "bookings_list": (
         "List bookings",
         "Newest first; filter by status and by creation day (America/Sao_Paulo).",

@@ -21,6 +21,7 @@ from api.fields import (
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from api.serializers import FirstProblemListSerializer, FirstProblemSerializer, problem_at
+from bookings.apis_extras import services_field
 from bookings.errors import InvalidPassengerData, PassportRequired
 from bookings.inputs import (
     IdentityDocument,
@@ -478,6 +479,11 @@ class BookingCreateApi(ApiView):
             max_length=1,
             help_text="Required for instant (exactly one); ignored for hold.",
         )
+        services = services_field(
+            "Extras bought with an instant booking (bags from the offer's available_services, "
+            "seats from its seat_maps); the payment is then the offer's total plus theirs.",
+            required=False,
+        )
         metadata = MetadataField(
             required=False,
             max_keys=MAX_METADATA_KEYS,
@@ -514,6 +520,7 @@ class BookingCreateApi(ApiView):
                 "passengers": passengers,
                 "payment": payment,
                 "metadata": metadata,
+                "services": self.checked("services", body),
             }
 
         @staticmethod

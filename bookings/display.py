@@ -113,17 +113,22 @@ def _rate(value: Decimal) -> str:
 
 
 def movements(booking: Booking) -> list[Movement]:
+    # The booking's own movements and those of the extras bought after it (their `bsv_`).
+    references = [booking.id, *booking.services_purchases.values_list("id", flat=True)]
     rows = Transaction.objects.filter(
-        team_id=booking.team_id, live_mode=booking.live_mode, reference_id=booking.id
+        team_id=booking.team_id, live_mode=booking.live_mode, reference_id__in=references
     ).order_by("created_at", "id")
     result = []
     for t in rows:
         debit = t.type == Transaction.Type.DEBIT
+        extras = t.reference_type == Transaction.ReferenceType.BOOKING_SERVICES
         result.append(
             Movement(
                 id=t.id,
                 kind="payment" if debit else "refund",
-                label=_("Paid from the wallet") if debit else _("Refunded to the wallet"),
+                label=(_("Extras paid from the wallet") if extras else _("Paid from the wallet"))
+                if debit
+                else _("Refunded to the wallet"),
                 value=t.amount,
                 amount=money_display(t.amount, t.currency, negative=debit),
                 when=sao_paulo_time_for_people(t.created_at),

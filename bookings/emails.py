@@ -11,6 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -27,6 +28,7 @@ SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
     BookingEmail.Kind.CANCELLED: _("Booking %(ref)s cancelled"),
     BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
+    BookingEmail.Kind.SERVICES_ADDED: _("Extras added to booking %(ref)s"),
 }
 # The airline changed the flights (not a BookingEmail kind: one e-mail per change, its row's
 # `email_sent_at`).
@@ -149,6 +151,41 @@ def customer_refund(booking: Booking) -> dict:
     }
 
 
+def extras_lines(booking: Booking, passengers: list) -> list[dict]:
+    """The extras bought after the sale, as the e-mail lists them: what, for whom, on which
+    flights, and the customer's price (R$)."""
+    names = {p.passenger_id: f"{p.given_name} {p.family_name}" for p in passengers}
+    routes = {
+        segment.get(
+            "id"
+        ): f"{segment['origin']['iata_code']} → {segment['destination']['iata_code']}"
+        for slice_ in booking.slices
+        for segment in slice_["segments"]
+    }
+    lines = []
+    for service in booking.services:
+        if not service.get("purchase_id"):
+            continue
+        metadata = service.get("metadata") or {}
+        if service["type"] == "seat":
+            what = _("Seat %(seat)s") % {"seat": metadata.get("designator") or ""}
+        else:
+            what = ngettext(
+                "%(count)s checked bag of up to %(kg)s kg",
+                "%(count)s checked bags of up to %(kg)s kg",
+                service["quantity"],
+            ) % {"count": service["quantity"], "kg": metadata.get("maximum_weight_kg") or ""}
+        lines.append(
+            {
+                "what": what,
+                "who": ", ".join(names.get(p, p) for p in service["passenger_ids"]),
+                "flights": ", ".join(routes.get(s, s) for s in service["segment_ids"]),
+                "price": money_display(Decimal(service["client_amount"]), "BRL"),
+            }
+        )
+    return lines
+
+
 def booking_email_context(booking: Booking, kind: str, passengers: list, documents: list) -> dict:
     """What the e-mail shows, written for people in the active language."""
     team = booking.team
@@ -174,6 +211,9 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "deadline": sao_paulo_time_for_people(deadline) if deadline else "",
         "refund": refund,
         "refund_amount": money_display(refund["amount"], "BRL") if refund else "",
+        "extras": extras_lines(booking, passengers)
+        if kind == BookingEmail.Kind.SERVICES_ADDED
+        else [],
     }
 
 

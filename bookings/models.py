@@ -73,6 +73,9 @@ class Booking(models.Model):
         _("price guaranteed until"), null=True, blank=True
     )
     metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    # The extras bought (bags, seats), as the API shows them (flights.services_extras): with the
+    # booking, and after it (BookingServicesPurchase). Their cost is in the amounts above.
+    services = models.JSONField(_("services"), default=list, blank=True)
     failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -210,6 +213,7 @@ class BookingEmail(models.Model):
         REMINDER = "payment_reminder", _("Payment reminder")
         CANCELLED = "booking_cancelled", _("Booking cancelled")
         FAILED = "booking_failed", _("Booking failed")
+        SERVICES_ADDED = "services_added", _("Extras added")
 
     booking = models.ForeignKey(
         Booking, on_delete=models.CASCADE, related_name="emails", verbose_name=_("booking")
@@ -358,3 +362,54 @@ class BookingAirlineChange(models.Model):
 
     def __str__(self):
         return f"{self.id} ({self.action_taken or 'unanswered'})"
+
+
+class BookingServicesPurchase(models.Model):
+    """Extras (bags) added to a booking after the sale (`bsv_`, Duffel's order services):
+    debited from the wallet before the supplier is asked (reference `booking_services`), and
+    settled on its answer: confirmed (the booking shows them), failed (refunded), or unknown
+    until the reconcile job reads the order (docs/extras.md)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        UNKNOWN = "unknown", _("Outcome unknown")
+        CONFIRMED = "confirmed", _("Confirmed")
+        FAILED = "failed", _("Failed")
+
+    id = PrefixedIdField(prefix="bsv")
+    booking = models.ForeignKey(
+        Booking,
+        on_delete=models.CASCADE,
+        related_name="services_purchases",
+        verbose_name=_("booking"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    services = models.JSONField(_("services"), default=list)
+    total_amount = models.DecimalField(_("total"), max_digits=14, decimal_places=2)
+    total_currency = models.CharField(_("currency"), max_length=3)
+    base_cost_brl = models.DecimalField(_("cost in BRL"), max_digits=14, decimal_places=2)
+    markup_amount = models.DecimalField(_("markup"), max_digits=14, decimal_places=2)
+    client_amount = models.DecimalField(_("client price"), max_digits=14, decimal_places=2)
+    # The order's total once the services are in: how an uncertain answer is settled.
+    expected_order_total = models.DecimalField(max_digits=14, decimal_places=2)
+    outcome_note = models.CharField(_("supplier outcome note"), max_length=255, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("services purchase")
+        verbose_name_plural = _("services purchases")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One purchase at a time per booking: the next waits for this one's answer.
+            models.UniqueConstraint(
+                fields=["booking"],
+                condition=models.Q(status__in=["pending", "unknown"]),
+                name="one_unsettled_services_purchase_per_booking",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.status})"

@@ -102,5 +102,6 @@ def booking_object(booking: Booking) -> dict:
             "payment_required_by": iso_utc(booking.payment_required_by),
             "price_guarantee_expires_at": iso_utc(booking.price_guarantee_expires_at),
         },
+        "services": booking.services,
         "metadata": booking.metadata,
     }

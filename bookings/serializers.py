@@ -13,6 +13,7 @@ from flights.serializers import (
     PlaceSerializer,
     SegmentSerializer,
 )
+from flights.services_extras import SERVICE_TYPES
 
 DECIMAL = r"^[0-9]+\.[0-9]{2}$"  # ASCII digits
 CURRENCY = r"^[A-Z]{3}$"
@@ -29,11 +30,35 @@ def currency(help_text: str = "ISO 4217 currency code.", **kwargs) -> serializer
 # --- Responses ---------------------------------------------------------------------------------
 
 
+class SeatSerializer(serializers.Serializer):
+    designator = serializers.CharField(help_text="Row and column, e.g. 12C.")
+    name = serializers.CharField(help_text="The airline's name for it (Extra legroom), or empty.")
+    disclosures = serializers.ListField(
+        child=serializers.CharField(), help_text="The airline's terms for this seat."
+    )
+
+
 class BookingSegmentPassengerSerializer(serializers.Serializer):
     passenger_id = serializers.CharField()
     cabin_class = serializers.ChoiceField(choices=CabinClass.values)
-    seat = serializers.CharField(allow_null=True)
-    baggages = BaggageSerializer(many=True)
+    seat = SeatSerializer(allow_null=True, help_text="The seat bought for this segment, or null.")
+    baggages = BaggageSerializer(many=True, help_text="Included bags plus the bags bought.")
+
+
+class BookingServiceSerializer(serializers.Serializer):
+    """An extra bought (Duffel's order `services`), with its BRL cost and price."""
+
+    id = serializers.CharField(help_text="The supplier's service id it was bought by.")
+    type = serializers.ChoiceField(choices=SERVICE_TYPES)
+    passenger_ids = serializers.ListField(child=serializers.CharField())
+    segment_ids = serializers.ListField(child=serializers.CharField())
+    quantity = serializers.IntegerField()
+    total_amount = money("Price of them all, in total_currency.")
+    total_currency = currency()
+    base_cost_brl = money("What the wallet was debited for them.")
+    client_amount = money("The customer's price: base_cost_brl + the team's markup.")
+    client_currency = serializers.CharField(default="BRL")
+    metadata = serializers.DictField(help_text="A bag's weight and size; a seat's designator.")
 
 
 class BookingSegmentSerializer(SegmentSerializer):
@@ -94,6 +119,9 @@ class BookingSerializer(serializers.Serializer):
     documents = DocumentSerializer(many=True, help_text="Issued tickets; empty until ticketed.")
     conditions = ConditionsSerializer(help_text="Amounts in the original currency.")
     payment_status = PaymentStatusSerializer()
+    services = BookingServiceSerializer(
+        many=True, help_text="Extras bought (bags, seats); their prices are in total_amount."
+    )
     metadata = serializers.DictField(help_text="The request's metadata, echoed.")
 
 

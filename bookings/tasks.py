@@ -46,6 +46,13 @@ def check_cancellation_outcome(cancellation_id: str) -> str:
 
 
 @shared_task(acks_late=True)
+def check_services_outcome(purchase_id: str) -> str:
+    from bookings.services.extras import booking_services_check
+
+    return booking_services_check(purchase_id=purchase_id)
+
+
+@shared_task(acks_late=True)
 def send_booking_email(email_id: int) -> bool:
     from bookings.emails import email_send
 

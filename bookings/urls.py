@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis, supplier_webhooks
+from bookings import apis, apis_services, supplier_webhooks
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -35,5 +35,15 @@ urlpatterns = [
         "suppliers/duffel/webhooks",
         supplier_webhooks.duffel_webhook,
         name="duffel-webhooks",
+    ),
+    path(
+        "bookings/<str:booking_id>/available_services",
+        apis_services.BookingAvailableServicesApi.as_view(),
+        name="booking-available-services",
+    ),
+    path(
+        "bookings/<str:booking_id>/services",
+        apis_services.BookingServicesApi.as_view(),
+        name="booking-services",
     ),
 ]

@@ -27,6 +27,7 @@ ID_PREFIXES = frozenset(
         "ord",
         "bcn",  # booking cancellations
         "aic",  # airline-initiated changes of bookings
+        "bsv",  # extras (services) added to a booking after the sale
         "pas",
         "sli",
         "seg",

@@ -163,7 +163,13 @@ def activity_figures(*, team: Team | None, live_mode: bool, when: Periods) -> di
         today=Count("pk", filter=Q(created_at__gte=when.day_start, created_at__lt=when.day_end)),
     )
     today = Q(created_at__gte=when.day_start, created_at__lt=when.day_end)
-    spent = Q(type=Transaction.Type.DEBIT, reference_type=Transaction.ReferenceType.BOOKING)
+    spent = Q(
+        type=Transaction.Type.DEBIT,
+        reference_type__in=[
+            Transaction.ReferenceType.BOOKING,
+            Transaction.ReferenceType.BOOKING_SERVICES,  # extras bought after the sale
+        ],
+    )
     refunded = Q(type=Transaction.Type.CREDIT, reference_type=Transaction.ReferenceType.REFUND)
     ledger = _scoped(
         Transaction.objects.filter(

@@ -155,6 +155,14 @@ def _refused_for_what_a_schema_cannot_say(case, response) -> bool:
             field == "passengers" or re.fullmatch(r"passengers\[\d+\]\.id", field)
             for field in details
         )
+    if operation == "bookings_create" and code in (
+        "instant_payment_required",  # a hold of an offer that must be paid at once
+        "services_need_instant",  # extras on a hold
+        "service_not_available",  # a service id the supplier does not sell with the offer
+        "service_quantity_invalid",  # more than the service's maximum_quantity
+    ):
+        # Relations to the stored offer and what its supplier sells now.
+        return True
     if operation == "webhooks_recover":
         # `since` within the retention window (30 days back) and not in the future: relative
         # to now.

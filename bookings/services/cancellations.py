@@ -142,6 +142,10 @@ def _locked(booking_id: str) -> Booking:
 def _check_nothing_unsettled(booking: Booking) -> None:
     if booking.cancellations.filter(status__in=UNSETTLED).exists():
         raise CancellationInProgress()
+    # Extras being added (bookings/services/extras.py): their answer first, so that a
+    # cancellation refunds from a total that includes them if they were added.
+    if booking.services_purchases.filter(status__in=("pending", "unknown")).exists():
+        raise CancellationInProgress(details={"reason": "extras being added"})
 
 
 # --- Quote -------------------------------------------------------------------------------------

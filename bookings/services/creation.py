@@ -11,6 +11,7 @@ from agencies.models import Client, Team
 from bookings.errors import InstantPaymentRequired, OfferAlreadyBooked, OfferExpired, OfferNotFound
 from bookings.inputs import PassengerInput, PaymentInput, payment_check
 from bookings.models import Booking, BookingPassenger
+from bookings.services.extras import extras_records, offer_extras, service_requests
 from bookings.services.recording import record_failure, record_order, record_outcome_unknown
 from bookings.services.supplier_orders import (
     claim_check,
@@ -20,6 +21,7 @@ from bookings.services.supplier_orders import (
 )
 from core.exceptions import InvalidRequest
 from flights.selectors import BookableOffer, bookable_offer
+from flights.services_extras import Extras, slices_with_services
 from flights.suppliers import supplier_for, supplier_for_booking
 from flights.suppliers.base import FlightSupplier, SupplierError, SupplierOutcomeUnknown
 from wallet.models import Transaction
@@ -51,11 +53,18 @@ def booking_create(
     payment: PaymentInput | None = None,
     metadata: dict[str, str],
     idempotency_key: str = "",
+    services: list[dict] | None = None,
 ) -> Booking:
     """Book `offer` (from booking_offer_get) for its `passengers`; an instant booking pays
-    `payment`, which must be the offer's original total."""
+    `payment`, which must be the offer's original total, plus the `services` (extras,
+    `[{id, quantity}]`: bookings/services/extras.py) bought with it."""
+    extras = offer_extras(team=team, live_mode=live_mode, offer=offer, type=type, requests=services)
     if type == Booking.Type.INSTANT:
-        payment_check(payment=payment, amount=offer.total_amount, currency=offer.total_currency)
+        payment_check(
+            payment=payment,
+            amount=offer.total_amount + extras.total_amount,
+            currency=offer.total_currency,
+        )
 
     try:
         booking = _claim_offer(
@@ -66,6 +75,7 @@ def booking_create(
             people=passengers,
             metadata=metadata,
             idempotency_key=idempotency_key,
+            extras=extras,
         )
     except OfferAlreadyBooked:
         # The same request again, whose first attempt died after writing the booking (the
@@ -89,9 +99,10 @@ def _place_order(
             offer=offer,
             passengers=order_passengers(booking),
             instant=instant,
-            amount=offer.total_amount,
+            amount=booking.total_amount,  # the offer's, plus the services bought with it
             currency=offer.total_currency,
             booking_id=booking.id,
+            services=service_requests(booking),
         )
     except SupplierOutcomeUnknown as exc:  # the order may exist: keep the money where it is
         return record_outcome_unknown(booking, exc)
@@ -146,9 +157,13 @@ def _claim_offer(
     people: list[PassengerInput],
     metadata: dict,
     idempotency_key: str = "",
+    extras: Extras | None = None,
 ) -> Booking:
     """Write the booking and its passengers (and, for instant, debit the wallet) in one short
-    transaction. A second booking of the same offer fails on the unique constraint."""
+    transaction. A second booking of the same offer fails on the unique constraint. The
+    `extras` bought with it are in its amounts, its `services` and its slices."""
+    extras = extras or Extras()
+    bought = extras_records(offer, extras)
     supplier_id = dict(
         zip((p["id"] for p in offer.passengers), offer.supplier_passenger_ids, strict=False)
     )
@@ -163,17 +178,18 @@ def _claim_offer(
                 offer_id=offer.id,
                 type=type,
                 supplier=offer.supplier,
-                total_amount=offer.total_amount,
+                total_amount=offer.total_amount + extras.total_amount,
                 total_currency=offer.total_currency,
-                base_amount=offer.base_amount,
+                base_amount=offer.base_amount + extras.total_amount,  # services: no tax split
                 tax_amount=offer.tax_amount,
                 exchange_rate=offer.exchange_rate,
-                base_cost_brl=offer.base_cost_brl,
-                markup_amount=offer.markup_amount,
+                base_cost_brl=offer.base_cost_brl + extras.base_cost_brl,
+                markup_amount=offer.markup_amount + extras.markup_amount,
                 fee_amount=offer.fee_amount,
-                client_amount=offer.client_amount,
+                client_amount=offer.client_amount + extras.client_amount,
                 owner=offer.data["owner"],
-                slices=_booking_slices(offer.data["slices"]),
+                slices=slices_with_services(_booking_slices(offer.data["slices"]), bought),
+                services=bought,
                 conditions=offer.data["conditions"],
                 departing_at=offer.first_departure,
                 payment_required_by=offer.payment_required_by,
@@ -207,10 +223,11 @@ def _claim_offer(
                 wallet_debit(
                     team=team,
                     live_mode=live_mode,
-                    amount=offer.base_cost_brl,
+                    amount=booking.base_cost_brl,  # the offer's, plus the services'
                     reference_type=Transaction.ReferenceType.BOOKING,
                     reference_id=booking.id,
-                    description=f"Booking {booking.id} ({offer.owner})",
+                    description=f"Booking {booking.id} ({offer.owner})"
+                    + (f" with {len(bought)} extras" if bought else ""),
                 )
     except IntegrityError:
         raise OfferAlreadyBooked() from None

@@ -401,6 +401,7 @@ SPECTACULAR_SETTINGS = {
             "bookings.models:BookingPassenger.DocumentType"
         ),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
+        "ServiceTypeEnum": "flights.services_extras.SERVICE_TYPES",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

@@ -175,9 +175,11 @@ class SupplierOrder:
     cancelled: bool = False
     # The confirmed cancellation of a cancelled order (Duffel's `cancellation`), when known.
     cancellation: "CancellationQuote | None" = None
-    # What the order costs now (a hold's price may change once its guarantee is over); None
-    # when the supplier did not say.
-    total_amount: Decimal | None = None
+    # What the order costs now, flights and services, in its currency, when the supplier says
+    # it: a hold's price may change once its guarantee is over, and services bought with an
+    # uncertain answer are found again by it. Not part of equality: the same order whichever
+    # call read it.
+    total_amount: Decimal | None = field(default=None, compare=False)
     total_currency: str = ""
     base_amount: Decimal | None = None
     tax_amount: Decimal | None = None
@@ -254,6 +256,46 @@ class AirlineChange:
     created_at: datetime | None
 
 
+# --- Extras: bags and seats (Duffel's available services and seat maps) -------------------------
+
+
+@dataclass(frozen=True)
+class SupplierService:
+    """A service the supplier sells with an offer or an order (Duffel's available service): an
+    extra bag (`baggage`) or a seat (`seat`). Segments are named by position in the offer's
+    slices, `(slice index, segment index)`, since suppliers name them each their own way;
+    passengers by the supplier's passenger ids. `total_amount` is the price of one unit, for all
+    its passengers and segments."""
+
+    id: str
+    type: str  # "baggage" or "seat"
+    passenger_ids: tuple[str, ...]
+    segments: tuple[tuple[int, int], ...]
+    maximum_quantity: int
+    total_amount: Decimal
+    total_currency: str
+    metadata: dict = field(default_factory=dict)  # as Duffel gives it (maximum_weight_kg...)
+
+
+@dataclass(frozen=True)
+class SeatMap:
+    """One segment's seat map, in Duffel's shape (`cabins`: rows, sections, elements), each
+    seat's `available_services` `{id, passenger_id, total_amount, total_currency}` with the
+    supplier's passenger ids; `segment` is the segment's position, as for SupplierService."""
+
+    id: str
+    segment: tuple[int, int]
+    cabins: list[dict]
+
+
+@dataclass(frozen=True)
+class ServiceRequest:
+    """A service to buy: its id and how many."""
+
+    id: str
+    quantity: int
+
+
 SUPPLIER_CALLS = Histogram(
     "agency_supplier_call_duration_seconds",
     "Calls to a flight supplier's adapter, by supplier, operation and outcome.",
@@ -292,6 +334,10 @@ class FlightSupplier(ABC):
                 "get_cancellation",
                 "list_airline_changes",
                 "accept_airline_change",
+                "offer_services",
+                "offer_seat_maps",
+                "order_services",
+                "add_order_services",
             ],
             outcome_of=supplier_call_outcome,
         )
@@ -310,11 +356,14 @@ class FlightSupplier(ABC):
         amount: Decimal,
         currency: str,
         booking_id: str = "",
+        services: tuple[ServiceRequest, ...] = (),
     ) -> SupplierOrder:
-        """Hold (instant=False) or book and ticket (instant=True) a stored offer. The order
-        carries `booking_id` (our `ord_`) in its metadata, so that `find_order` finds it when
-        the answer to this call is lost. Raises SupplierOutcomeUnknown when the order may exist
-        without our knowing it, SupplierError when it certainly does not."""
+        """Hold (instant=False) or book and ticket (instant=True) a stored offer, with the
+        `services` (instant only) of `offer_services` / `offer_seat_maps`; `amount` is then the
+        offer's total plus theirs. The order carries `booking_id` (our `ord_`) in its
+        metadata, so that `find_order` finds it when the answer to this call is lost. Raises
+        SupplierOutcomeUnknown when the order may exist without our knowing it, SupplierError
+        when it certainly does not."""
 
     @abstractmethod
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
@@ -362,3 +411,31 @@ class FlightSupplier(ABC):
         """Accept a change at the supplier; returns it as the supplier answers. Its answer is
         read back (`list_airline_changes`) before anything is recorded: a lost one is a
         SupplierError whose message says to check first."""
+
+    @abstractmethod
+    def offer_services(self, offer) -> list[SupplierService]:
+        """The extra bags sold with a stored offer (Duffel's offer `available_services`; seats
+        are in the seat maps). Raises SupplierError."""
+
+    @abstractmethod
+    def offer_seat_maps(self, offer) -> list[SeatMap]:
+        """The seat maps of a stored offer's segments (none when the airline has none)."""
+
+    @abstractmethod
+    def order_services(self, *, order_id: str, booking) -> list[SupplierService]:
+        """The extra bags that can still be added to a paid order (Duffel's order
+        `available_services`); `booking` is ours, for a supplier that needs its slices."""
+
+    @abstractmethod
+    def add_order_services(
+        self,
+        *,
+        order_id: str,
+        booking,
+        services: tuple[ServiceRequest, ...],
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        """Buy `services` for a paid order, paying `amount` (their total) from the supplier
+        balance. Raises SupplierOutcomeUnknown when they may have been bought without our
+        knowing it (the order's `services` tell later), SupplierError when certainly not."""

@@ -28,6 +28,17 @@ the endpoints our adapter uses:
   `SCHEDULECHANGE` scenario. Cancelling an order whose change is unanswered refunds its whole
   total (the airline's involuntary refund) and marks the change `cancelled`.
 
+Extras (bags and seats), in Duffel's shapes: `GET /air/offers/{id}?return_available_services=
+true` (an extra 23 kg bag per seated passenger and segment, 35.00 USD / 30.00 EUR, at most 2),
+`GET /air/seat_maps?offer_id=` (one map per segment: rows 1 to 6, columns ABC DEF, row 1 paid,
+row 3 an exit row, paid, adults only, a few seats taken, the others free), `services` on an
+instant `POST /air/orders` (its payment is then the offer's total plus theirs; the order lists
+them in `services` and each seat in its segment passenger's `seat`),
+`GET /air/orders/{id}/available_services` (bags for a paid order) and
+`POST /air/orders/{id}/services` (`add_services` and a balance `payment` of exactly their
+total; the order's total grows). Scenario `BAGLOST`: the services are added but the answer to
+adding them is lost.
+
 Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
 `Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
 `{"errors": [{type, code, title, message, documentation_url, source}], "meta": {status,
@@ -337,7 +348,60 @@ class DuffelState:
                 ["passport"] if instant_only else ["passport", "tax_id"]
             ),
             "available_services": None,
+            "_services": _bag_services(offer_slices, passengers, currency),
+            "_seat_maps": _seat_maps(offer_slices, passengers, currency),
         }
+
+    def offer(self, offer_id: str, with_services: bool) -> dict:
+        with self.lock:
+            offer = self.offers.get(offer_id)
+            if offer is None:
+                raise not_found()
+            public = _public_offer(offer)
+            if with_services:
+                public["available_services"] = offer["_services"]
+        return public
+
+    def seat_maps(self, offer_id: str) -> list[dict]:
+        with self.lock:
+            offer = self.offers.get(offer_id)
+            if offer is None:
+                raise not_found()
+            return offer["_seat_maps"]
+
+    def order_available_services(self, order_id: str) -> list[dict]:
+        with self.lock:
+            order = self.orders.get(order_id)
+            if order is None:
+                raise not_found()
+            if order["payment_status"]["awaiting_payment"] or order["cancelled_at"]:
+                return []
+            return order["_available_services"]
+
+    def add_services(self, order_id: str, data: dict) -> dict:
+        with self.lock:
+            order = self.orders.get(order_id)
+            if order is None:
+                raise not_found()
+            if order["cancelled_at"]:
+                raise DuffelError(
+                    422, "invalid_state_error", "already_cancelled", "Order cancelled", "Cancelled"
+                )
+            lines, total = _chosen(
+                data.get("add_services"), order["_available_services"], "/add_services"
+            )
+            payment = data.get("payment")
+            _check_payment(
+                payment,
+                {"total_amount": money(total), "total_currency": order["total_currency"]},
+                "/payment",
+            )
+            _book_services(order, lines)
+            order["total_amount"] = money(Decimal(order["total_amount"]) + total)
+            scenario = order["passengers"][0]["family_name"].upper()
+        if scenario == "BAGLOST":
+            raise LoseTheAnswer()
+        return order
 
     # --- Orders ------------------------------------------------------------------------------
 
@@ -375,10 +439,20 @@ class DuffelState:
             if kind == "hold" and requirements["requires_instant_payment"]:
                 raise invalid("/type", "This offer requires instant payment")
             payments = data.get("payments")
+            lines, services_total = [], Decimal("0")
+            if data.get("services"):
+                if kind != "instant":
+                    raise invalid("/services", "Services can only be booked with instant orders")
+                sold = offer["_services"] + _seat_services(offer["_seat_maps"])
+                lines, services_total = _chosen(data["services"], sold, "/services")
+            priced = {
+                "total_amount": money(Decimal(offer["total_amount"]) + services_total),
+                "total_currency": offer["total_currency"],
+            }
             if kind == "instant":
                 if not isinstance(payments, list) or len(payments) != 1:
                     raise invalid("/payments", "An instant order needs exactly one payment")
-                _check_payment(payments[0], offer, "/payments/0")
+                _check_payment(payments[0], priced, "/payments/0")
             elif payments:
                 raise invalid("/payments", "A hold order takes no payment")
             now = _now()
@@ -395,7 +469,7 @@ class DuffelState:
                 "cancellation": None,
                 "owner": offer["owner"],
                 "offer_id": offer["id"],
-                "total_amount": offer["total_amount"],
+                "total_amount": priced["total_amount"],
                 "total_currency": offer["total_currency"],
                 "base_amount": offer["base_amount"],
                 "base_currency": offer["base_currency"],
@@ -416,12 +490,16 @@ class DuffelState:
                 "payments": [],
                 "passengers": passengers,
                 "services": [],
-                "slices": offer["slices"],
+                "slices": json.loads(json.dumps(offer["slices"])),
                 "metadata": metadata,
                 "available_actions": ["cancel", "update"],
                 "airline_initiated_changes": [],
                 "users": [],
             }
+            order["_available_services"] = _bag_services(
+                order["slices"], offer["_passengers"], offer["total_currency"]
+            )
+            _book_services(order, lines)
             if kind == "instant":
                 _issue(order)
             answer = order
@@ -460,7 +538,7 @@ class DuffelState:
         page = orders[start : start + limit]
         more = start + limit < len(orders)
         return {
-            "data": page,
+            "data": [_public_order(o) for o in page],
             "meta": {
                 "after": base64.urlsafe_b64encode(str(start + limit).encode()).decode()
                 if more
@@ -781,12 +859,172 @@ def _refund(order: dict, scenario: str, *, confirmed: bool, now: datetime) -> di
     }
 
 
+BAG_PRICE = {"USD": "35.00", "EUR": "30.00"}
+SEAT_PRICE = {"USD": ("25.00", "40.00"), "EUR": ("22.00", "36.00")}  # front row, exit row
+EXIT_DISCLOSURES = ["Do not seat children in exit row seats"]
+
+
+def _bag_services(slices: list[dict], passengers: list[dict], currency: str) -> list[dict]:
+    """An extra checked bag per seated passenger and segment (Duffel's available services)."""
+    return [
+        {
+            "id": new_id("ase"),
+            "type": "baggage",
+            "passenger_ids": [p["id"]],
+            "segment_ids": [segment["id"]],
+            "maximum_quantity": 2,
+            "total_amount": BAG_PRICE.get(currency, "35.00"),
+            "total_currency": currency,
+            "metadata": {
+                "type": "checked",
+                "maximum_weight_kg": 23,
+                "maximum_length_cm": 90,
+                "maximum_height_cm": 75,
+                "maximum_depth_cm": 43,
+            },
+        }
+        for slice_ in slices
+        for segment in slice_["segments"]
+        for p in passengers
+        if p["_kind"] != "infant_without_seat"
+    ]
+
+
+def _seat_maps(slices: list[dict], passengers: list[dict], currency: str) -> list[dict]:
+    front, exit_ = SEAT_PRICE.get(currency, SEAT_PRICE["USD"])
+    maps = []
+    for slice_ in slices:
+        for segment in slice_["segments"]:
+            rows = []
+            for row in range(1, 7):
+                if row == 3:
+                    rows.append({"sections": [{"elements": [{"type": "exit_row"}]}] * 2})
+                sections = []
+                for columns in ("ABC", "DEF"):
+                    elements = []
+                    for column in columns:
+                        taken = (row + ord(column)) % 5 == 0
+                        price = front if row == 1 else exit_ if row == 3 else "0.00"
+                        elements.append(
+                            {
+                                "type": "seat",
+                                "designator": f"{row}{column}",
+                                "name": "Exit row seat" if row == 3 else "",
+                                "disclosures": EXIT_DISCLOSURES if row == 3 else [],
+                                "available_services": []
+                                if taken
+                                else [
+                                    {
+                                        "id": new_id("ase"),
+                                        "passenger_id": p["id"],
+                                        "total_amount": price,
+                                        "total_currency": currency,
+                                    }
+                                    for p in passengers
+                                    if p["_kind"] == "adult" or (p["_kind"] == "child" and row != 3)
+                                ],
+                            }
+                        )
+                    sections.append({"elements": elements})
+                rows.append({"sections": sections})
+            maps.append(
+                {
+                    "id": new_id("sea"),
+                    "slice_id": slice_["id"],
+                    "segment_id": segment["id"],
+                    "cabins": [
+                        {
+                            "cabin_class": "economy",
+                            "deck": 0,
+                            "aisles": 1,
+                            "wings": {"first_row_index": 2, "last_row_index": 4},
+                            "rows": rows,
+                        }
+                    ],
+                }
+            )
+    return maps
+
+
+def _seat_services(seat_maps: list[dict]) -> list[dict]:
+    """The seats of the maps as services, to check and book them."""
+    found = []
+    for seat_map in seat_maps:
+        for row in seat_map["cabins"][0]["rows"]:
+            for section in row["sections"]:
+                for element in section["elements"]:
+                    for service in element.get("available_services") or []:
+                        found.append(
+                            {
+                                "id": service["id"],
+                                "type": "seat",
+                                "passenger_ids": [service["passenger_id"]],
+                                "segment_ids": [seat_map["segment_id"]],
+                                "maximum_quantity": 1,
+                                "total_amount": service["total_amount"],
+                                "total_currency": service["total_currency"],
+                                "metadata": {
+                                    "designator": element["designator"],
+                                    "name": element["name"],
+                                    "disclosures": element["disclosures"],
+                                },
+                            }
+                        )
+    return found
+
+
+def _chosen(given, sold: list[dict], pointer: str) -> tuple[list[tuple[dict, int]], Decimal]:
+    """The services asked for (`[{id, quantity}]`) among those sold, and their total."""
+    if not isinstance(given, list) or not given:
+        raise invalid(pointer, "Give at least one service: {id, quantity}")
+    by_id = {service["id"]: service for service in sold}
+    lines, total = [], Decimal("0")
+    for position, item in enumerate(given):
+        service = by_id.get(item.get("id")) if isinstance(item, dict) else None
+        if service is None:
+            raise invalid(f"{pointer}/{position}/id", "This service is not available")
+        quantity = item.get("quantity")
+        if not isinstance(quantity, int) or not 1 <= quantity <= service["maximum_quantity"]:
+            raise invalid(f"{pointer}/{position}/quantity", "Invalid quantity")
+        lines.append((service, quantity))
+        total += Decimal(service["total_amount"]) * quantity
+    return lines, total
+
+
+def _book_services(order: dict, lines: list[tuple[dict, int]]) -> None:
+    """The services onto the order (`services`; a seat also on its segment passenger)."""
+    for service, quantity in lines:
+        order["services"].append(
+            {
+                "id": new_id("ser"),
+                "type": service["type"],
+                "passenger_ids": service["passenger_ids"],
+                "segment_ids": service["segment_ids"],
+                "quantity": quantity,
+                "total_amount": money(Decimal(service["total_amount"]) * quantity),
+                "total_currency": service["total_currency"],
+                "metadata": service["metadata"],
+            }
+        )
+        if service["type"] == "seat":
+            for slice_ in order["slices"]:
+                for segment in slice_["segments"]:
+                    if segment["id"] in service["segment_ids"]:
+                        for passenger in segment["passengers"]:
+                            if passenger["passenger_id"] in service["passenger_ids"]:
+                                passenger["seat"] = service["metadata"]
+
+
 def _public(passenger: dict) -> dict:
     return {k: v for k, v in passenger.items() if not k.startswith("_")}
 
 
 def _public_offer(offer: dict) -> dict:
     return {k: v for k, v in offer.items() if not k.startswith("_")}
+
+
+def _public_order(order: dict) -> dict:
+    return {k: v for k, v in order.items() if not k.startswith("_")}
 
 
 def _baggages(kind: str) -> list[dict]:
@@ -1089,10 +1327,21 @@ class Handler(BaseHTTPRequestHandler):
             if method == "POST":
                 time.sleep(self.server.order_delay)  # an airline confirming
                 status, order = state.create_order(self._data(raw))
-                return status, {"data": order}
+                return status, {"data": _public_order(order)}
             return 200, state.list_orders(query)
         if method == "GET" and len(parts) == 3 and parts[:2] == ["air", "orders"]:
-            return 200, {"data": state.get_order(parts[2])}
+            return 200, {"data": _public_order(state.get_order(parts[2]))}
+        if method == "GET" and len(parts) == 3 and parts[:2] == ["air", "offers"]:
+            with_services = query.get("return_available_services", ["false"])[0] == "true"
+            return 200, {"data": state.offer(parts[2], with_services)}
+        if method == "GET" and parts == ["air", "seat_maps"]:
+            return 200, {"data": state.seat_maps((query.get("offer_id") or [""])[0])}
+        if parts[:2] == ["air", "orders"] and len(parts) == 4:
+            if method == "GET" and parts[3] == "available_services":
+                return 200, {"data": state.order_available_services(parts[2])}
+            if method == "POST" and parts[3] == "services":
+                order = state.add_services(parts[2], self._data(raw))
+                return 201, {"data": _public_order(order)}
         if method == "POST" and parts == ["air", "payments"]:
             return 201, {"data": state.pay(self._data(raw))}
         if parts == ["air", "order_cancellations"]:

@@ -185,6 +185,9 @@ def _journey(team, receiver_url: str) -> dict:
         "post",
         f"/bookings/{changed['id']}/airline_changes/{change['id']}/accept",
     )
+    _extras(
+        call, client, [o for o in offers if o["id"] != instant_offer["id"]], passenger, examples
+    )
 
     hook = call(
         "webhooks_create",
@@ -207,6 +210,70 @@ def _journey(team, receiver_url: str) -> dict:
     examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"
     examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
     return examples
+
+
+def _extras(call, client, offers, passenger, examples) -> None:
+    """Bags and seats: an offer's, bought with an instant booking, then a bag added after it."""
+    offer = next(
+        o
+        for o in offers
+        if o["payment_requirements"]["requires_instant_payment"]
+        and Decimal(o["base_cost_brl"]) < Decimal("4000.00")
+        and not any(
+            b["type"] == "checked" and b["quantity"]
+            for b in o["slices"][0]["segments"][0]["passengers"][0]["baggages"]
+        )
+    )
+    bags = call("offers_available_services", "get", f"/offers/{offer['id']}/available_services")
+    maps = call("offers_seat_maps", "get", f"/offers/{offer['id']}/seat_maps")
+    seat_map = maps["data"][0]
+    seat = next(
+        service
+        for row in seat_map["cabins"][0]["rows"]
+        for section in row["sections"]
+        for element in section["elements"]
+        for service in element.get("available_services") or []
+        if Decimal(service["total_amount"]) > 0
+    )
+    # One map, its first rows, is example enough.
+    seat_map["cabins"][0]["rows"] = seat_map["cabins"][0]["rows"][:4]
+    examples["offers_seat_maps"]["response"]["data"] = [seat_map]
+    bag = bags["data"][0]
+    total = (
+        Decimal(offer["total_amount"])
+        + Decimal(bag["total_amount"])
+        + Decimal(seat["total_amount"])
+    )
+    booking = client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": offer["id"],
+            "type": "instant",
+            "passengers": [passenger(offer)],
+            "payments": [
+                {"type": "balance", "amount": f"{total:.2f}", "currency": offer["total_currency"]}
+            ],
+            "services": [{"id": bag["id"], "quantity": 1}, {"id": seat["id"], "quantity": 1}],
+        },
+        format="json",
+    ).json()
+    assert "id" in booking, booking
+    more = call(
+        "bookings_available_services", "get", f"/bookings/{booking['id']}/available_services"
+    )["data"][0]
+    call(
+        "bookings_services_add",
+        "post",
+        f"/bookings/{booking['id']}/services",
+        {
+            "add_services": [{"id": more["id"], "quantity": 1}],
+            "payment": {
+                "type": "balance",
+                "amount": more["total_amount"],
+                "currency": more["total_currency"],
+            },
+        },
+    )
 
 
 def _one_event_of_each_type(team, client, offers, passenger) -> dict:

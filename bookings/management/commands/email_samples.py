@@ -30,6 +30,7 @@ BAGGAGE = [{"type": "carry_on", "quantity": 1}, {"type": "checked", "quantity": 
 def _segment(origin, destination, departing, arriving, number, terminals=("", "")):
     carrier = {"iata_code": "IB", "name": "Iberia"}
     return {
+        "id": f"seg_sample{number}",
         "origin": {**origin, "terminal": terminals[0]},
         "destination": {**destination, "terminal": terminals[1]},
         "departing_at": departing,
@@ -137,6 +138,31 @@ def sample_messages() -> dict:
         "booking_failed": (
             _booking(team, status=status.FAILED, failure_reason="The airline refused the fare"),
             [],
+        ),
+        "services_added": (
+            _booking(
+                team,
+                status=status.TICKETED,
+                confirmed_at=paid,
+                client_amount=Decimal("3830.55"),
+                services=[
+                    {
+                        "id": "ase_sample_bag",
+                        "type": "baggage",
+                        "passenger_ids": ["pas_1"],
+                        "segment_ids": ["seg_sample325", "seg_sample3570"],
+                        "quantity": 1,
+                        "total_amount": "60.00",
+                        "total_currency": "EUR",
+                        "base_cost_brl": "337.00",
+                        "client_amount": "370.70",
+                        "client_currency": "BRL",
+                        "metadata": {"type": "checked", "maximum_weight_kg": 23},
+                        "purchase_id": "bsv_01samplepurchase",
+                    }
+                ],
+            ),
+            tickets,
         ),
     }
     to = {"booking_failed": [team.notification_email], "payment_reminder": ["ana@example.com"]}

@@ -47,6 +47,7 @@ def create(
     amount: Decimal,
     currency: str,
     booking_id: str = "",
+    services: tuple = (),
 ) -> SupplierOrder:
     offer_id = str(getattr(offer, "supplier_offer_id", "") or "")
     if not offer_id.startswith("off_"):
@@ -60,6 +61,8 @@ def create(
     }
     if instant:
         body["payments"] = [balance_payment(amount, currency)]
+    if services:  # extras (available services, seats): `amount` includes them
+        body["services"] = [{"id": s.id, "quantity": s.quantity} for s in services]
     if booking_id:  # how find recognises the order when this answer is lost
         body["metadata"] = {METADATA_BOOKING_ID: str(booking_id)}
     response = client.send(

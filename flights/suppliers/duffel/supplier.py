@@ -15,12 +15,16 @@ from flights.suppliers.base import (
     FlightSupplier,
     OrderPassenger,
     SearchRequest,
+    SeatMap,
+    ServiceRequest,
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierService,
 )
 from flights.suppliers.duffel import (
     airline_initiated_changes,
+    available_services,
     offer_requests,
     order_cancellations,
     orders,
@@ -70,6 +74,7 @@ class DuffelSupplier(FlightSupplier):
         amount: Decimal,
         currency: str,
         booking_id: str = "",
+        services: tuple[ServiceRequest, ...] = (),
     ) -> SupplierOrder:
         return orders.create(
             self.client,
@@ -79,6 +84,7 @@ class DuffelSupplier(FlightSupplier):
             amount=amount,
             currency=currency,
             booking_id=booking_id,
+            services=services,
         )
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
@@ -120,3 +126,25 @@ class DuffelSupplier(FlightSupplier):
 
     def accept_airline_change(self, change_id: str) -> AirlineChange:
         return airline_initiated_changes.accept(self.client, change_id)
+
+    def offer_services(self, offer) -> list[SupplierService]:
+        return available_services.offer_services(self.client, offer)
+
+    def offer_seat_maps(self, offer) -> list[SeatMap]:
+        return available_services.offer_seat_maps(self.client, offer)
+
+    def order_services(self, *, order_id: str, booking) -> list[SupplierService]:
+        return available_services.order_services(self.client, order_id)
+
+    def add_order_services(
+        self,
+        *,
+        order_id: str,
+        booking,
+        services: tuple[ServiceRequest, ...],
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        return available_services.add_order_services(
+            self.client, order_id=order_id, services=services, amount=amount, currency=currency
+        )

@@ -110,5 +110,10 @@ for _code, _message in (
     ("order_already_cancelled", "The order has already been cancelled"),
     ("supplier_not_found", "Unknown sandbox airline-initiated change"),
     ("supplier_error", "This airline-initiated change has already been actioned"),
+    ("service_not_available", "Unknown service {service}"),
+    ("service_quantity_invalid", "At most {maximum} of service {service}"),
+    ("service_quantity_invalid", "One seat per passenger and segment"),
+    ("services_need_instant", "Services can only be bought with an instant order"),
+    ("order_not_paid", "Pay the order before adding services"),
 ):
     register_error(_code, SupplierError.status_code, _message, module=__name__)

@@ -52,6 +52,8 @@ SCHEDULE_CHANGE_MINUTES = 155
 #   back, the order costs more; paying the offer's total is refused with `price_changed`.
 PRICE_CHANGE_FAMILY_NAME = "Pricechange"
 PRICE_CHANGE_PERCENT = 10
+# - adding services to an order adds them, but the answer is lost (found later in the order).
+SERVICES_ANSWER_LOST_FAMILY_NAME = "Baglost"
 # Each scenario's flag in the order ids.
 SCENARIO_FLAGS = {
     ANSWER_LOST_FAMILY_NAME: "l",
@@ -66,6 +68,7 @@ SCENARIO_FLAGS = {
     CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
     SCHEDULE_CHANGE_FAMILY_NAME: "s",
     PRICE_CHANGE_FAMILY_NAME: "g",
+    SERVICES_ANSWER_LOST_FAMILY_NAME: "b",
 }
 
 

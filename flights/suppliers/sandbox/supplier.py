@@ -18,11 +18,14 @@ from flights.suppliers.base import (
     FlightSupplier,
     OrderPassenger,
     SearchRequest,
+    SeatMap,
+    ServiceRequest,
     SupplierError,
     SupplierOffer,
     SupplierOrder,
+    SupplierService,
 )
-from flights.suppliers.sandbox import changes
+from flights.suppliers.sandbox import changes, extras
 from flights.suppliers.sandbox.common import ceil_second, stable_int
 from flights.suppliers.sandbox.fares import (
     OFFER_MINUTES,
@@ -64,6 +67,7 @@ from flights.suppliers.sandbox.scenarios import (
     REFUND_LOWER_FAMILY_NAME,
     REFUND_VOUCHER_FAMILY_NAME,
     SCHEDULE_CHANGE_FAMILY_NAME,
+    SERVICES_ANSWER_LOST_FAMILY_NAME,
     SUPPLIER_DOWN_FAMILY_NAME,
     check_search_scenarios,
     issuance_failure,
@@ -110,6 +114,7 @@ class SandboxSupplier(FlightSupplier):
         amount: Decimal,
         currency: str,
         booking_id: str = "",
+        services: tuple[ServiceRequest, ...] = (),
     ) -> SupplierOrder:
         offer_id = str(getattr(offer, "supplier_offer_id", ""))
         if not offer_id.startswith("sbx_") or getattr(offer, "owner", None) not in AIRLINES:
@@ -138,6 +143,15 @@ class SandboxSupplier(FlightSupplier):
             ),
             scenario=scenario_of(passengers),
         )
+        if services:
+            if not instant:
+                raise SupplierError(
+                    "Services can only be bought with an instant order",
+                    code="services_need_instant",
+                )
+            trip = _offer_trip(offer)
+            added = extras.services_total(extras.bags(trip) + extras.seat_services(trip), services)
+            state = dataclasses.replace(state, total_amount=state.total_amount + added)
         now = timezone.now()
         if state.scenario == PRICE_CHANGE_FAMILY_NAME and not instant:
             # No price guarantee left: the airline may reprice the hold from now on.
@@ -187,6 +201,46 @@ class SandboxSupplier(FlightSupplier):
 
     def get_order(self, order_id: str) -> SupplierOrder:
         return current_order(order_id)
+
+    def offer_services(self, offer) -> list[SupplierService]:
+        return extras.bags(_offer_trip(offer))
+
+    def offer_seat_maps(self, offer) -> list[SeatMap]:
+        return extras.seat_maps(_offer_trip(offer))
+
+    def order_services(self, *, order_id: str, booking) -> list[SupplierService]:
+        current = current_order(order_id)
+        if current.cancelled or current.awaiting_payment:
+            return []
+        return extras.bags(_booking_trip(current, booking))
+
+    def add_order_services(
+        self,
+        *,
+        order_id: str,
+        booking,
+        services: tuple[ServiceRequest, ...],
+        amount: Decimal,
+        currency: str,
+    ) -> SupplierOrder:
+        current = current_order(order_id)
+        if current.cancelled:
+            raise SupplierError(
+                "The order has already been cancelled", code="order_already_cancelled"
+            )
+        if current.awaiting_payment:
+            raise SupplierError("Pay the order before adding services", code="order_not_paid")
+        state = OrderState.decode(current.supplier_order_id)
+        added = extras.services_total(extras.bags(_booking_trip(current, booking)), services)
+        if currency != state.currency or Decimal(str(amount)) != added:
+            raise SupplierError(
+                f"Payment must be {added:.2f} {state.currency}", code="payment_amount_mismatch"
+            )
+        state = dataclasses.replace(state, total_amount=state.total_amount + added)
+        rebook_order(state)
+        if state.scenario == SERVICES_ANSWER_LOST_FAMILY_NAME:
+            raise outcome_unknown(state.scenario)  # added all the same
+        return current_order(state.encode())
 
     def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
         entry = (
@@ -312,6 +366,31 @@ class SandboxSupplier(FlightSupplier):
             confirmed_at=now if confirmed else None,
             created_at=now,
         )
+
+
+def _offer_trip(offer) -> extras.Trip:
+    """A stored offer's extras: its slices as the search showed them, its passengers."""
+    data = getattr(offer, "data", None) or {}
+    kinds = [p["type"] for p in data.get("passengers") or getattr(offer, "passengers", [])]
+    return extras.Trip(
+        key=str(offer.supplier_offer_id),
+        currency=offer.total_currency,
+        slices=data.get("slices") or [],
+        passengers=list(zip(offer.supplier_passenger_ids, kinds, strict=False)),
+    )
+
+
+def _booking_trip(order: SupplierOrder, booking) -> extras.Trip:
+    """A booking's extras after the sale: its slices (with the bags it has), its passengers."""
+    return extras.Trip(
+        key=f"order:{order.booking_reference}",
+        currency=booking.total_currency,
+        slices=booking.slices,
+        passengers=[
+            (p.supplier_passenger_id or p.passenger_id, p.type)
+            for p in booking.passengers.order_by("position")
+        ],
+    )
 
 
 def split_evenly(amount: Decimal, parts: int) -> list[Decimal]:
