@@ -16,6 +16,7 @@ from bookings.models import (
     BookingDocument,
     BookingEmail,
     BookingPassenger,
+    BookingServicesPurchase,
 )
 
 DEPARTURE = "2027-01-15T08:00:00-03:00"
@@ -170,3 +171,20 @@ class BookingAirlineChangeFactory(DjangoModelFactory):
         ]
     )
     available_actions = factory.LazyFunction(lambda: ["accept", "cancel", "change"])
+
+
+class BookingServicesPurchaseFactory(DjangoModelFactory):
+    """One checked bag bought after the sale of a ticketed booking, waiting for the supplier's
+    answer (debited already)."""
+
+    class Meta:
+        model = BookingServicesPurchase
+
+    booking = factory.SubFactory(BookingFactory, status=Booking.Status.TICKETED)
+    services = factory.LazyFunction(lambda: [{"id": "ase_factory", "quantity": 1}])
+    total_amount = Decimal("150.00")
+    total_currency = "BRL"
+    base_cost_brl = Decimal("150.00")
+    markup_amount = Decimal("0.00")
+    client_amount = Decimal("150.00")
+    expected_order_total = Decimal("762.40")
