@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis
+from bookings import apis, change_apis
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -19,5 +19,15 @@ urlpatterns = [
         "bookings/<str:booking_id>/cancellations/<str:cancellation_id>/confirm",
         apis.BookingCancellationConfirmApi.as_view(),
         name="booking-cancellation-confirm",
+    ),
+    path(
+        "bookings/<str:booking_id>/change_requests",
+        change_apis.BookingChangeRequestsApi.as_view(),
+        name="booking-change-requests",
+    ),
+    path(
+        "bookings/<str:booking_id>/changes",
+        change_apis.BookingChangesApi.as_view(),
+        name="booking-changes",
     ),
 ]

@@ -26,6 +26,8 @@ ID_PREFIXES = frozenset(
         "off",
         "ord",
         "bcn",  # booking cancellations
+        "ocr",  # booking change requests
+        "oco",  # booking change offers
         "pas",
         "sli",
         "seg",

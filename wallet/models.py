@@ -61,6 +61,7 @@ class Transaction(models.Model):
         BOOKING = "booking", _("Booking")
         RECHARGE = "recharge", _("Recharge")
         REFUND = "refund", _("Refund")
+        BOOKING_CHANGE = "booking_change", _("Booking change")
 
     id = PrefixedIdField(prefix="txn")
     team = models.ForeignKey(
@@ -72,7 +73,7 @@ class Transaction(models.Model):
     currency = models.CharField(_("currency"), max_length=3, default="BRL")
     description = models.CharField(_("description"), max_length=255)
     reference_type = models.CharField(
-        _("reference type"), max_length=8, choices=ReferenceType.choices
+        _("reference type"), max_length=20, choices=ReferenceType.choices
     )
     reference_id = models.CharField(_("reference"), max_length=40)
     balance_after = models.DecimalField(_("balance after"), max_digits=14, decimal_places=2)

@@ -14,6 +14,7 @@ from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellations_unsettled,
 )
+from bookings.services.changes import booking_changes_unsettled
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
     record_documents_added,
@@ -25,6 +26,7 @@ from bookings.services.recording import (
 from bookings.services.supplier_orders import claim_check, look_up_order, release_check
 from bookings.services.ticketing import booking_issue_tickets
 from bookings.tasks import check_cancellation_outcome as check_cancellation_outcome_task
+from bookings.tasks import check_change_outcome as check_change_outcome_task
 from bookings.tasks import check_supplier_outcome as check_supplier_outcome_task
 from core.exceptions import ApplicationError
 from flights.suppliers import supplier_for_booking
@@ -125,6 +127,8 @@ def bookings_outcomes_reconcile(*, now: datetime | None = None) -> list[str]:
         check_supplier_outcome_task.delay(booking_id)
     for cancellation_id in booking_cancellations_unsettled(now=now):
         check_cancellation_outcome_task.delay(cancellation_id)
+    for change_offer_id in booking_changes_unsettled(now=now):
+        check_change_outcome_task.delay(change_offer_id)
     return booking_ids
 
 
