@@ -26,6 +26,7 @@ SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.REMINDER: _("Payment due for booking %(ref)s"),
     BookingEmail.Kind.CANCELLED: _("Booking %(ref)s cancelled"),
     BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
+    BookingEmail.Kind.CHANGED: _("Booking %(ref)s: your flights were changed"),
 }
 CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
 # The agency tells its customer and books again: the traveller gets no e-mail of a failure.
@@ -169,7 +170,16 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "deadline": sao_paulo_time_for_people(deadline) if deadline else "",
         "refund": refund,
         "refund_amount": money_display(refund["amount"], "BRL") if refund else "",
+        "change_amount": _change_amount(booking) if kind == BookingEmail.Kind.CHANGED else "",
     }
+
+
+def _change_amount(booking: Booking) -> str:
+    """The client price of the booking's latest change (docs/after-sale.md), for people."""
+    if booking._state.adding:  # an unsaved booking (the e-mail samples) has no change recorded
+        return ""
+    change = booking.change_offers.filter(status="confirmed").order_by("-confirmed_at").first()
+    return money_display(change.client_change_amount, "BRL") if change else ""
 
 
 def booking_email_message(
