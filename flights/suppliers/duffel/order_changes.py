@@ -9,15 +9,18 @@ answers its OrderChangeOffers (`order_change_offers`, else
 lost, 5xx or unreadable it is SupplierOutcomeUnknown (`GET /air/order_changes/{id}` tells
 later), and a success must be this change, confirmed."""
 
+from contextlib import contextmanager
+
 from core.exceptions import register_error
 from flights.models import CabinClass
-from flights.suppliers.base import SupplierError
+from flights.suppliers.base import SupplierError, SupplierOutcomeUnknown
 from flights.suppliers.duffel.errors import (
     ORDER_NOT_FOUND,
     OUTCOME,
     OUTCOME_UNKNOWN,
     Unreadable,
     outcome_unknown,
+    supplier_error,
 )
 from flights.suppliers.duffel.http_client import (
     ORDER_TIMEOUT,
@@ -44,7 +47,20 @@ SLICE_NOT_IN_ORDER = (
     "change_not_allowed",
     "The Duffel order does not have the slices to remove",
 )
-for _code, _message in (CHANGE_OFFER_NOT_FOUND, ORDER_CHANGE_NOT_FOUND, SLICE_NOT_IN_ORDER):
+CHANGE_REFUSED = ("change_not_allowed", "The airline refused the order change")
+CHANGE_EXPIRED = ("change_offer_expired", "The Duffel order change offer has expired")
+ALREADY_CONFIRMED = (
+    "order_change_already_confirmed",
+    "The Duffel order change has already been confirmed",
+)
+for _code, _message in (
+    CHANGE_OFFER_NOT_FOUND,
+    ORDER_CHANGE_NOT_FOUND,
+    SLICE_NOT_IN_ORDER,
+    CHANGE_REFUSED,
+    CHANGE_EXPIRED,
+    ALREADY_CONFIRMED,
+):
     register_error(_code, SupplierError.status_code, _message, module="flights.suppliers.duffel")
 
 
@@ -84,7 +100,8 @@ def request(
             ],
         },
     }
-    data = client.call("POST", "/air/order_change_requests", body=body, timeout=ORDER_TIMEOUT)
+    with refusals():
+        data = client.call("POST", "/air/order_change_requests", body=body, timeout=ORDER_TIMEOUT)
     offers = data.get("order_change_offers")
     if offers is None:
         listed = json_or_none(
@@ -100,26 +117,28 @@ def request(
 
 
 def create(client: DuffelClient, *, change_offer_id: str) -> SupplierOrderChange:
-    data = client.call(
-        "POST",
-        "/air/order_changes",
-        body={"selected_order_change_offer": change_offer_id},
-        timeout=ORDER_TIMEOUT,
-        not_found=CHANGE_OFFER_NOT_FOUND,
-    )
+    with refusals():
+        data = client.call(
+            "POST",
+            "/air/order_changes",
+            body={"selected_order_change_offer": change_offer_id},
+            timeout=ORDER_TIMEOUT,
+            not_found=CHANGE_OFFER_NOT_FOUND,
+        )
     return read(change_from, data)
 
 
 def confirm(client: DuffelClient, *, change_id: str, amount, currency: str) -> SupplierOrderChange:
     body = {"payment": balance_payment(amount, currency)} if amount > 0 else {}
-    data = client.call(
-        "POST",
-        f"/air/order_changes/{path_part(change_id)}/actions/confirm",
-        body=body,
-        timeout=ORDER_TIMEOUT,
-        not_found=ORDER_CHANGE_NOT_FOUND,
-        effect=OUTCOME,
-    )
+    with refusals():
+        data = client.call(
+            "POST",
+            f"/air/order_changes/{path_part(change_id)}/actions/confirm",
+            body=body,
+            timeout=ORDER_TIMEOUT,
+            not_found=ORDER_CHANGE_NOT_FOUND,
+            effect=OUTCOME,
+        )
     confirmed = read(change_from, data, effect=OUTCOME)
     if confirmed.supplier_change_id != change_id or confirmed.confirmed_at is None:
         raise outcome_unknown(
@@ -137,6 +156,28 @@ def get(client: DuffelClient, change_id: str) -> SupplierOrderChange:
         not_found=ORDER_CHANGE_NOT_FOUND,
     )
     return read(change_from, data)
+
+
+@contextmanager
+def refusals():
+    """The airline's certain refusals (a 400 or 422) as the codes the change service reads: an
+    expired offer, a change already confirmed, any other refusal `change_not_allowed`."""
+    try:
+        yield
+    except SupplierOutcomeUnknown:
+        raise
+    except SupplierError as exc:
+        details = exc.details or {}
+        if details.get("status") not in (400, 422):
+            raise
+        codes = [str(e.get("code") or "") for e in details.get("errors") or []]
+        if "order_change_already_confirmed" in codes:
+            pair = ALREADY_CONFIRMED
+        elif any("expired" in code for code in codes):
+            pair = CHANGE_EXPIRED
+        else:
+            pair = CHANGE_REFUSED
+        raise supplier_error(pair, details) from exc
 
 
 # --- Answers -----------------------------------------------------------------------------------
