@@ -80,7 +80,7 @@ NOT_A_REFUSAL = frozenset(
         SupplierOutcomeUnknown.code,
     }
 )
-EXPIRED_CODES = frozenset({"change_offer_expired", "order_change_offer_expired"})
+EXPIRED_CODES = frozenset({"order_change_offer_expired"})
 
 
 # --- Pricing -----------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ def _offer_row(
         booking=booking,
         supplier_offer_id=offer.supplier_offer_id,
         slices={
-            "add": OfferRenderer(passengers).slices(offer_id, offer.added),
+            "add": _as_booked(OfferRenderer(passengers).slices(offer_id, offer.added)),
             "remove": [booking.slices[position] for position in offer.removed],
         },
         change_total_amount=offer.change_total_amount,
@@ -261,6 +261,32 @@ def _offer_row(
         fee_amount=price.fee_amount,
         client_change_amount=price.client_change_amount,
     )
+
+
+def _as_booked(slices: list[dict]) -> list[dict]:
+    """Offer slices as a booking shows them: each segment passenger with its cabin, its
+    baggage and its seat (none chosen on a changed flight), as `creation` books them."""
+    return [
+        {
+            **slice_,
+            "segments": [
+                {
+                    **segment,
+                    "passengers": [
+                        {
+                            "passenger_id": p["passenger_id"],
+                            "cabin_class": p["cabin_class"],
+                            "seat": None,
+                            "baggages": p["baggages"],
+                        }
+                        for p in segment["passengers"]
+                    ],
+                }
+                for segment in slice_["segments"]
+            ],
+        }
+        for slice_ in slices
+    ]
 
 
 # --- Confirming a change -----------------------------------------------------------------------

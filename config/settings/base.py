@@ -389,6 +389,9 @@ SPECTACULAR_SETTINGS = {
             "bookings.models:BookingPassenger.DocumentType"
         ),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
+        "BalancePaymentInputTypeEnum": choice_values("bookings.inputs:PaymentType"),
+        "RefundToEnum": "flights.suppliers.base.REFUND_TO",
+        "ChangeOfferRefundToEnum": "flights.suppliers.order_changes.CHANGE_REFUND_TO",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

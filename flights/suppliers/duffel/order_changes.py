@@ -41,14 +41,14 @@ from flights.suppliers.order_changes import (
     SupplierOrderChange,
 )
 
-CHANGE_OFFER_NOT_FOUND = ("change_offer_not_found", "Unknown Duffel order change offer")
+CHANGE_OFFER_NOT_FOUND = ("order_change_offer_not_found", "Unknown Duffel order change offer")
 ORDER_CHANGE_NOT_FOUND = ("order_change_not_found", "Unknown Duffel order change")
 SLICE_NOT_IN_ORDER = (
     "change_not_allowed",
     "The Duffel order does not have the slices to remove",
 )
 CHANGE_REFUSED = ("change_not_allowed", "The airline refused the order change")
-CHANGE_EXPIRED = ("change_offer_expired", "The Duffel order change offer has expired")
+CHANGE_EXPIRED = ("order_change_offer_expired", "The Duffel order change offer has expired")
 ALREADY_CONFIRMED = (
     "order_change_already_confirmed",
     "The Duffel order change has already been confirmed",

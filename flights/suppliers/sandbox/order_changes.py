@@ -45,9 +45,9 @@ CHEAPER = Decimal("0.3")  # of the removed share: less than any penalty leaves (
 CHANGE_NOT_ALLOWED = "The airline does not allow changes to this order"
 for _code, _message in (
     ("change_not_allowed", CHANGE_NOT_ALLOWED + " ({reason})"),
-    ("change_offer_not_found", "Unknown sandbox order change offer"),
+    ("order_change_offer_not_found", "Unknown sandbox order change offer"),
     ("order_change_not_found", "Unknown sandbox order change"),
-    ("change_offer_expired", "The order change offer has expired"),
+    ("order_change_offer_expired", "The order change offer has expired"),
     ("order_change_already_confirmed", "The order change has already been confirmed"),
     ("payment_amount_mismatch", "Payment must be {amount} {currency}"),
 ):
@@ -173,9 +173,11 @@ def _expired(row: SandboxOrderChange) -> bool:
 def create(*, change_offer_id: str) -> SupplierOrderChange:
     row = SandboxOrderChange.objects.filter(pk=change_offer_id).first()
     if row is None:
-        raise SupplierError("Unknown sandbox order change offer", code="change_offer_not_found")
+        raise SupplierError(
+            "Unknown sandbox order change offer", code="order_change_offer_not_found"
+        )
     if _expired(row):
-        raise SupplierError("The order change offer has expired", code="change_offer_expired")
+        raise SupplierError("The order change offer has expired", code="order_change_offer_expired")
     if not row.change_id:
         row.change_id = f"sbx_oce_{secrets.token_hex(8)}"
         SandboxOrderChange.objects.filter(pk=row.pk, change_id="").update(change_id=row.change_id)
@@ -192,7 +194,7 @@ def confirm(*, change_id: str, amount: Decimal, currency: str) -> SupplierOrderC
             "The order change has already been confirmed", code="order_change_already_confirmed"
         )
     if _expired(row):
-        raise SupplierError("The order change offer has expired", code="change_offer_expired")
+        raise SupplierError("The order change offer has expired", code="order_change_offer_expired")
     change = _change(row)
     due = max(change.change_total_amount, Decimal("0.00"))
     if currency != change.change_total_currency or Decimal(str(amount)) != due:
