@@ -20,7 +20,8 @@ from bookings.services.changes import booking_change_check, booking_change_confi
 from bookings.services.outcomes import bookings_outcomes_reconcile
 from bookings.tests.helpers import BOOKINGS, book, offers, passenger
 from core.exceptions import ApplicationError
-from core.money import q
+from core.money import money_display, q
+from dashboard.display import activity_figures, periods
 from tests.kit.factories import fund
 from tests.kit.marks import needs_postgresql
 from wallet.ledger_check import ledger_problems
@@ -147,7 +148,36 @@ def test_a_positive_difference_is_debited_once_and_the_slices_move(client, team)
     updated = Event.objects.filter(type="booking.updated").latest("created_at")
     assert updated.previous_attributes["slices"][0]["id"] == (offered["slices"]["remove"][0]["id"])
     assert BookingEmail.objects.filter(booking=booking, kind="booking_changed").exists()
+    assert Event.objects.filter(type="wallet.debit", data_object__amount=f"{cost}").exists()
+    # The home page's figures count what the change cost the wallet.
+    figures = activity_figures(team=team, live_mode=True, when=periods())
+    assert figures["spend_today"] == booking.base_cost_brl + cost
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_the_flights_changed_email_is_portuguese(client, team):
+    from bookings.emails import booking_email_message
+
+    booking = ticketed(client, "Changecheaper")
+    offered = change_offers(client, booking)[0]
+    assert confirm(client, booking, offered).status_code == 200
+    booking.refresh_from_db()
+
+    message = booking_email_message(
+        booking=booking,
+        kind="booking_changed",
+        passengers=list(booking.passengers.all()),
+        documents=list(booking.documents.all()),
+        to=["ana@example.com"],
+    )
+
+    assert message.subject.endswith(": os seus voos foram alterados")
+    assert "Os seus voos foram alterados." in message.body
+    price = money_display(Decimal(offered["client_change_amount"]), "BRL")
+    assert price.startswith("-R$\N{NO-BREAK SPACE}")  # a refund the customer gets back
+    assert f"Valor da alteração: {price}" in message.body
+    assert offered["change_total_currency"] not in message.body  # never the airline's fare
 
 
 @pytest.mark.django_db
