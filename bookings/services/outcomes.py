@@ -9,12 +9,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bookings.errors import OrderAbsent
-from bookings.models import Booking, BookingCancellation
+from bookings.models import Booking, BookingCancellation, BookingChangeOffer
 from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellations_unsettled,
 )
-from bookings.services.changes import booking_changes_unsettled
+from bookings.services.changes import booking_change_check, booking_changes_unsettled
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
     record_documents_added,
@@ -138,6 +138,9 @@ def booking_check_with_supplier(*, booking: Booking) -> str:
     unknown = booking.cancellations.filter(status=BookingCancellation.Status.UNKNOWN).first()
     if unknown is not None:
         return booking_cancellation_check(cancellation_id=unknown.pk)
+    change = booking.change_offers.filter(status=BookingChangeOffer.Status.UNKNOWN).first()
+    if change is not None:
+        return booking_change_check(change_offer_id=change.pk)
     if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
         return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
     if booking.status == Booking.Status.TICKETED and booking.supplier_order_id:

@@ -364,3 +364,18 @@ def test_racing_confirmations_debit_once(client):
     assert set(counted) <= {"changed", "change_in_progress"}, counted
     assert movements(booking) == [("debit", Decimal(offered["change_cost_brl"]))]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_supports_check_now_settles_a_lost_change(client):
+    from bookings.services import booking_check_with_supplier
+
+    booking = ticketed(client, "Changelost")
+    offered = change_offers(client, booking)[0]
+    assert confirm(client, booking, offered).status_code == 502
+
+    assert booking_check_with_supplier(booking=booking) == "confirmed"
+
+    booking.refresh_from_db()
+    assert booking.slices[0]["id"] == offered["slices"]["add"][0]["id"]
+    assert ledger_problems() == []

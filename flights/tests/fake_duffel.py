@@ -29,7 +29,8 @@ penalty), `GET /air/order_change_offers?order_change_request_id=`, `POST /air/or
 `GET /air/order_changes/{id}`. Scenarios by the same family name: `CHANGECHEAPER` (-40% and
 -30%, refunded to the `original_form_of_payment`), `CHANGEVOUCHER` (the same to a `voucher`),
 `CHANGEREFUSED` (the airline refuses the change request), `CHANGEEXPIRES` (offers live 2
-seconds), `CHANGELOST` (the change is confirmed and the answer lost).
+seconds), `CHANGELOST` (the change is confirmed and the answer lost), `CHANGEDOWN` (confirming
+answers 500 and changes nothing).
 
 Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
 `Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
@@ -787,6 +788,11 @@ class DuffelState:
                     "order_change_offer_expired",
                     "Order change expired",
                     "Create a new order change request.",
+                )
+            scenario = order["passengers"][0]["family_name"].upper()
+            if scenario == "CHANGEDOWN":
+                raise DuffelError(
+                    500, "api_error", "internal_server_error", "Internal server error", "Retry"
                 )
             if Decimal(change["change_total_amount"]) > 0:
                 _check_payment(

@@ -268,3 +268,30 @@ def test_a_lost_confirmation_is_settled_once_by_the_reconcile_job(duffel, live_c
     assert settled["slices"][0]["id"] == offer["slices"]["add"][0]["id"]
     assert settled["total_amount"] == offer["new_total_amount"]
     assert_ledger_clean()
+
+
+def test_a_5xx_confirmation_never_made_gives_the_debit_back_after_the_grace_period(
+    duffel, live_client, team, settings
+):
+    from bookings.services.changes import booking_change_check
+
+    fund(team, "50000.00")
+    booking = ticketed(live_client, "Changedown")
+    offer = first_offer(live_client, booking)
+    cost = brl(Decimal(offer["change_total_amount"]) * rate_of(booking["id"]))
+
+    down = confirm(live_client, booking, offer)
+
+    assert down.status_code == 502
+    assert down.json()["error"]["code"] == "change_outcome_unknown"
+    assert booking_change_check(change_offer_id=offer["id"]) == "unknown"  # too early to tell
+    assert movements(booking["id"]) == [("debit", cost)]
+    later = timezone.now() + timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS + 1)
+    with time_machine.travel(later):
+        assert booking_change_check(change_offer_id=offer["id"]) == "failed"
+        assert booking_change_check(change_offer_id=offer["id"]) == "settled"
+    assert movements(booking["id"]) == [("debit", cost), ("credit", cost)]
+    read = live_client.get(f"/api/v1/bookings/{booking['id']}").json()
+    assert read["slices"] == booking["slices"]
+    assert read["total_amount"] == booking["total_amount"]
+    assert_ledger_clean()
