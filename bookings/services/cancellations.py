@@ -25,6 +25,7 @@ from bookings.errors import (
     CancellationNotQuotable,
     CancellationNotSettled,
     CancellationSuperseded,
+    ChangeInProgress,
 )
 from bookings.models import Booking, BookingCancellation, BookingEmail
 from bookings.payloads import cancel_refund_object
@@ -142,6 +143,8 @@ def _locked(booking_id: str) -> Booking:
 def _check_nothing_unsettled(booking: Booking) -> None:
     if booking.cancellations.filter(status__in=UNSETTLED).exists():
         raise CancellationInProgress()
+    if booking.change_offers.filter(status__in=("confirming", "unknown")).exists():
+        raise ChangeInProgress()  # a change of its flights may be made: settled first
 
 
 # --- Quote -------------------------------------------------------------------------------------

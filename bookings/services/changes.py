@@ -185,7 +185,13 @@ def booking_change_request(
     check_changeable(booking)
     if booking.change_offers.filter(status__in=UNSETTLED).exists():
         raise ChangeInProgress()
-    positions = [next(i for i, s in enumerate(booking.slices) if s["id"] == r) for r in remove]
+    position_of = {s["id"]: i for i, s in enumerate(booking.slices)}
+    for slice_id in remove:
+        if slice_id not in position_of:
+            raise BookingNotChangeable(
+                f"The booking has no slice {slice_id}", details={"slice_id": slice_id}
+            )
+    positions = [position_of[slice_id] for slice_id in remove]
     supplier = supplier_for_booking(booking)
     try:  # a network call: before, never inside, the transaction
         answer = supplier.request_order_change(
@@ -314,6 +320,10 @@ def booking_change_confirm(
         check_changeable(booking)
         if offer.status == BookingChangeOffer.Status.FAILED or _expired(offer):
             raise ChangeOfferExpired(details={"expires_at": iso_utc(offer.expires_at)})
+        current = {s["id"] for s in booking.slices}
+        if not {s["id"] for s in offer.slices["remove"]} <= current:
+            # Made before another change of the booking: its slices are gone.
+            raise ChangeOfferExpired(details={"reason": "the booking changed since"})
         payment_check(
             payment=payment, amount=offer.change_total_amount, currency=offer.change_total_currency
         )

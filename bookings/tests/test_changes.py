@@ -379,3 +379,24 @@ def test_supports_check_now_settles_a_lost_change(client):
     booking.refresh_from_db()
     assert booking.slices[0]["id"] == offered["slices"]["add"][0]["id"]
     assert ledger_problems() == []
+
+
+@pytest.mark.django_db
+def test_an_offer_made_before_another_change_is_409_and_nothing_cancels_a_change_in_flight(
+    client,
+):
+    booking = ticketed(client, "Changelost")
+    first, second = change_offers(client, booking)[:2]
+    assert confirm(client, booking, first).status_code == 502  # unknown: a change in flight
+    cancelling = client.post(f"{BOOKINGS}/{booking.pk}/cancellations")
+    assert cancelling.status_code == 409
+    assert cancelling.json()["error"]["code"] == "change_in_progress"
+    bookings_outcomes_reconcile()
+
+    stale = confirm(client, booking, second)
+
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "change_offer_expired"
+    booking.refresh_from_db()
+    assert [s["id"] for s in booking.slices] == [first["slices"]["add"][0]["id"]]
+    assert ledger_problems() == []
