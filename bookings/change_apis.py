@@ -15,10 +15,10 @@ from bookings.inputs import PaymentInput, PaymentType
 from bookings.models import Booking
 from bookings.selectors import booking_get
 from bookings.serializers import BookingSerializer, currency
-from bookings.services import booking_object
-from bookings.services.changes import (
+from bookings.services import (
     booking_change_confirm,
     booking_change_request,
+    booking_object,
     change_request_object,
 )
 from core.money import q
