@@ -40,7 +40,7 @@ from bookings.models import (
     BookingEmail,
 )
 from bookings.payloads import booking_event_object
-from bookings.services.recording import record_events
+from bookings.services.recording import booking_event, record_events
 from core.exceptions import ApplicationError
 from core.ids import new_id
 from core.money import fmt, q
@@ -64,7 +64,6 @@ from flights.suppliers.order_changes import (
 from wallet.models import Transaction
 from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
-from webhooks.services import NewEvent
 
 ZERO = Decimal("0.00")
 UNSETTLED = (BookingChangeOffer.Status.CONFIRMING, BookingChangeOffer.Status.UNKNOWN)
@@ -460,10 +459,7 @@ def _settle(
         offer.supplier_change_id = confirmed.supplier_change_id or offer.supplier_change_id
         offer.outcome_note = ""
         offer.save()
-        record_events(
-            booking,
-            [NewEvent(EventType.BOOKING_UPDATED, booking_event_object(booking), previous)],
-        )
+        record_events(booking, booking_event(booking, EventType.BOOKING_UPDATED, previous=previous))
         _queue_email(booking)
     return booking
 
