@@ -91,6 +91,16 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         SUPPLIER,
     ),
     "bookings_cancellations_list": ("booking_not_found",),
+    "bookings_airline_changes_list": ("booking_not_found", SUPPLIER),
+    "bookings_airline_changes_accept": (
+        "booking_not_found",
+        "airline_change_not_found",
+        "airline_change_already_actioned",
+        "airline_change_action_unavailable",
+        "airline_change_not_accepted",
+        "supplier_not_connected",
+        SUPPLIER,
+    ),
     "bookings_cancellations_create": (
         "booking_not_found",
         "booking_already_cancelled",
@@ -229,6 +239,15 @@ WHEN = {
     "test_event_refused": "Panel: reactivating webhooks whose receiver refused the test event.",
     "supplier_order_absent": "Not an API answer: the reconcile job found no issued order.",
     "cancellation_not_found": "Invalid cancellation id (bcn_) for the booking.",
+    "airline_change_not_found": "Invalid airline change id (aic_) for the booking.",
+    "airline_change_already_actioned": "Accepting an airline change already accepted, or "
+    "answered otherwise (the booking cancelled, changed with the airline).",
+    "airline_change_action_unavailable": "Accepting an airline change the airline does not let "
+    "be accepted (`available_actions`), of a booking not ticketed, or after departure.",
+    "airline_change_not_accepted": "The supplier did not confirm accepting the change, and "
+    "reading it back does not show it accepted: nothing changed on the booking.",
+    "supplier_webhook_not_configured": "Not an API answer: Duffel's webhook event arrived "
+    "without DUFFEL_WEBHOOK_SECRET set (Duffel sends it again).",
     "cancellation_expired": "Confirming a cancellation quote past its `expires_at`.",
     "cancellation_superseded": "Confirming a cancellation quote when a newer one exists (the "
     "supplier confirms only the most recent).",

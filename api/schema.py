@@ -179,6 +179,20 @@ OPERATIONS = {
         "cash refund (once). A lost answer is `cancellation_outcome_unknown`: nothing credited, "
         "settled by the reconcile job.",
     ),
+    "bookings_airline_changes_list": (
+        "List a booking's airline changes",
+        "The changes the airline made to the booking's flights (Duffel's airline-initiated "
+        "changes), newest first: `removed` the slices as booked, `added` as changed (local "
+        "times), what the airline allows (`available_actions`) and what was done "
+        "(`action_taken`). Each is also a `booking.airline_change_detected` event.",
+    ),
+    "bookings_airline_changes_accept": (
+        "Accept an airline change",
+        "Accepts the change at the supplier and reads it back: once the supplier says "
+        "`accepted`, the booking's slices become the change's `added` ones (a `booking.updated` "
+        "event with the old slices in `previous_attributes`). To refuse the new times, cancel "
+        "the booking (its cancellations: the airline's involuntary refund).",
+    ),
     "bookings_change_requests_create": (
         "Ask for flight changes",
         "Asks the supplier for offers to change the booking's slices (Duffel's order change "
@@ -460,6 +474,7 @@ EVENT_OBJECTS = {
 }
 # Which object each event type carries in `data.object`.
 EVENT_OBJECT_OF = {
+    "booking.airline_change_detected": "BookingAirlineChangeEventObject",
     "booking": "BookingEventObject",
     "wallet.credit": "Transaction",
     "wallet.debit": "Transaction",
@@ -488,6 +503,17 @@ def document_webhook_payloads(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     event_types = schemas["EventTypeEnum"]["enum"]
     schemas.update(EVENT_OBJECTS)
+    schemas["BookingAirlineChangeEventObject"] = {
+        "description": "The booking (as in every booking event) and the change the airline made.",
+        "allOf": [
+            {"$ref": "#/components/schemas/BookingEventObject"},
+            {
+                "type": "object",
+                "properties": {"airline_change": {"$ref": "#/components/schemas/AirlineChange"}},
+                "required": ["airline_change"],
+            },
+        ],
+    }
     examples = sandbox_examples().get("events", {})
     for event_type in sorted(event_types):
         component = {

@@ -33,6 +33,7 @@ from bookings.models import Booking, BookingPassenger
 from bookings.selectors import booking_get, booking_list
 from bookings.serializers import (
     DECIMAL,
+    AirlineChangeSerializer,
     BookingConfirmedSerializer,
     BookingListItemSerializer,
     BookingSerializer,
@@ -41,6 +42,9 @@ from bookings.serializers import (
     currency,
 )
 from bookings.services import (
+    airline_change_object,
+    booking_airline_change_accept,
+    booking_airline_change_list,
     booking_cancel,
     booking_cancellation_confirm,
     booking_cancellation_list,
@@ -832,3 +836,138 @@ class BookingCancellationConfirmApi(ApiView):
             booking=_own_booking(request, booking_id), cancellation_id=cancellation_id
         )
         return envelope(cancellation_object(confirmed))
+
+
+AIRLINE_CHANGE_SLICE: dict[str, object] = {
+    "id": "sli_01m84s0sqr2j8w1b9cq0v5m3ta",
+    "origin": {
+        "iata_code": "GRU",
+        "name": "São Paulo/Guarulhos International Airport",
+        "city_name": "São Paulo",
+        "iata_city_code": "SAO",
+        "time_zone": "America/Sao_Paulo",
+    },
+    "destination": {
+        "iata_code": "LIS",
+        "name": "Humberto Delgado Airport",
+        "city_name": "Lisbon",
+        "iata_city_code": "LIS",
+        "time_zone": "Europe/Lisbon",
+    },
+    "duration": "PT10H30M",
+    "fare_brand_name": "Classic",
+    "segments": [
+        {
+            "id": "seg_01m84s0sqr4t6y8u0p2q4s6v8x",
+            "origin": {"iata_code": "GRU", "name": "Guarulhos", "terminal": "3"},
+            "destination": {"iata_code": "LIS", "name": "Humberto Delgado", "terminal": "1"},
+            "departing_at": "2027-03-10T16:25:00",
+            "arriving_at": "2027-03-11T05:55:00",
+            "operating_carrier": {
+                "iata_code": "TP",
+                "name": "TAP Air Portugal",
+                "logo_symbol_url": None,
+            },
+            "marketing_carrier": {"iata_code": "TP", "name": "TAP Air Portugal"},
+            "operating_carrier_flight_number": "88",
+            "marketing_carrier_flight_number": "88",
+            "aircraft": {"iata_code": "339", "name": "Airbus A330-900neo"},
+            "duration": "PT10H30M",
+            "distance": "7935.2",
+            "passengers": [
+                {
+                    "passenger_id": "pas_01m84s0sqr83c1tmwt646fcae1",
+                    "cabin_class": "economy",
+                    "seat": None,
+                    "baggages": [{"type": "checked", "quantity": 1}],
+                }
+            ],
+        }
+    ],
+}
+
+
+def _later_slice(slice_: dict, departing: str, arriving: str) -> dict:
+    segments = cast(list, slice_["segments"])
+    return {
+        **slice_,
+        "id": "sli_01m84t9w2e4r6t8y0u2i4o6p8a",
+        "segments": [
+            {
+                **segments[0],
+                "id": "seg_01m84t9w2e7h9k1m3n5q7s9u1w",
+                "departing_at": departing,
+                "arriving_at": arriving,
+            }
+        ],
+    }
+
+
+AIRLINE_CHANGE_EXAMPLE: dict[str, object] = {
+    "id": "aic_01m84t9w2e0a2c4e6g8j0l2n4q",
+    "booking_id": "ord_01m84s0sqr83c1tmwt646fcae0",
+    "added": [_later_slice(AIRLINE_CHANGE_SLICE, "2027-03-10T19:00:00", "2027-03-11T08:30:00")],
+    "removed": [AIRLINE_CHANGE_SLICE],
+    "available_actions": ["accept", "cancel", "change"],
+    "action_taken": None,
+    "action_taken_at": None,
+    "created_at": "2027-02-20T11:04:37Z",
+}
+AIRLINE_CHANGE_EXAMPLES = [
+    OpenApiExample("Detected, unanswered", value=AIRLINE_CHANGE_EXAMPLE, response_only=True),
+    OpenApiExample(
+        "Accepted",
+        value={
+            **AIRLINE_CHANGE_EXAMPLE,
+            "available_actions": [],
+            "action_taken": "accepted",
+            "action_taken_at": "2027-02-20T14:12:03Z",
+        },
+        response_only=True,
+    ),
+]
+
+
+class BookingAirlineChangesApi(ApiView):
+    @extend_schema(
+        operation_id="bookings_airline_changes_list",
+        tags=["Bookings"],
+        examples=AIRLINE_CHANGE_EXAMPLES[:1],
+        responses={
+            200: enveloped(AirlineChangeSerializer(many=True), name="AirlineChangeListEnvelope"),
+            404: error_response("Booking not found"),
+        },
+    )
+    def get(self, request, booking_id):
+        booking = _own_booking(request, booking_id)
+        return envelope(
+            [airline_change_object(c) for c in booking_airline_change_list(booking=booking)]
+        )
+
+
+class BookingAirlineChangeAcceptApi(ApiView):
+    supplier_methods = ("POST",)  # waits on the flight supplier
+
+    @extend_schema(
+        operation_id="bookings_airline_changes_accept",
+        tags=["Bookings"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=None,
+        examples=AIRLINE_CHANGE_EXAMPLES[1:],
+        responses={
+            200: enveloped(AirlineChangeSerializer, name="AirlineChangeEnvelope"),
+            404: error_response("Booking or airline change not found"),
+            409: error_response(
+                "airline_change_already_actioned, airline_change_action_unavailable"
+            ),
+            422: error_response("No flight supplier connected (live mode)"),
+            502: error_response(
+                "Supplier error; airline_change_not_accepted: the supplier did not confirm it, "
+                "nothing changed on the booking"
+            ),
+        },
+    )
+    def post(self, request, booking_id, change_id):
+        booking = _own_booking(request, booking_id)
+        change = booking_airline_change_accept(booking=booking, change_id=change_id)
+        return envelope(airline_change_object(change))

@@ -242,6 +242,7 @@ EVENT_LABELS = {
     EventType.BOOKING_EXPIRED: gettext_lazy("Booking expired"),
     EventType.BOOKING_FAILED: gettext_lazy("Booking failed"),
     EventType.BOOKING_UPDATED: gettext_lazy("Booking updated"),
+    EventType.BOOKING_AIRLINE_CHANGE_DETECTED: gettext_lazy("Airline changed the flights"),
 }
 # When several rows share one instant (one transaction writes them): the order of the states
 # their object is in, each change before its `booking.updated` twin.
@@ -564,6 +565,56 @@ def _promised_refund(booking: Booking) -> Decimal | None:
     return max(booking.total_amount - penalty, Decimal("0.00"))
 
 
+@dataclass
+class AirlineChangeSummary:
+    """A change the airline made to the flights, as the booking's page shows it: each flight
+    as booked and as changed (local times), and what was done about it."""
+
+    id: str
+    detected: str  # when it was detected, São Paulo time
+    state: str  # "Unanswered" / "Accepted on …" / …
+    unanswered: bool
+    before: list[Slice]
+    after: list[Slice]
+    actions: str  # what the airline allows: "accept, cancel"
+
+
+ACTION_LABELS = {
+    "accept": gettext_lazy("accept"),
+    "cancel": gettext_lazy("cancel"),
+    "change": gettext_lazy("change"),
+    "update": gettext_lazy("update"),
+}
+
+
+def airline_change_summaries(booking: Booking) -> list[AirlineChangeSummary]:
+    summaries = []
+    for change in booking.airline_changes.order_by("-created_at", "-id"):
+        unanswered = not change.action_taken
+        state = _("Unanswered")
+        if not unanswered:
+            state = str(change.get_action_taken_display())
+            if change.action_taken_at:
+                state += f" · {sao_paulo_time_for_people(change.action_taken_at)}"
+        summaries.append(
+            AirlineChangeSummary(
+                id=change.id,
+                detected=sao_paulo_time_for_people(change.created_at),
+                state=state,
+                unanswered=unanswered,
+                before=itinerary(_Slices(change.removed)),  # type: ignore[arg-type]
+                after=itinerary(_Slices(change.added)),  # type: ignore[arg-type]
+                actions=", ".join(str(ACTION_LABELS.get(a, a)) for a in change.available_actions),
+            )
+        )
+    return summaries
+
+
+@dataclass
+class _Slices:
+    slices: list[dict]
+
+
 # --- The page -----------------------------------------------------------------------------------
 
 
@@ -584,6 +635,7 @@ class BookingPage:
     outcome_unknown_since: str
     failure_reason: str  # "" unless it failed: what its code means, in the reader's language
     cancellation: CancellationSummary | None = None  # its latest cancellation at the supplier
+    airline_changes: list[AirlineChangeSummary] = field(default_factory=list)
 
 
 def _route(slices: list[Slice]) -> str:
@@ -621,4 +673,5 @@ def booking_page(booking: Booking) -> BookingPage:
         else "",
         failure_reason=failure_reason_for_people(booking.failure_reason),
         cancellation=cancellation_summary(booking),
+        airline_changes=airline_change_summaries(booking),
     )

@@ -4,6 +4,7 @@ sent by a Celery task exactly once (the row's `sent_at`)."""
 
 from datetime import datetime
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from django.core.mail import EmailMultiAlternatives
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
 from bookings.itinerary import itinerary
-from bookings.models import Booking, BookingEmail
+from bookings.models import Booking, BookingAirlineChange, BookingEmail
 from core.emails import email_message
 from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people
 from core.money import money_display, q
@@ -28,6 +29,10 @@ SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
     BookingEmail.Kind.CHANGED: _("Booking %(ref)s: your flights were changed"),
 }
+# The airline changed the flights (not a BookingEmail kind: one e-mail per change, its row's
+# `email_sent_at`).
+AIRLINE_CHANGE = "airline_change"
+AIRLINE_CHANGE_SUBJECT = _("New flight times for booking %(ref)s")
 CUSTOMER_ONLY = {BookingEmail.Kind.REMINDER}
 # The agency tells its customer and books again: the traveller gets no e-mail of a failure.
 AGENCY_ONLY = {BookingEmail.Kind.FAILED}
@@ -218,4 +223,60 @@ def email_send(*, email_id: int) -> bool:
         message.send()
         email.sent_at = timezone.now()
         email.save(update_fields=["sent_at"])
+    return True
+
+
+# --- The airline changed the flights -----------------------------------------------------------
+
+
+def airline_change_email_message(
+    *, change: BookingAirlineChange, passengers: list, documents: list, to: list[str]
+) -> EmailMultiAlternatives:
+    """The e-mail of an airline's change: the flights as booked and as the airline moved them
+    (local times), and the journey with the change."""
+    booking = change.booking
+
+    def context() -> dict:
+        from bookings.services import moved_slices
+
+        journey = moved_slices(booking.slices or [], change.removed, change.added)
+        return {
+            **booking_email_context(booking, AIRLINE_CHANGE, passengers, documents),
+            "itinerary": itinerary(SimpleNamespace(slices=journey)),  # type: ignore[arg-type]
+            "before": itinerary(SimpleNamespace(slices=change.removed)),  # type: ignore[arg-type]
+            "after": itinerary(SimpleNamespace(slices=change.added)),  # type: ignore[arg-type]
+            "accepted": change.action_taken == BookingAirlineChange.ActionTaken.ACCEPTED,
+        }
+
+    return email_message(
+        template=AIRLINE_CHANGE,
+        subject=lambda: (
+            str(AIRLINE_CHANGE_SUBJECT) % {"ref": booking.booking_reference or booking.id}
+        ),
+        context=context,
+        to=to,
+        team=booking.team,
+        test_mode=not booking.live_mode,
+    )
+
+
+def airline_change_email_send(*, change_id: str) -> bool:
+    """Send a change's e-mail unless it was sent already. Returns whether it was sent now."""
+    with transaction.atomic():
+        change = (
+            BookingAirlineChange.objects.select_for_update(of=("self",))
+            .select_related("booking__team")
+            .get(pk=change_id)
+        )
+        if change.email_sent_at is not None:
+            return False
+        booking = change.booking
+        airline_change_email_message(
+            change=change,
+            passengers=list(booking.passengers.all()),
+            documents=list(booking.documents.all()),
+            to=recipients(booking, AIRLINE_CHANGE),
+        ).send()
+        change.email_sent_at = timezone.now()
+        change.save(update_fields=["email_sent_at"])
     return True

@@ -129,6 +129,33 @@ class PaymentAmountMismatch(InvalidRequest):
     message = "Payment amount mismatch"
 
 
+class AirlineChangeNotFound(NotFound):
+    code = "airline_change_not_found"
+    message = "Airline change not found"
+
+
+class AirlineChangeAlreadyActioned(Conflict):
+    code = "airline_change_already_actioned"
+    message = "This airline change has already been answered"
+
+
+class AirlineChangeActionUnavailable(Conflict):
+    code = "airline_change_action_unavailable"
+    message = "The airline does not allow this action on this change"
+    messages = ("The flight has departed",)
+
+
+class AirlineChangeNotAccepted(SupplierError):
+    """The supplier's answer to an acceptance did not say it was accepted, and reading the
+    change back does not either: nothing was changed on the booking."""
+
+    code = "airline_change_not_accepted"
+    message = (
+        "The flight supplier has not confirmed accepting the change; nothing was changed on the "
+        "booking (try again, or check the booking's airline changes)"
+    )
+
+
 # --- Changing a booking's flights (bookings/services/changes.py) ---------------------------------
 
 

@@ -313,6 +313,54 @@ class BookingCancellation(models.Model):
         return f"{self.id} ({self.status})"
 
 
+class BookingAirlineChange(models.Model):
+    """A change the airline made to a booking's flights (`aic_`; Duffel's
+    AirlineInitiatedChange, docs/after-sale.md): its slices before (`removed`) and after
+    (`added`), in the booking's slice shape. Recorded once per supplier change, whatever the
+    number of checks or webhook retries that report it."""
+
+    class ActionTaken(models.TextChoices):
+        ACCEPTED = "accepted", _("Accepted")
+        CANCELLED = "cancelled", _("Cancelled")
+        CHANGED = "changed", _("Changed")
+
+    id = PrefixedIdField(prefix="aic")
+    booking = models.ForeignKey(
+        Booking,
+        on_delete=models.CASCADE,
+        related_name="airline_changes",
+        verbose_name=_("booking"),
+    )
+    supplier_change_id = models.CharField(_("supplier change id"), max_length=200, unique=True)
+    added = models.JSONField(_("new flights"), default=list)
+    removed = models.JSONField(_("previous flights"), default=list)
+    available_actions = models.JSONField(_("available actions"), default=list, blank=True)
+    action_taken = models.CharField(
+        _("action taken"), max_length=10, choices=ActionTaken.choices, blank=True
+    )
+    action_taken_at = models.DateTimeField(_("action taken at"), null=True, blank=True)
+    # When the booking's slices were moved to `added` (once, after an acceptance read back).
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    supplier_created_at = models.DateTimeField(null=True, blank=True)
+    email_sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("detected at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("airline change")
+        verbose_name_plural = _("airline changes")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["booking"],
+                condition=models.Q(action_taken=""),
+                name="airline_change_unanswered",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.action_taken or 'unanswered'})"
+
+
 class BookingChangeRequest(models.Model):
     """A request to change a booking's flights at its supplier (`ocr_`, Duffel's
     OrderChangeRequest): the slices to remove and add, and the offers the airline made for it

@@ -7,7 +7,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from agencies.models import Team
-from bookings.models import Booking, BookingCancellation
+from bookings.models import Booking, BookingAirlineChange, BookingCancellation
 from core.exceptions import NotFound
 from core.timestamps import business_day_bounds
 
@@ -83,7 +83,8 @@ TICKETING_STUCK_AFTER = timedelta(minutes=5)
 def bookings_needing_attention(*, now: datetime | None = None) -> QuerySet[Booking]:
     """What support should look at first: a supplier outcome still unknown after the grace
     period, ticketing stuck, a booking left without its supplier order by a request that
-    died, or a cancellation whose confirmation's answer was lost (`unknown`). Oldest first."""
+    died, or a cancellation whose confirmation's answer was lost (`unknown`); or an airline's
+    change of a ticketed booking left unanswered. Oldest first."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.SUPPLIER_UNKNOWN_GRACE_SECONDS)
     awaiting = Q(status__in=[Booking.Status.PENDING, Booking.Status.CONFIRMED])
@@ -104,7 +105,14 @@ def bookings_needing_attention(*, now: datetime | None = None) -> QuerySet[Booki
             booking=OuterRef("pk"), status=BookingCancellation.Status.UNKNOWN
         )
     )
+    # The airline changed the flights of a booking not yet departed, and nobody answered.
+    unanswered_change = Q(
+        status=Booking.Status.TICKETED,
+        departing_at__gt=now,
+        pk__in=BookingAirlineChange.objects.filter(action_taken="").values("booking_id"),
+    )
     return Booking.objects.filter(
         (awaiting & (unknown_too_long | stuck_ticketing | left_without_order))
         | Q(cancellation_unknown)
+        | unanswered_change
     ).order_by("created_at")

@@ -237,3 +237,27 @@ class CancelResultSerializer(serializers.Serializer):
         help_text="The wallet is credited the refund converted at the rate locked at booking "
         "(a full refund credits exactly what was debited)."
     )
+
+
+class AirlineChangeSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="aic_…")
+    booking_id = serializers.CharField()
+    added = BookingSliceSerializer(
+        many=True,
+        help_text="The slices as the airline changed them (the booking's slice shape; times "
+        "are the airports' local times). Accepting the change makes them the booking's.",
+    )
+    removed = BookingSliceSerializer(many=True, help_text="The slices as they were booked.")
+    available_actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=["accept", "cancel", "change", "update"]),
+        help_text="What the airline allows (Duffel's names): accept "
+        "(POST …/airline_changes/:id/accept), cancel (the booking's cancellations, the "
+        "airline's involuntary refund); change and update are done with the airline.",
+    )
+    action_taken = serializers.ChoiceField(
+        choices=["accepted", "cancelled", "changed"],
+        allow_null=True,
+        help_text="Null while unanswered.",
+    )
+    action_taken_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField(help_text="When the change was detected.")

@@ -72,3 +72,28 @@ def erase_expired_passenger_data() -> int:
     from bookings.retention import erase_expired_passenger_data as erase
 
     return erase()
+
+
+@shared_task
+def check_airline_changes() -> int:
+    """Beat, every AIRLINE_CHANGES_CHECK_INTERVAL_SECONDS: one check task per booking due."""
+    from bookings.services import bookings_airline_changes_due
+
+    due = bookings_airline_changes_due()
+    for booking_id in due:
+        check_booking_airline_changes.delay(booking_id)
+    return len(due)
+
+
+@shared_task(acks_late=True)
+def check_booking_airline_changes(booking_id: str) -> int:
+    from bookings.services import booking_airline_changes_check
+
+    return booking_airline_changes_check(booking_id=booking_id)
+
+
+@shared_task(acks_late=True)
+def send_airline_change_email(change_id: str) -> bool:
+    from bookings.emails import airline_change_email_send
+
+    return airline_change_email_send(change_id=change_id)

@@ -26,6 +26,7 @@ ID_PREFIXES = frozenset(
         "off",
         "ord",
         "bcn",  # booking cancellations
+        "aic",  # airline-initiated changes of bookings
         "ocr",  # booking change requests
         "oco",  # booking change offers
         "pas",

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from agencies.models import ApiKey, Integration, Team
 from bookings.display import cancellation_note_for_people, failure_reason_for_people
-from bookings.models import Booking, BookingCancellation
+from bookings.models import Booking, BookingAirlineChange, BookingCancellation
 from core.timestamps import business_date, business_day_bounds
 from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
 from webhooks.models import Event, EventType, WebhookEndpoint
@@ -36,6 +36,7 @@ EVENT_LABELS = {
     EventType.BOOKING_EXPIRED: _("Booking expired"),
     EventType.BOOKING_FAILED: _("Booking failed"),
     EventType.BOOKING_UPDATED: _("Booking updated"),
+    EventType.BOOKING_AIRLINE_CHANGE_DETECTED: _("Airline changed the flights"),
     EventType.WALLET_CREDIT: _("Wallet credited"),
     EventType.WALLET_DEBIT: _("Wallet debited"),
     EventType.WALLET_RECHARGE_PENDING: _("Recharge created"),
@@ -292,6 +293,16 @@ def unknown_cancellations(*, live_mode: bool) -> QuerySet[BookingCancellation]:
     )
 
 
+def unanswered_change_bookings(*, live_mode: bool, now: datetime) -> QuerySet[Booking]:
+    """Ticketed bookings not yet departed whose airline changed the flights, unanswered."""
+    return Booking.objects.filter(
+        live_mode=live_mode,
+        status=Booking.Status.TICKETED,
+        departing_at__gt=now,
+        pk__in=BookingAirlineChange.objects.filter(action_taken="").values("booking_id"),
+    )
+
+
 def failed_bookings(*, live_mode: bool, since: datetime) -> QuerySet[Booking]:
     return Booking.objects.filter(
         live_mode=live_mode, status=Booking.Status.FAILED, updated_at__gte=since
@@ -350,6 +361,23 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
                 "team": c.booking.team,
                 "url": _change("bookings_booking", c.booking_id),
                 "status": ("pending", _("Supplier outcome unknown")),
+            },
+        )
+    )
+    changed = unanswered_change_bookings(live_mode=live_mode, now=now)
+    lists.append(
+        _attention_list(
+            key="airline_changes",
+            title=_("Bookings whose airline changed the flights, unanswered"),
+            queryset=changed.select_related("team").order_by("departing_at"),
+            url=_changelist("bookings_booking", attention="yes", mode=mode),
+            row=lambda b: {
+                "label": b.booking_reference or b.id,
+                "detail": _("Accept the new times or cancel"),
+                "at": b.departing_at,
+                "team": b.team,
+                "url": _change("bookings_booking", b.pk),
+                "status": (b.status, b.get_status_display()),
             },
         )
     )

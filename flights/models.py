@@ -85,6 +85,9 @@ class SandboxOrder(models.Model):
     tickets_ready_at = models.DateTimeField(null=True, blank=True)
     # The confirmed cancellation (the sandbox's OrderCancellation, JSON), once cancelled.
     cancellation = models.JSONField(null=True, blank=True)
+    # The airline's schedule change of the order (the sandbox's AirlineInitiatedChange, JSON):
+    # the schedule-change scenario's (flights/suppliers/sandbox/changes.py).
+    airline_change = models.JSONField(null=True, blank=True)
 
     def __str__(self):
         return f"{self.booking_reference} ({self.booking_id})"

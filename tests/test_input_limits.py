@@ -381,7 +381,7 @@ def test_at_most_10_loyalty_accounts_and_10_documents_per_passenger(live_client,
     account = {"airline_iata_code": "LA", "account_number": "1234"}
     document = {
         "type": "tax_id",
-        "unique_identifier": "12345678900",
+        "unique_identifier": "52998224725",  # a valid CPF: the count is what is refused
         "issuing_country_code": "BR",
         "expires_on": "2031-01-01",
     }

@@ -14,6 +14,7 @@ class EventType(models.TextChoices):
     BOOKING_EXPIRED = "booking.expired"
     BOOKING_FAILED = "booking.failed"
     BOOKING_UPDATED = "booking.updated"
+    BOOKING_AIRLINE_CHANGE_DETECTED = "booking.airline_change_detected"
     WALLET_CREDIT = "wallet.credit"
     WALLET_DEBIT = "wallet.debit"
     WALLET_RECHARGE_PENDING = "wallet.recharge.pending"

@@ -1,11 +1,12 @@
 """Bookings' services, split by action: `creation`, `lifecycle` (confirm, cancel, expire and
 their periodic jobs), `ticketing` (issuing a confirmed booking's tickets), `outcomes`
 (unknown outcomes: the reconcile job and support's check), `cancellations` (quoted and confirmed
-at the supplier) and `changes` (a booking's flights changed at the supplier). Beneath them,
-the helpers they share: `recording` (the supplier's answers and the booking's events),
-`supplier_orders` (the booking's order at the supplier and the check lease) and `refunds` (the
-refund rule). The names other modules use are re-exported here; the errors live in
-`bookings.errors`, the wire shapes in `bookings.payloads`."""
+at the supplier), `airline_changes` (the airline's changes, after the sale) and `changes` (a
+booking's flights changed at the supplier, on request). Beneath them, the helpers they share:
+`recording` (the supplier's answers and the booking's events), `supplier_orders` (the booking's
+order at the supplier and the check lease) and `refunds` (the refund rule). The names other
+modules use are re-exported here; the errors live in `bookings.errors`, the wire shapes in
+`bookings.payloads`."""
 
 from bookings.errors import (
     BookingAlreadyCancelled,
@@ -21,6 +22,16 @@ from bookings.errors import (
     PriceChanged,
 )
 from bookings.payloads import booking_event_object, booking_object, cancel_refund_object
+from bookings.services.airline_changes import (
+    airline_change_object,
+    booking_airline_change_accept,
+    booking_airline_change_list,
+    booking_airline_changes_check,
+    booking_airline_changes_sync,
+    bookings_airline_changes_due,
+    duffel_order_bookings,
+    moved_slices,
+)
 from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellation_confirm,
@@ -78,6 +89,11 @@ __all__ = [
     "OfferNotFound",
     "OrderAbsent",
     "PriceChanged",
+    "airline_change_object",
+    "booking_airline_change_accept",
+    "booking_airline_change_list",
+    "booking_airline_changes_check",
+    "booking_airline_changes_sync",
     "booking_cancel",
     "booking_cancellable",
     "booking_cancellation_check",
@@ -101,12 +117,15 @@ __all__ = [
     "booking_offer_get",
     "booking_outcome_check",
     "booking_outcome_mark_interrupted",
+    "bookings_airline_changes_due",
     "bookings_interrupted",
     "bookings_outcomes_reconcile",
     "bookings_stuck_confirmed_requeue",
     "cancel_refund_object",
     "cancellation_object",
     "change_request_object",
+    "duffel_order_bookings",
+    "moved_slices",
     "payment_reminders_queue",
     "refund_due",  # bookings.emails: the refund rule booking_cancel applies
 ]

@@ -11,6 +11,7 @@ from factory.django import DjangoModelFactory
 from agencies.tests.factories import ClientFactory
 from bookings.models import (
     Booking,
+    BookingAirlineChange,
     BookingCancellation,
     BookingChangeOffer,
     BookingChangeRequest,
@@ -143,6 +144,34 @@ class BookingCancellationFactory(DjangoModelFactory):
     quoted_refund_amount = Decimal("100.00")
     wallet_credit_amount = Decimal("100.00")
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15))
+
+
+class BookingAirlineChangeFactory(DjangoModelFactory):
+    """An unanswered schedule change of a ticketed booking: its flight 2 h 35 min later."""
+
+    class Meta:
+        model = BookingAirlineChange
+
+    booking = factory.SubFactory(BookingFactory, status=Booking.Status.TICKETED)
+    supplier_change_id = factory.Sequence(lambda n: f"aic_supplier_factory{n:05d}")
+    removed = factory.LazyFunction(_one_way_slice)
+    added = factory.LazyFunction(
+        lambda: [
+            {
+                **slice_,
+                "segments": [
+                    {
+                        **segment,
+                        "departing_at": "2027-01-15T10:35:00-03:00",
+                        "arriving_at": "2027-01-15T12:20:00-03:00",
+                    }
+                    for segment in slice_["segments"]
+                ],
+            }
+            for slice_ in _one_way_slice()
+        ]
+    )
+    available_actions = factory.LazyFunction(lambda: ["accept", "cancel", "change"])
 
 
 class BookingChangeRequestFactory(DjangoModelFactory):

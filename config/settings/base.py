@@ -256,6 +256,14 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # stay absent at the supplier before the booking is failed and refunded.
 SUPPLIER_RECONCILE_INTERVAL_SECONDS = env.int("SUPPLIER_RECONCILE_INTERVAL_SECONDS", default=30)
 SUPPLIER_UNKNOWN_GRACE_SECONDS = env.int("SUPPLIER_UNKNOWN_GRACE_SECONDS", default=600)
+# How often ticketed bookings not yet departed are checked for airline-initiated changes
+# (docs/after-sale.md); Duffel's webhook makes a booking's check at once.
+AIRLINE_CHANGES_CHECK_INTERVAL_SECONDS = env.int(
+    "AIRLINE_CHANGES_CHECK_INTERVAL_SECONDS", default=3600
+)
+# The secret of the webhook registered at Duffel (its events' X-Duffel-Signature); empty: the
+# webhook endpoint refuses every event (503, so that Duffel sends it again).
+DUFFEL_WEBHOOK_SECRET = env.str("DUFFEL_WEBHOOK_SECRET", default="")
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
     # Support alerts of rejected payment notifications whose message was lost.
@@ -270,6 +278,10 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-supplier-outcomes": {
         "task": "bookings.tasks.reconcile_supplier_outcomes",
         "schedule": float(SUPPLIER_RECONCILE_INTERVAL_SECONDS),
+    },
+    "check-airline-changes": {
+        "task": "bookings.tasks.check_airline_changes",
+        "schedule": float(AIRLINE_CHANGES_CHECK_INTERVAL_SECONDS),
     },
     # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
     "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},

@@ -17,6 +17,7 @@ from agencies.models import ApiKey
 from agencies.tests.factories import SupportUserFactory
 from bookings.models import Booking
 from bookings.selectors import pending_holds_total
+from bookings.services import booking_airline_changes_sync
 from bookings.tests.helpers import book, holdable, offers
 from dashboard.display import periods, support_home, team_home
 from tests.kit.factories import fund, make_endpoint
@@ -203,6 +204,11 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
         state=ProviderNotification.State.REJECTED,
         reason=ProviderNotification.Reason.PAYMENT_NOT_FOUND,
     )
+    api = api_for(team_keys.live_key)  # the airline changes a ticketed booking's flights
+    offer = offers(api)[0]
+    people = [passenger(offer["passengers"][0]["id"], family_name="Schedulechange")]
+    changed = Booking.objects.get(pk=book(api, offer, type="instant", people=people).json()["id"])
+    booking_airline_changes_sync(booking=changed)
     unknown = Booking.objects.filter(team=team, status="pending").first()
     unknown_label = unknown.booking_reference or unknown.id
     Booking.objects.filter(pk=unknown.pk).update(outcome_unknown_since=timezone.now())
@@ -227,6 +233,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     assert [r["label"] for r in lists["late_recharges"]["rows"]] == [late.id]
     assert [r["label"] for r in lists["rejected_notifications"]["rows"]] == ["pay_404"]
     assert [r["label"] for r in lists["unknown_outcome"]["rows"]] == [unknown_label]
+    assert [r["label"] for r in lists["airline_changes"]["rows"]] == [changed.booking_reference]
     assert [r["label"] for r in lists["disabled_webhooks"]["rows"]] == [disabled.url, old.url]
     assert {key: item["count"] for key, item in lists.items()} == {
         **{key: 1 for key in lists},
@@ -237,7 +244,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     support = SupportUserFactory()
     page = panel(support).get(HOME).content.decode()
     assert page.index('id="attention"') < page.index('id="figures"')  # attention first
-    for text in (failed_label, late.id, unknown_label, disabled.url):
+    for text in (failed_label, late.id, unknown_label, disabled.url, changed.booking_reference):
         assert text in page, text
     assert "pay_404" in page and "Beta Tours" in page
     assert reverse("admin:agencies_team_overview", args=[other_team.pk]) in page
@@ -246,6 +253,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     assert test == {
         "unknown_outcome": 0,
         "unknown_cancellations": 0,
+        "airline_changes": 0,
         "late_recharges": 0,
         "rejected_notifications": 1,
         "failed_bookings": 0,

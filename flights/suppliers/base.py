@@ -240,6 +240,28 @@ class CancellationQuote:
         return self.refund_to in CASH_REFUND_TO
 
 
+# What can be done about an airline-initiated change (Duffel's `available_actions`), and what was
+# (`action_taken`).
+AIRLINE_CHANGE_ACTIONS = ("accept", "cancel", "change", "update")
+AIRLINE_CHANGE_ACTIONS_TAKEN = ("accepted", "cancelled", "changed")
+
+
+@dataclass(frozen=True)
+class AirlineChange:
+    """A change the airline made to an order (Duffel's AirlineInitiatedChange): the slices as
+    they were (`removed`) and as they are now (`added`), what can be done about it, and what
+    was done (`action_taken`, None while unanswered)."""
+
+    supplier_change_id: str
+    order_id: str
+    added: tuple[SupplierSlice, ...]
+    removed: tuple[SupplierSlice, ...]
+    available_actions: tuple[str, ...]
+    action_taken: str | None
+    action_taken_at: datetime | None
+    created_at: datetime | None
+
+
 SUPPLIER_CALLS = Histogram(
     "agency_supplier_call_duration_seconds",
     "Calls to a flight supplier's adapter, by supplier, operation and outcome.",
@@ -276,6 +298,8 @@ class FlightSupplier(ABC):
                 "quote_cancellation",
                 "confirm_cancellation",
                 "get_cancellation",
+                "list_airline_changes",
+                "accept_airline_change",
             ],
             outcome_of=supplier_call_outcome,
         )
@@ -362,3 +386,14 @@ class FlightSupplier(ABC):
         """The cancellation (a quote, `confirmed_at` None, or confirmed, with what was really
         refunded) as the supplier has it now: read back after a confirmation whose answer was
         lost. Raises SupplierError when it cannot be read (nothing is settled then)."""
+
+    @abstractmethod
+    def list_airline_changes(self, order_id: str) -> list[AirlineChange]:
+        """The airline-initiated changes of an order, answered or not (a read; SupplierError
+        when the supplier cannot tell)."""
+
+    @abstractmethod
+    def accept_airline_change(self, change_id: str) -> AirlineChange:
+        """Accept a change at the supplier; returns it as the supplier answers. Its answer is
+        read back (`list_airline_changes`) before anything is recorded: a lost one is a
+        SupplierError whose message says to check first."""

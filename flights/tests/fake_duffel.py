@@ -20,6 +20,13 @@ the endpoints our adapter uses:
   expired; the order then carries it as its `cancellation`), `GET /air/order_cancellations/{id}`
   (the OrderCancellation as it is now: `confirmed_at` set once confirmed) and
   `GET /air/order_cancellations?order_id=…` (an order's, oldest first; pagination as orders').
+- `GET /air/airline_initiated_changes?order_id=…` (the order's AirlineInitiatedChanges, a list
+  in `data`) and `POST /air/airline_initiated_changes/{id}/actions/accept` (once: the change's
+  `action_taken` becomes `accepted` and the order's slices its `added` ones; an actioned
+  change answers 422). A change is made by `state.add_airline_change(order_id)` (the first
+  slice 2 h 35 min later, new slice and segment ids), or at once for an order of the
+  `SCHEDULECHANGE` scenario. Cancelling an order whose change is unanswered refunds its whole
+  total (the airline's involuntary refund) and marks the change `cancelled`.
 
 Order changes: `POST /air/order_change_requests` (an order whose fare allows changes, ticketed:
 two OrderChangeOffers, the removed slices re-priced at +20% and +30% plus the fare's change
@@ -171,6 +178,7 @@ class DuffelState:
         self.offers: dict[str, dict] = {}
         self.orders: dict[str, dict] = {}  # in creation order
         self.cancellations: dict[str, dict] = {}
+        self.airline_changes: dict[str, dict] = {}
         self.change_requests: dict[str, dict] = {}  # OrderChangeRequests
         self.change_offers: dict[str, dict] = {}  # OrderChangeOffers
         self.order_changes: dict[str, dict] = {}  # OrderChanges
@@ -439,6 +447,8 @@ class DuffelState:
                 _reprice(order, PRICE_CHANGE)
             self.orders[order["id"]] = order
             self.booked_offers.add(offer["id"])
+            if scenario == "SCHEDULECHANGE":
+                self._add_airline_change(order, now)
         if scenario == "LOSTANSWER":
             raise LoseTheAnswer()
         return (202 if scenario == "PENDING" else 201), answer
@@ -543,6 +553,8 @@ class DuffelState:
                 )
             now = _now()
             scenario = order["passengers"][0]["family_name"].upper()
+            if self._unanswered_changes(order["id"]):
+                scenario = "INVOLUNTARY"  # the airline changed the flights: all is refunded
             lifetime = QUOTE_SHORT if scenario == "QUOTEEXPIRES" else QUOTE_LIFETIME
             quote = {
                 "id": new_id("ore"),
@@ -584,6 +596,94 @@ class DuffelState:
         after = base64.urlsafe_b64encode(str(start + limit).encode()).decode() if more else None
         return {"data": page, "meta": {"after": after, "before": None, "limit": limit}}
 
+    # --- Airline-initiated changes -----------------------------------------------------------
+
+    def add_airline_change(self, order_id: str) -> dict:
+        """The airline moves the order's first slice 2 h 35 min later (a schedule change)."""
+        with self.lock:
+            order = self.orders.get(order_id)
+            if order is None:
+                raise not_found()
+            return self._add_airline_change(order, _now())
+
+    def _add_airline_change(self, order: dict, now: datetime) -> dict:
+        before = order["slices"][0]
+        shift = timedelta(hours=2, minutes=35)
+        after = {
+            **before,
+            "id": new_id("sli"),
+            "segments": [
+                {
+                    **segment,
+                    "id": new_id("seg"),
+                    "departing_at": _shifted(segment["departing_at"], shift),
+                    "arriving_at": _shifted(segment["arriving_at"], shift),
+                }
+                for segment in before["segments"]
+            ],
+        }
+        change = {
+            "id": new_id("aic"),
+            "order_id": order["id"],
+            "added": [after],
+            "removed": [before],
+            "available_actions": ["accept", "cancel", "change"],
+            "action_taken": None,
+            "action_taken_at": None,
+            "travel_agent_ticket": None,
+            "created_at": instant(now),
+            "updated_at": instant(now),
+        }
+        self.airline_changes[change["id"]] = change
+        order["airline_initiated_changes"].append(change)
+        return change
+
+    def _unanswered_changes(self, order_id: str) -> list[dict]:
+        return [
+            c
+            for c in self.airline_changes.values()
+            if c["order_id"] == order_id and c["action_taken"] is None
+        ]
+
+    def list_airline_changes(self, query: dict[str, list[str]]) -> dict:
+        order_id = (query.get("order_id") or [""])[0]
+        with self.lock:
+            if order_id and order_id not in self.orders:
+                raise not_found()
+            changes = [
+                c
+                for c in self.airline_changes.values()
+                if not order_id or c["order_id"] == order_id
+            ]
+            return {"data": json.loads(json.dumps(changes))}
+
+    def accept_airline_change(self, change_id: str) -> dict:
+        with self.lock:
+            change = self.airline_changes.get(change_id)
+            if change is None:
+                raise not_found()
+            if change["action_taken"] is not None or "accept" not in change["available_actions"]:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "airline_initiated_change_already_actioned",
+                    "Already actioned",
+                    "An action has already been taken on this airline-initiated change.",
+                )
+            now = _now()
+            change.update(
+                action_taken="accepted",
+                action_taken_at=instant(now),
+                available_actions=[],
+                updated_at=instant(now),
+            )
+            order = self.orders[change["order_id"]]
+            removed = {s["id"] for s in change["removed"]}
+            position = next(i for i, s in enumerate(order["slices"]) if s["id"] in removed)
+            kept = [s for s in order["slices"] if s["id"] not in removed]
+            order["slices"] = kept[:position] + change["added"] + kept[position:]
+            return json.loads(json.dumps(change))
+
     def confirm_cancellation(self, quote_id: str) -> dict:
         with self.lock:
             quote = self.cancellations.get(quote_id)
@@ -617,11 +717,21 @@ class DuffelState:
                     "Create a new order cancellation.",
                 )
             scenario = order["passengers"][0]["family_name"].upper()
-            quote.update(_refund(order, scenario, confirmed=True, now=now))
+            involuntary = bool(self._unanswered_changes(order["id"]))
+            quote.update(
+                _refund(order, "INVOLUNTARY" if involuntary else scenario, confirmed=True, now=now)
+            )
             quote["confirmed_at"] = instant(now)
             order["cancelled_at"] = instant(now)
             order["cancellation"] = dict(quote)
             order["available_actions"] = []
+            for change in self._unanswered_changes(order["id"]):
+                change.update(
+                    action_taken="cancelled",
+                    action_taken_at=instant(now),
+                    available_actions=[],
+                    updated_at=instant(now),
+                )
         if scenario == "CANCELLOST":
             raise LoseTheAnswer()
         return quote
@@ -831,8 +941,19 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _shifted(local: str, shift: timedelta) -> str:
+    return (datetime.fromisoformat(local) + shift).isoformat(timespec="seconds")
+
+
 def _refund(order: dict, scenario: str, *, confirmed: bool, now: datetime) -> dict:
     """An OrderCancellation's refund fields for the order, per its scenario."""
+    if scenario == "INVOLUNTARY" and not order["payment_status"]["awaiting_payment"]:
+        return {
+            "refund_amount": order["total_amount"],
+            "refund_currency": order["total_currency"],
+            "refund_to": "balance",
+            "airline_credits": [],
+        }
     if order["payment_status"]["awaiting_payment"]:
         return {
             "refund_amount": "0.00",
@@ -1246,6 +1367,15 @@ class Handler(BaseHTTPRequestHandler):
             and parts[3:] == ["actions", "confirm"]
         ):
             return 200, {"data": state.confirm_cancellation(parts[2])}
+        if method == "GET" and parts == ["air", "airline_initiated_changes"]:
+            return 200, state.list_airline_changes(query)
+        if (
+            method == "POST"
+            and len(parts) == 5
+            and parts[:2] == ["air", "airline_initiated_changes"]
+            and parts[3:] == ["actions", "accept"]
+        ):
+            return 200, {"data": state.accept_airline_change(parts[2])}
         if method == "POST" and parts == ["air", "order_change_requests"]:
             return 201, {"data": state.request_change(self._data(raw))}
         if method == "GET" and parts == ["air", "order_change_offers"]:

@@ -11,7 +11,9 @@ nothing reaches the network. The bodies in duffel_responses/ follow Duffel's doc
   number, fare brand, fare basis);
 - order_held.json (a hold on the TAP offer), payment.json, order_ticketed.json (the same order
   once paid), order_instant.json (the Iberia offer booked and paid at once, with an EMD besides
-  the tickets), order_cancellation.json and order_cancellation_confirmed.json.
+  the tickets), order_cancellation.json and order_cancellation_confirmed.json;
+- airline_initiated_changes.json (an order's AirlineInitiatedChanges: TAP moves the outbound
+  later) and airline_initiated_change_accepted.json (the same, accepted).
 
 No database: `create_order` gets a SimpleNamespace with the only attribute it reads,
 `supplier_offer_id`.
@@ -1592,3 +1594,66 @@ def test_a_list_with_another_orders_cancellation_is_unreadable(duffel, supplier)
     with pytest.raises(SupplierError) as raised:
         supplier.get_order(HELD_ORDER)
     assert raised.value.code == "supplier_bad_response"
+
+
+# --- Airline-initiated changes ------------------------------------------------------------------
+
+CHANGE = "aic_0000AqZc1nQ3V7eTqkL2Wb"
+
+
+def test_an_orders_airline_initiated_changes_are_read_and_accepted(duffel, supplier):
+    """airline_initiated_changes.json: TAP moves the outbound GRU → LIS from 16:25 to 19:00
+    (terminal 3 to 2); airline_initiated_change_accepted.json: the same, accepted."""
+    duffel.add(
+        responses.GET,
+        f"{BASE_URL}/air/airline_initiated_changes",
+        match=[matchers.query_param_matcher({"order_id": HELD_ORDER})],
+        json=recorded("airline_initiated_changes"),
+    )
+    duffel.add(
+        responses.POST,
+        f"{BASE_URL}/air/airline_initiated_changes/{CHANGE}/actions/accept",
+        json=recorded("airline_initiated_change_accepted"),
+    )
+
+    [change] = supplier.list_airline_changes(HELD_ORDER)
+    accepted = supplier.accept_airline_change(CHANGE)
+
+    assert change.supplier_change_id == CHANGE and change.order_id == HELD_ORDER
+    assert change.available_actions == ("accept", "cancel", "change")
+    assert change.action_taken is None and change.action_taken_at is None
+    assert change.created_at == datetime(2027, 2, 20, 11, 4, 37, 118934, tzinfo=UTC)
+    [removed], [added] = change.removed, change.added
+    assert (removed.origin, removed.destination, removed.duration_minutes) == ("GRU", "LIS", 630)
+    [before], [after] = removed.segments, added.segments
+    assert before.departing_at == datetime(2027, 3, 10, 16, 25)  # local times, kept naive
+    assert after.departing_at == datetime(2027, 3, 10, 19, 0)
+    assert after.arriving_at == datetime(2027, 3, 11, 8, 30)
+    assert (before.origin_terminal, after.origin_terminal) == ("3", "2")
+    assert after.marketing_flight_number == "88" and after.fare_basis_code == "OL0BRC"
+    assert accepted.action_taken == "accepted" and accepted.available_actions == ()
+    assert accepted.action_taken_at == datetime(2027, 2, 20, 14, 12, 3, 550127, tzinfo=UTC)
+    listed, accept = duffel.calls
+    assert accept.request.body is None
+    for call in (listed, accept):
+        assert_duffel_headers(call.request)
+        assert call.request.req_kwargs["timeout"] == (5, 130)
+
+
+def test_an_unknown_action_or_change_is_a_supplier_error(duffel, supplier):
+    body = recorded("airline_initiated_changes")
+    body["data"][0]["available_actions"] = ["refund"]
+    duffel.add(responses.GET, f"{BASE_URL}/air/airline_initiated_changes", json=body)
+    duffel.add(
+        responses.POST,
+        f"{BASE_URL}/air/airline_initiated_changes/{CHANGE}/actions/accept",
+        json={"errors": [{"type": "invalid_request_error", "code": "not_found"}]},
+        status=404,
+    )
+    with pytest.raises(SupplierError) as unreadable:
+        supplier.list_airline_changes(HELD_ORDER)
+    assert unreadable.value.code == "supplier_bad_response"
+    with pytest.raises(SupplierError) as unknown:
+        supplier.accept_airline_change(CHANGE)
+    assert unknown.value.code == "supplier_not_found"
+    assert unknown.value.message == "Unknown Duffel airline-initiated change"

@@ -153,6 +153,38 @@ def _journey(team, receiver_url: str) -> dict:
         format="json",
     ).json()
     call("bookings_cancel", "delete", f"/bookings/{instant['id']}")
+    # The sandbox's schedule-change scenario (docs/sandbox.md): a change to list and accept.
+    changed_offer = next(
+        o
+        for o in offers
+        if o["payment_requirements"]["requires_instant_payment"]
+        and o["id"] != instant_offer["id"]
+        and Decimal(o["base_cost_brl"]) < Decimal("5000.00")
+    )
+    changed = client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": changed_offer["id"],
+            "type": "instant",
+            "passengers": [{**passenger(changed_offer), "family_name": "Schedulechange"}],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": changed_offer["total_amount"],
+                    "currency": changed_offer["total_currency"],
+                }
+            ],
+        },
+        format="json",
+    ).json()
+    change = call(
+        "bookings_airline_changes_list", "get", f"/bookings/{changed['id']}/airline_changes"
+    )["data"][0]
+    call(
+        "bookings_airline_changes_accept",
+        "post",
+        f"/bookings/{changed['id']}/airline_changes/{change['id']}/accept",
+    )
     one_way = {**search, "type": "one_way", "slices": search["slices"][:1]}
     changeable = next(  # from a search of its own: the journey books the others' offers
         o

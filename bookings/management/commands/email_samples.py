@@ -110,8 +110,8 @@ def _booking(team, **fields):
 
 def sample_messages() -> dict:
     """{kind: message} for every e-mail, built the way the code sends it."""
-    from bookings.emails import booking_email_message
-    from bookings.models import Booking, BookingDocument, BookingPassenger
+    from bookings.emails import airline_change_email_message, booking_email_message
+    from bookings.models import Booking, BookingAirlineChange, BookingDocument, BookingPassenger
     from webhooks.emails import deactivation_alert_message
     from webhooks.models import WebhookEndpoint
 
@@ -151,6 +151,28 @@ def sample_messages() -> dict:
         )
         for kind, (booking, documents) in bookings.items()
     }
+    ticketed = _booking(team, status=status.TICKETED, confirmed_at=paid)
+    outbound: dict = SLICES[0]
+    later = {  # the airline moves the outbound 2 h 35 min later
+        **outbound,
+        "segments": [
+            {**segment, "departing_at": departing, "arriving_at": arriving}
+            for segment, (departing, arriving) in zip(
+                outbound["segments"],
+                [
+                    ("2027-01-15T19:00:00", "2027-01-16T10:00:00"),
+                    ("2027-01-16T13:25:00", "2027-01-16T13:35:00"),
+                ],
+                strict=True,
+            )
+        ],
+    }
+    messages["airline_change"] = airline_change_email_message(
+        change=BookingAirlineChange(booking=ticketed, removed=[outbound], added=[later]),
+        passengers=passengers,
+        documents=tickets,
+        to=["ana@example.com", team.notification_email],
+    )
     endpoint = WebhookEndpoint(
         id="wh_01sampleendpoint",
         team=team,

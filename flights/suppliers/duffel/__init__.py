@@ -17,6 +17,8 @@ Calls (JSON bodies wrapped in `{"data": ...}`, answers likewise):
   ours.
 - quote_cancellation: `POST /air/order_cancellations`; confirm_cancellation:
   `POST /air/order_cancellations/{id}/actions/confirm`.
+- list_airline_changes: `GET /air/airline_initiated_changes?order_id=…`; accept_airline_change:
+  `POST /air/airline_initiated_changes/{id}/actions/accept` (a change: its answer is read back).
 
 Mapping decisions (Duffel's nulls included):
 
@@ -82,7 +84,8 @@ The package, by resource as Duffel's own SDK (duffel_api) splits them: `supplier
 (DuffelSupplier, the FlightSupplier interface), `http_client` (the session, timeouts and what
 failed answers become), `errors` (the codes and messages, in the error catalogue under this
 package's name), `offer_requests` (search), `offers` (an offer read into a SupplierOffer),
-`orders`, `payments`, `order_cancellations`, and `values` (amounts, instants, durations, codes).
+`orders`, `payments`, `order_cancellations`, `airline_initiated_changes`, and `values` (amounts,
+instants, durations, codes).
 The names callers use are exported here.
 """
 

@@ -53,6 +53,7 @@ TOO_MANY_ORDERS = (
     "Too many Duffel orders to look through for this booking; check it in the Duffel dashboard",
 )
 QUOTE_NOT_FOUND = ("quote_not_found", "Unknown Duffel cancellation quote")
+AIRLINE_CHANGE_NOT_FOUND = (NOT_FOUND[0], "Unknown Duffel airline-initiated change")
 ORDER_PENDING = (
     "order_pending",
     "The airline has not confirmed the booking yet; we are checking with it",
@@ -100,6 +101,7 @@ for _code, _message in (
     ORDER_NOT_FOUND,
     TOO_MANY_ORDERS,
     QUOTE_NOT_FOUND,
+    AIRLINE_CHANGE_NOT_FOUND,
     ORDER_PENDING,
     *KNOWN_ERRORS.values(),
 ):

@@ -1,5 +1,6 @@
 """DuffelSupplier: the FlightSupplier of a team's Duffel integration, each call one of the
-resource modules (`offer_requests`, `orders`, `payments`, `order_cancellations`) through one
+resource modules (`offer_requests`, `orders`, `payments`, `order_cancellations`,
+`airline_initiated_changes`) through one
 HTTP client (`http_client`)."""
 
 import dataclasses
@@ -9,6 +10,7 @@ from decimal import Decimal
 import requests
 
 from flights.suppliers.base import (
+    AirlineChange,
     CancellationQuote,
     FlightSupplier,
     OrderPassenger,
@@ -18,6 +20,7 @@ from flights.suppliers.base import (
     SupplierOrder,
 )
 from flights.suppliers.duffel import (
+    airline_initiated_changes,
     offer_requests,
     order_cancellations,
     order_changes,
@@ -136,3 +139,9 @@ class DuffelSupplier(FlightSupplier):
 
     def get_cancellation(self, quote_id: str) -> CancellationQuote:
         return order_cancellations.get(self.client, quote_id)
+
+    def list_airline_changes(self, order_id: str) -> list[AirlineChange]:
+        return airline_initiated_changes.list_for_order(self.client, order_id)
+
+    def accept_airline_change(self, change_id: str) -> AirlineChange:
+        return airline_initiated_changes.accept(self.client, change_id)

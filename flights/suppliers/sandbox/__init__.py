@@ -108,5 +108,7 @@ for _code, _message in (
     ("quote_not_found", "Unknown sandbox cancellation quote"),
     ("quote_expired", "The cancellation quote has expired"),
     ("order_already_cancelled", "The order has already been cancelled"),
+    ("supplier_not_found", "Unknown sandbox airline-initiated change"),
+    ("supplier_error", "This airline-initiated change has already been actioned"),
 ):
     register_error(_code, SupplierError.status_code, _message, module=__name__)

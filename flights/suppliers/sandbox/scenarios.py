@@ -43,6 +43,11 @@ QUOTE_EXPIRES_FAMILY_NAME = "Quoteexpires"
 QUOTE_SHORT_SECONDS = 5
 # - the order is cancelled, but the confirmation's answer is lost (found later in the order).
 CANCEL_ANSWER_LOST_FAMILY_NAME = "Cancellost"
+# Airline-initiated changes (a passenger's family name, any case): once the order is made, the
+# airline moves its first slice SCHEDULE_CHANGE_MINUTES later (a schedule change to accept, or
+# to cancel on, flights/suppliers/sandbox/changes.py).
+SCHEDULE_CHANGE_FAMILY_NAME = "Schedulechange"
+SCHEDULE_CHANGE_MINUTES = 155
 # - a hold without a price guarantee whose price the airline raises by PRICE_CHANGE_PERCENT: read
 #   back, the order costs more; paying the offer's total is refused with `price_changed`.
 PRICE_CHANGE_FAMILY_NAME = "Pricechange"
@@ -59,6 +64,7 @@ SCENARIO_FLAGS = {
     REFUND_CREDITS_FAMILY_NAME: "c",
     QUOTE_EXPIRES_FAMILY_NAME: "x",
     CANCEL_ANSWER_LOST_FAMILY_NAME: "k",
+    SCHEDULE_CHANGE_FAMILY_NAME: "s",
     PRICE_CHANGE_FAMILY_NAME: "g",
 }
 

@@ -12,6 +12,7 @@ from core.money import q
 from flights.models import SandboxOrder
 from flights.reference import AIRLINES
 from flights.suppliers.base import (
+    AirlineChange,
     AirlineCredit,
     CancellationQuote,
     FlightSupplier,
@@ -27,7 +28,7 @@ from flights.suppliers.order_changes import (
     SupplierChangeRequest,
     SupplierOrderChange,
 )
-from flights.suppliers.sandbox import order_changes
+from flights.suppliers.sandbox import changes, order_changes
 from flights.suppliers.sandbox.common import ceil_second, stable_int
 from flights.suppliers.sandbox.fares import (
     OFFER_MINUTES,
@@ -68,6 +69,7 @@ from flights.suppliers.sandbox.scenarios import (
     REFUND_DROPS_FAMILY_NAME,
     REFUND_LOWER_FAMILY_NAME,
     REFUND_VOUCHER_FAMILY_NAME,
+    SCHEDULE_CHANGE_FAMILY_NAME,
     SUPPLIER_DOWN_FAMILY_NAME,
     check_search_scenarios,
     issuance_failure,
@@ -151,11 +153,15 @@ class SandboxSupplier(FlightSupplier):
             state = book_order(state, booking_id=booking_id, now=now)
             if state.scenario == HOLD_ANSWER_LOST_FAMILY_NAME:
                 raise outcome_unknown(state.scenario)
-            return state.order()
-        check_payment(state, amount, currency)
-        if state.issuance_fails:
-            raise issuance_failure()
-        return self._issue(ticketed_state(state), booking_id=booking_id, now=now, new=True)
+            order = state.order()
+        else:
+            check_payment(state, amount, currency)
+            if state.issuance_fails:
+                raise issuance_failure()
+            order = self._issue(ticketed_state(state), booking_id=booking_id, now=now, new=True)
+        if state.scenario == SCHEDULE_CHANGE_FAMILY_NAME:
+            changes.record_schedule_change(order.booking_reference, offer, now)
+        return order
 
     def pay_order(self, *, order_id: str, amount: Decimal, currency: str) -> SupplierOrder:
         current = current_order(order_id)
@@ -256,6 +262,7 @@ class SandboxSupplier(FlightSupplier):
             raise SupplierError(
                 "The order has already been cancelled", code="order_already_cancelled"
             )
+        changes.cancel_on_change(state.booking_reference)
         if state.scenario == CANCEL_ANSWER_LOST_FAMILY_NAME:
             raise outcome_unknown(state.scenario)  # cancelled all the same
         return confirmed
@@ -277,6 +284,12 @@ class SandboxSupplier(FlightSupplier):
             state, current, quote_id, expires, timezone.now(), confirmed=False
         )
 
+    def list_airline_changes(self, order_id: str) -> list[AirlineChange]:
+        return changes.changes_of(order_id)
+
+    def accept_airline_change(self, change_id: str) -> AirlineChange:
+        return changes.accept(change_id)
+
     @staticmethod
     def _cancellation(
         state: OrderState,
@@ -288,7 +301,9 @@ class SandboxSupplier(FlightSupplier):
         confirmed: bool,
     ) -> CancellationQuote:
         refund = Decimal("0.00")
-        if state.refund_penalty is not None:
+        if changes.unanswered_change(state.booking_reference):
+            refund = state.total_amount  # the airline changed the flight: an involuntary refund
+        elif state.refund_penalty is not None:
             refund = q(max(state.total_amount - state.refund_penalty, Decimal(0)))
         if state.scenario == REFUND_LOWER_FAMILY_NAME or (
             confirmed and state.scenario == REFUND_DROPS_FAMILY_NAME
