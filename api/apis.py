@@ -64,29 +64,32 @@ class ApiView(APIView):
         if method not in self.http_method_names or not hasattr(self, method):
             # Before anything about the request's key or body: the method is the first answer.
             raise exceptions.MethodNotAllowed(request.method)
-        if request.method not in METHODS:
-            return
+        if request.method in METHODS:
+            self._claim_idempotency_key(request)
+        if request.method in self.supplier_methods:
+            self._supplier_slot = slot_take(
+                team_id=request.user.team_id, live_mode=request.user.live_mode
+            )
+
+    def _claim_idempotency_key(self, request) -> None:
         # Parse the body now (api/parsers.py): a malformed one never claims a key. `body`
         # first, so that the raw bytes stay readable for the key's fingerprint.
         request._request.body  # noqa: B018 - read and kept
         request.data  # noqa: B018 - parsed for its errors
         key = request.headers.get(HEADER)
-        if key is not None:
-            outcome = idempotency_claim(
-                team=request.user.team,
-                live_mode=request.user.live_mode,
-                key=validate_key(key),
-                fingerprint=request_fingerprint(
-                    method=request.method, path=request.get_full_path(), body=request._request.body
-                ),
-            )
-            if isinstance(outcome, StoredResponse):
-                raise _Replay(outcome)  # a replay waits on nobody: it takes no slot
-            self._idempotency_claim = outcome
-        if request.method in self.supplier_methods:
-            self._supplier_slot = slot_take(
-                team_id=request.user.team_id, live_mode=request.user.live_mode
-            )
+        if key is None:
+            return
+        outcome = idempotency_claim(
+            team=request.user.team,
+            live_mode=request.user.live_mode,
+            key=validate_key(key),
+            fingerprint=request_fingerprint(
+                method=request.method, path=request.get_full_path(), body=request._request.body
+            ),
+        )
+        if isinstance(outcome, StoredResponse):
+            raise _Replay(outcome)  # a replay waits on nobody: it takes no slot
+        self._idempotency_claim = outcome
 
     def handle_exception(self, exc):
         if isinstance(exc, _Replay):

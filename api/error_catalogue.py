@@ -117,6 +117,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_not_cancellable",
         "booking_outcome_unknown",
         "cancellation_in_progress",
+        "change_in_progress",
         "cancellation_outcome_unknown",
         "cancellation_not_quotable",
         "supplier_not_connected",
@@ -139,6 +140,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_not_cancellable",
         "booking_outcome_unknown",
         "cancellation_in_progress",
+        "change_in_progress",
         "supplier_not_connected",
         "cancellation_not_quotable",
         SUPPLIER,
@@ -152,7 +154,31 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "cancellation_expired",
         "cancellation_superseded",
         "cancellation_in_progress",
+        "change_in_progress",
         "cancellation_outcome_unknown",
+        "supplier_not_connected",
+        SUPPLIER,
+    ),
+    "bookings_change_requests_create": (
+        "booking_not_found",
+        "booking_not_changeable",
+        "booking_outcome_unknown",
+        "change_in_progress",
+        "cancellation_in_progress",
+        "supplier_not_connected",
+        SUPPLIER,
+    ),
+    "bookings_changes_create": (
+        "booking_not_found",
+        "change_offer_not_found",
+        "payment_amount_mismatch:400",
+        "booking_not_changeable",
+        "booking_outcome_unknown",
+        "change_offer_expired",
+        "change_in_progress",
+        "cancellation_in_progress",
+        "insufficient_balance",
+        "change_outcome_unknown",
         "supplier_not_connected",
         SUPPLIER,
     ),
@@ -267,6 +293,19 @@ WHEN = {
     "cancellation_not_quotable": "The supplier's quote cannot be settled automatically (a "
     "refund in another currency, or of an unknown amount).",
 }
+WHEN.update(
+    {
+        "booking_not_changeable": "Changing flights the fare's conditions do not allow, of a "
+        "booking not ticketed or departed, or that the airline refuses.",
+        "change_offer_not_found": "Invalid change offer id (oco_) for the booking.",
+        "change_offer_expired": "Confirming a change offer past its `expires_at` (or that the "
+        "airline says expired).",
+        "change_in_progress": "A change of the booking is being confirmed, or its outcome "
+        "checked with the supplier.",
+        "change_outcome_unknown": "The supplier's answer to a change's confirmation was lost or "
+        "unreadable: the reconcile job settles it, nothing is debited twice.",
+    }
+)
 SUPPLIER_WHEN = "The flight supplier (the sandbox or Duffel) refused or failed."
 
 

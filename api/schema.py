@@ -217,6 +217,19 @@ OPERATIONS = {
         "event with the old slices in `previous_attributes`). To refuse the new times, cancel "
         "the booking (its cancellations: the airline's involuntary refund).",
     ),
+    "bookings_change_requests_create": (
+        "Ask for flight changes",
+        "Asks the supplier for offers to change the booking's slices (Duffel's order change "
+        "request), each priced in BRL at the booking's exchange rate with the agency's price "
+        "of the change. Nothing changes yet; confirm one before its `expires_at`.",
+    ),
+    "bookings_changes_create": (
+        "Change flights",
+        "Confirms a change offer at the supplier: a positive difference is debited from the "
+        "wallet (once), a negative one refunded in cash is credited; the booking's slices, "
+        "tickets and total follow. A lost answer is `change_outcome_unknown`, settled by the "
+        "reconcile job.",
+    ),
     "webhooks_list": ("List webhooks", "The team's endpoints of this mode, with statistics."),
     "webhooks_create": (
         "Register a webhook",
@@ -260,6 +273,12 @@ LINKS = {
                 "booking_id": "$response.body#/data/booking_id",
                 "cancellation_id": "$response.body#/data/id",
             },
+        ),
+    },
+    ("bookings_change_requests_create", "201"): {
+        "ConfirmChange": (
+            "bookings_changes_create",
+            {"booking_id": "$response.body#/data/booking_id"},
         ),
     },
     ("webhooks_create", "201"): {

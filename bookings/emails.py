@@ -29,6 +29,7 @@ SUBJECTS: "dict[str, StrPromise]" = {
     BookingEmail.Kind.CANCELLED: _("Booking %(ref)s cancelled"),
     BookingEmail.Kind.FAILED: _("Booking %(ref)s failed: nothing was issued"),
     BookingEmail.Kind.SERVICES_ADDED: _("Extras added to booking %(ref)s"),
+    BookingEmail.Kind.CHANGED: _("Booking %(ref)s: your flights were changed"),
 }
 # The airline changed the flights (not a BookingEmail kind: one e-mail per change, its row's
 # `email_sent_at`).
@@ -214,7 +215,16 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
         "extras": extras_lines(booking, passengers)
         if kind == BookingEmail.Kind.SERVICES_ADDED
         else [],
+        "change_amount": _change_amount(booking) if kind == BookingEmail.Kind.CHANGED else "",
     }
+
+
+def _change_amount(booking: Booking) -> str:
+    """The client price of the booking's latest change (docs/after-sale.md), for people."""
+    if booking._state.adding:  # an unsaved booking (the e-mail samples) has no change recorded
+        return ""
+    change = booking.change_offers.filter(status="confirmed").order_by("-confirmed_at").first()
+    return money_display(change.client_change_amount, "BRL") if change else ""
 
 
 def booking_email_message(

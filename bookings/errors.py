@@ -154,3 +154,46 @@ class AirlineChangeNotAccepted(SupplierError):
         "The flight supplier has not confirmed accepting the change; nothing was changed on the "
         "booking (try again, or check the booking's airline changes)"
     )
+
+
+# --- Changing a booking's flights (bookings/services/changes.py) ---------------------------------
+
+
+class BookingNotChangeable(Conflict):
+    code = "booking_not_changeable"
+    message = "This booking's flights cannot be changed"
+    messages = (
+        "The fare's conditions do not allow changes",
+        "Only a ticketed booking can be changed",
+        "The airline refused the change",
+        "The booking has no slice {slice_id}",
+    )
+
+
+class ChangeOfferNotFound(NotFound):
+    code = "change_offer_not_found"
+    message = "Change offer not found"
+
+
+class ChangeOfferExpired(Conflict):
+    code = "change_offer_expired"
+    message = "This change offer has expired; ask for a new change request"
+
+
+class ChangeInProgress(Conflict):
+    code = "change_in_progress"
+    message = (
+        "A change of this booking is being confirmed at the flight supplier, or its outcome is "
+        "being checked with it: try again in a few minutes"
+    )
+
+
+class ChangeNotSettled(SupplierError):
+    """A confirmation whose answer cannot be trusted: the change may be made; the reconcile job
+    settles it from the supplier's order change."""
+
+    code = "change_outcome_unknown"
+    message = (
+        "The flight supplier has not confirmed the change yet; we are checking with it "
+        "(the booking follows once it is known; nothing is debited twice)"
+    )

@@ -214,6 +214,7 @@ class BookingEmail(models.Model):
         CANCELLED = "booking_cancelled", _("Booking cancelled")
         FAILED = "booking_failed", _("Booking failed")
         SERVICES_ADDED = "services_added", _("Extras added")
+        CHANGED = "booking_changed", _("Flights changed")
 
     booking = models.ForeignKey(
         Booking, on_delete=models.CASCADE, related_name="emails", verbose_name=_("booking")
@@ -409,6 +410,120 @@ class BookingServicesPurchase(models.Model):
                 condition=models.Q(status__in=["pending", "unknown"]),
                 name="one_unsettled_services_purchase_per_booking",
             ),
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.status})"
+
+
+class BookingChangeRequest(models.Model):
+    """A request to change a booking's flights at its supplier (`ocr_`, Duffel's
+    OrderChangeRequest): the slices to remove and add, and the offers the airline made for it
+    (docs/after-sale.md)."""
+
+    id = PrefixedIdField(prefix="ocr")
+    booking = models.ForeignKey(
+        Booking,
+        on_delete=models.CASCADE,
+        related_name="change_requests",
+        verbose_name=_("booking"),
+    )
+    supplier_request_id = models.CharField(_("supplier change request id"), max_length=200)
+    slices = models.JSONField(_("slices"), help_text=_("{remove: [{slice_id}], add: [...]}"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("change request")
+        verbose_name_plural = _("change requests")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.id
+
+
+class BookingChangeOffer(models.Model):
+    """One of the airline's offers for a change request (`oco_`, Duffel's OrderChangeOffer),
+    and, once confirmed, the change made from it (Duffel's OrderChange): priced in BRL at the
+    booking's own exchange rate; the wallet is debited a positive difference (when confirming)
+    or credited a negative one refunded in cash (once confirmed), once."""
+
+    class Status(models.TextChoices):
+        OFFERED = "offered", _("Offered")
+        # Sent to the supplier for confirmation, its answer not in yet.
+        CONFIRMING = "confirming", _("Confirming")
+        # The confirmation's answer was lost or unreadable: the reconcile job finds out.
+        UNKNOWN = "unknown", _("Outcome unknown")
+        CONFIRMED = "confirmed", _("Confirmed")
+        # The supplier certainly did not make it (refused, expired): any debit was returned.
+        FAILED = "failed", _("Not made")
+
+    id = PrefixedIdField(prefix="oco")
+    change_request = models.ForeignKey(
+        BookingChangeRequest,
+        on_delete=models.CASCADE,
+        related_name="offers",
+        verbose_name=_("change request"),
+    )
+    booking = models.ForeignKey(
+        Booking,
+        on_delete=models.CASCADE,
+        related_name="change_offers",
+        verbose_name=_("booking"),
+    )
+    supplier_offer_id = models.CharField(_("supplier change offer id"), max_length=200)
+    supplier_change_id = models.CharField(_("supplier order change id"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OFFERED
+    )
+    # {add: [<Slice>], remove: [<Slice>]}: the slices as the booking shows them.
+    slices = models.JSONField(_("slices"))
+    change_total_amount = models.DecimalField(_("change total"), max_digits=14, decimal_places=2)
+    change_total_currency = models.CharField(_("currency"), max_length=3)
+    penalty_amount = models.DecimalField(
+        _("penalty"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    penalty_currency = models.CharField(_("penalty currency"), max_length=3, blank=True)
+    new_total_amount = models.DecimalField(_("new total"), max_digits=14, decimal_places=2)
+    new_total_currency = models.CharField(_("new total currency"), max_length=3)
+    refund_to = models.CharField(_("refunded to"), max_length=30, blank=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    exchange_rate = models.DecimalField(_("exchange rate"), max_digits=18, decimal_places=8)
+    change_cost_brl = models.DecimalField(_("change cost in BRL"), max_digits=14, decimal_places=2)
+    # The agency's price of the change (docs/after-sale.md "Pricing a change"): the wallet is
+    # never debited these.
+    markup_amount = models.DecimalField(_("markup"), max_digits=14, decimal_places=2)
+    fee_amount = models.DecimalField(_("fee"), max_digits=14, decimal_places=2)
+    client_change_amount = models.DecimalField(
+        _("client price of the change"), max_digits=14, decimal_places=2
+    )
+    # What the wallet was debited (positive) or credited (negative) for it, in BRL.
+    wallet_amount = models.DecimalField(
+        _("wallet movement"), max_digits=14, decimal_places=2, default=0
+    )
+    confirming_since = models.DateTimeField(null=True, blank=True)
+    outcome_note = models.CharField(_("supplier outcome note"), max_length=255, blank=True)
+    outcome_checked_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("change offer")
+        verbose_name_plural = _("change offers")
+        ordering = ["created_at", "id"]
+        constraints = [
+            # One change of a booking at a time: none confirmed while another is unsettled.
+            models.UniqueConstraint(
+                fields=["booking"],
+                condition=models.Q(status__in=["confirming", "unknown"]),
+                name="one_unsettled_change_per_booking",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["status"],
+                condition=models.Q(status__in=["confirming", "unknown"]),
+                name="change_unsettled",
+            )
         ]
 
     def __str__(self):

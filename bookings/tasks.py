@@ -53,6 +53,13 @@ def check_services_outcome(purchase_id: str) -> str:
 
 
 @shared_task(acks_late=True)
+def check_change_outcome(change_offer_id: str) -> str:
+    from bookings.services.changes import booking_change_check
+
+    return booking_change_check(change_offer_id=change_offer_id)
+
+
+@shared_task(acks_late=True)
 def send_booking_email(email_id: int) -> bool:
     from bookings.emails import email_send
 

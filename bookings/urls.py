@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis, apis_services, supplier_webhooks
+from bookings import apis, apis_services, change_apis, supplier_webhooks
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -29,6 +29,16 @@ urlpatterns = [
         "bookings/<str:booking_id>/airline_changes/<str:change_id>/accept",
         apis.BookingAirlineChangeAcceptApi.as_view(),
         name="booking-airline-change-accept",
+    ),
+    path(
+        "bookings/<str:booking_id>/change_requests",
+        change_apis.BookingChangeRequestsApi.as_view(),
+        name="booking-change-requests",
+    ),
+    path(
+        "bookings/<str:booking_id>/changes",
+        change_apis.BookingChangesApi.as_view(),
+        name="booking-changes",
     ),
     # Duffel's webhook events (signed; each only makes us read the order's changes back).
     path(

@@ -28,6 +28,8 @@ ID_PREFIXES = frozenset(
         "bcn",  # booking cancellations
         "aic",  # airline-initiated changes of bookings
         "bsv",  # extras (services) added to a booking after the sale
+        "ocr",  # booking change requests
+        "oco",  # booking change offers
         "pas",
         "sli",
         "seg",

@@ -152,7 +152,8 @@ def recharge_figures(*, team: Team | None, live_mode: bool) -> dict:
 
 def activity_figures(*, team: Team | None, live_mode: bool, when: Periods) -> dict:
     """Bookings made today and this month (São Paulo), and what they cost the wallet: the
-    ledger's booking debits, and the refunds credited back, in the same periods."""
+    ledger's booking and change debits, and the refunds (of bookings and changes) credited
+    back, in the same periods."""
     bookings = _scoped(
         Booking.objects.filter(
             live_mode=live_mode, created_at__gte=when.month_start, created_at__lt=when.month_end
@@ -163,14 +164,20 @@ def activity_figures(*, team: Team | None, live_mode: bool, when: Periods) -> di
         today=Count("pk", filter=Q(created_at__gte=when.day_start, created_at__lt=when.day_end)),
     )
     today = Q(created_at__gte=when.day_start, created_at__lt=when.day_end)
+    # A change of a booking's flights costs (or gives back) what its ledger rows say.
+    change = Transaction.ReferenceType.BOOKING_CHANGE
     spent = Q(
         type=Transaction.Type.DEBIT,
         reference_type__in=[
             Transaction.ReferenceType.BOOKING,
             Transaction.ReferenceType.BOOKING_SERVICES,  # extras bought after the sale
+            change,
         ],
     )
-    refunded = Q(type=Transaction.Type.CREDIT, reference_type=Transaction.ReferenceType.REFUND)
+    refunded = Q(
+        type=Transaction.Type.CREDIT,
+        reference_type__in=[Transaction.ReferenceType.REFUND, change],
+    )
     ledger = _scoped(
         Transaction.objects.filter(
             live_mode=live_mode, created_at__gte=when.month_start, created_at__lt=when.month_end

@@ -91,3 +91,19 @@ class SandboxOrder(models.Model):
 
     def __str__(self):
         return f"{self.booking_reference} ({self.booking_id})"
+
+
+class SandboxOrderChange(models.Model):
+    """An order change offer the sandbox airline made (its OrderChangeOffer), and the change made
+    from it (`change_id`, confirmed at `confirmed_at`): what a change's answer, lost, is read back
+    from (flights/suppliers/sandbox/order_changes.py)."""
+
+    id = models.CharField(max_length=60, primary_key=True)
+    booking_reference = models.CharField(max_length=6, db_index=True)
+    change_id = models.CharField(max_length=60, blank=True, db_index=True)
+    data = models.JSONField(help_text="The offer's amounts, refund_to and expires_at.")
+    created_at = models.DateTimeField()
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return self.id

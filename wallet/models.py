@@ -62,6 +62,7 @@ class Transaction(models.Model):
         RECHARGE = "recharge", _("Recharge")
         REFUND = "refund", _("Refund")
         BOOKING_SERVICES = "booking_services", _("Booking extras")
+        BOOKING_CHANGE = "booking_change", _("Booking change")
 
     id = PrefixedIdField(prefix="txn")
     team = models.ForeignKey(

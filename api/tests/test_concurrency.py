@@ -88,6 +88,19 @@ def test_a_refused_request_may_be_retried_with_its_idempotency_key(team, team_ke
     assert retried.status_code == 200 and "Idempotent-Replayed" not in retried
 
 
+def test_a_read_that_asks_the_supplier_takes_a_slot_too(team, team_keys, one_slot):
+    client = client_with(team_keys.live_key)
+    offer = client.post(SEARCH, BODY, format="json").json()["offers"][0]
+    bags = f"/api/v1/offers/{offer['id']}/available_services"
+    slot = slot_take(team_id=team.pk, live_mode=True)
+    refused = client.get(bags)
+    slot_give_back(slot)
+
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "concurrency_limited"
+    assert client.get(bags).status_code == 200
+
+
 def test_zero_turns_the_cap_off(team, team_keys, settings):
     settings.API_SUPPLIER_CONCURRENCY = 0
     assert slot_take(team_id=team.pk, live_mode=True) is None

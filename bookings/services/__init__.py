@@ -1,7 +1,8 @@
 """Bookings' services, split by action: `creation`, `lifecycle` (confirm, cancel, expire and
-their periodic jobs), `ticketing` (issuing a confirmed booking's tickets) and `outcomes`
-(unknown outcomes: the reconcile job and support's check), `cancellations` and
-`airline_changes` (after the sale). Beneath them, the helpers they share:
+their periodic jobs), `ticketing` (issuing a confirmed booking's tickets), `outcomes`
+(unknown outcomes: the reconcile job and support's check), `cancellations` (quoted and confirmed
+at the supplier), `airline_changes` (the airline's changes, after the sale) and `changes` (a
+booking's flights changed at the supplier, on request). Beneath them, the helpers they share:
 `recording` (the supplier's answers and the booking's events), `supplier_orders` (the booking's
 order at the supplier and the check lease) and `refunds` (the refund rule). The names other
 modules use are re-exported here; the errors live in `bookings.errors`, the wire shapes in
@@ -39,6 +40,13 @@ from bookings.services.cancellations import (
     booking_cancellation_quote,
     booking_cancellations_unsettled,
     cancellation_object,
+)
+from bookings.services.changes import (
+    booking_change_check,
+    booking_change_confirm,
+    booking_change_request,
+    booking_changes_unsettled,
+    change_request_object,
 )
 from bookings.services.creation import booking_create, booking_offer_get
 from bookings.services.lifecycle import (
@@ -94,6 +102,10 @@ __all__ = [
     "booking_cancellation_list",
     "booking_cancellation_quote",
     "booking_cancellations_unsettled",
+    "booking_change_check",
+    "booking_change_confirm",
+    "booking_change_request",
+    "booking_changes_unsettled",
     "booking_check_with_supplier",
     "booking_confirm",
     "booking_create",
@@ -111,6 +123,7 @@ __all__ = [
     "bookings_stuck_confirmed_requeue",
     "cancel_refund_object",
     "cancellation_object",
+    "change_request_object",
     "duffel_order_bookings",
     "moved_slices",
     "payment_reminders_queue",

@@ -25,6 +25,7 @@ from bookings.errors import (
     CancellationNotQuotable,
     CancellationNotSettled,
     CancellationSuperseded,
+    ChangeInProgress,
 )
 from bookings.models import Booking, BookingCancellation, BookingEmail
 from bookings.payloads import cancel_refund_object
@@ -146,6 +147,8 @@ def _check_nothing_unsettled(booking: Booking) -> None:
     # cancellation refunds from a total that includes them if they were added.
     if booking.services_purchases.filter(status__in=("pending", "unknown")).exists():
         raise CancellationInProgress(details={"reason": "extras being added"})
+    if booking.change_offers.filter(status__in=("confirming", "unknown")).exists():
+        raise ChangeInProgress()  # a change of its flights may be made: settled first
 
 
 # --- Quote -------------------------------------------------------------------------------------

@@ -9,11 +9,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bookings.errors import OrderAbsent
-from bookings.models import Booking, BookingCancellation
+from bookings.models import Booking, BookingCancellation, BookingChangeOffer
 from bookings.services.cancellations import (
     booking_cancellation_check,
     booking_cancellations_unsettled,
 )
+from bookings.services.changes import booking_change_check, booking_changes_unsettled
 from bookings.services.extras import booking_services_unsettled
 from bookings.services.recording import (
     AWAITING_SUPPLIER,
@@ -26,6 +27,7 @@ from bookings.services.recording import (
 from bookings.services.supplier_orders import claim_check, look_up_order, release_check
 from bookings.services.ticketing import booking_issue_tickets
 from bookings.tasks import check_cancellation_outcome as check_cancellation_outcome_task
+from bookings.tasks import check_change_outcome as check_change_outcome_task
 from bookings.tasks import check_services_outcome as check_services_outcome_task
 from bookings.tasks import check_supplier_outcome as check_supplier_outcome_task
 from core.exceptions import ApplicationError
@@ -129,6 +131,8 @@ def bookings_outcomes_reconcile(*, now: datetime | None = None) -> list[str]:
         check_cancellation_outcome_task.delay(cancellation_id)
     for purchase_id in booking_services_unsettled(now=now):  # extras added after the sale
         check_services_outcome_task.delay(purchase_id)
+    for change_offer_id in booking_changes_unsettled(now=now):
+        check_change_outcome_task.delay(change_offer_id)
     return booking_ids
 
 
@@ -138,6 +142,9 @@ def booking_check_with_supplier(*, booking: Booking) -> str:
     unknown = booking.cancellations.filter(status=BookingCancellation.Status.UNKNOWN).first()
     if unknown is not None:
         return booking_cancellation_check(cancellation_id=unknown.pk)
+    change = booking.change_offers.filter(status=BookingChangeOffer.Status.UNKNOWN).first()
+    if change is not None:
+        return booking_change_check(change_offer_id=change.pk)
     if booking.outcome_unknown_since is None and booking.status == Booking.Status.CONFIRMED:
         return booking_issue_tickets(booking_id=booking.pk).status  # stuck ticketing
     if booking.status == Booking.Status.TICKETED and booking.supplier_order_id:

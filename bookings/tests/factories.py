@@ -13,6 +13,8 @@ from bookings.models import (
     Booking,
     BookingAirlineChange,
     BookingCancellation,
+    BookingChangeOffer,
+    BookingChangeRequest,
     BookingDocument,
     BookingEmail,
     BookingPassenger,
@@ -188,3 +190,55 @@ class BookingServicesPurchaseFactory(DjangoModelFactory):
     markup_amount = Decimal("0.00")
     client_amount = Decimal("150.00")
     expected_order_total = Decimal("762.40")
+
+
+class BookingChangeRequestFactory(DjangoModelFactory):
+    """A sandbox change request of a ticketed booking (its offers: BookingChangeOfferFactory)."""
+
+    class Meta:
+        model = BookingChangeRequest
+
+    booking = factory.SubFactory(BookingFactory, status=Booking.Status.TICKETED)
+    supplier_request_id = factory.Sequence(lambda n: f"sbx_ocr_factory{n:05d}")
+    slices = factory.LazyAttribute(
+        lambda o: {
+            "remove": [{"slice_id": o.booking.slices[0].get("id", "")}],
+            "add": [
+                {
+                    "origin": "GRU",
+                    "destination": "BSB",
+                    "departure_date": "2027-01-20",
+                    "cabin_class": "economy",
+                }
+            ],
+        }
+    )
+
+
+class BookingChangeOfferFactory(DjangoModelFactory):
+    """An offer of a change request: a difference of 120.00 to pay, priced at the booking's
+    rate, no markup, no fee."""
+
+    class Meta:
+        model = BookingChangeOffer
+
+    change_request = factory.SubFactory(BookingChangeRequestFactory)
+    booking = factory.SelfAttribute("change_request.booking")
+    supplier_offer_id = factory.Sequence(lambda n: f"sbx_oco_factory{n:05d}")
+    slices = factory.LazyAttribute(
+        lambda o: {"add": [o.booking.slices[0]], "remove": [o.booking.slices[0]]}
+    )
+    change_total_amount = Decimal("120.00")
+    change_total_currency = factory.SelfAttribute("booking.total_currency")
+    penalty_amount = Decimal("50.00")
+    penalty_currency = factory.SelfAttribute("booking.total_currency")
+    new_total_amount = factory.LazyAttribute(lambda o: o.booking.total_amount + Decimal("120.00"))
+    new_total_currency = factory.SelfAttribute("booking.total_currency")
+    expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(minutes=15))
+    exchange_rate = factory.SelfAttribute("booking.exchange_rate")
+    change_cost_brl = factory.LazyAttribute(
+        lambda o: (Decimal("120.00") * o.booking.exchange_rate).quantize(Decimal("0.01"))
+    )
+    markup_amount = Decimal("0.00")
+    fee_amount = Decimal("0.00")
+    client_change_amount = factory.SelfAttribute("change_cost_brl")

@@ -402,6 +402,9 @@ SPECTACULAR_SETTINGS = {
         ),
         "EventTypeEnum": "webhooks.apis.EVENT_CHOICES",
         "ServiceTypeEnum": "flights.services_extras.SERVICE_TYPES",
+        "BalancePaymentInputTypeEnum": choice_values("bookings.inputs:PaymentType"),
+        "RefundToEnum": "flights.suppliers.base.REFUND_TO",
+        "ChangeOfferRefundToEnum": "flights.suppliers.order_changes.CHANGE_REFUND_TO",
     },
     # The schema and the docs are public; every API operation requires a key.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

@@ -6,13 +6,21 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from prometheus_client import Histogram
 
 from core.exceptions import ApplicationError
 from core.metrics import OUTSIDE_CALL_BUCKETS, meter_calls
 from flights.models import BaggageType, CabinClass, PassengerType
+
+if TYPE_CHECKING:
+    from flights.suppliers.order_changes import (
+        BookedOrder,
+        ChangeSlice,
+        SupplierChangeRequest,
+        SupplierOrderChange,
+    )
 
 
 class SupplierError(ApplicationError):
@@ -373,6 +381,33 @@ class FlightSupplier(ABC):
     @abstractmethod
     def get_order(self, order_id: str) -> SupplierOrder:
         """The order as the supplier knows it now."""
+
+    # Changing an order's flights (flights/suppliers/order_changes.py); a supplier that cannot
+    # refuses each call.
+
+    def request_order_change(
+        self, *, order: "BookedOrder", remove: tuple[int, ...], add: "tuple[ChangeSlice, ...]"
+    ) -> "SupplierChangeRequest":
+        """A SupplierChangeRequest for the BookedOrder `order`: the airline's offers for
+        removing the slices at the positions `remove` and adding the ChangeSlices `add`.
+        SupplierError (code `change_not_allowed` when the airline refuses the change)."""
+        raise SupplierError("This flight supplier cannot change orders", code="change_not_allowed")
+
+    def create_order_change(self, *, change_offer_id: str) -> "SupplierOrderChange":
+        """A pending SupplierOrderChange made from a change offer (nothing changes yet)."""
+        raise SupplierError("This flight supplier cannot change orders", code="change_not_allowed")
+
+    def confirm_order_change(
+        self, *, change_id: str, amount: Decimal, currency: str
+    ) -> "SupplierOrderChange":
+        """Confirm a pending change, paying (or being refunded) its change_total_amount; the
+        confirmed SupplierOrderChange. SupplierOutcomeUnknown when it may have been made without
+        our knowing it (`get_order_change` tells later)."""
+        raise SupplierError("This flight supplier cannot change orders", code="change_not_allowed")
+
+    def get_order_change(self, change_id: str) -> "SupplierOrderChange":
+        """The SupplierOrderChange as the supplier knows it now (a read)."""
+        raise SupplierError("This flight supplier cannot change orders", code="change_not_allowed")
 
     @abstractmethod
     def find_order(

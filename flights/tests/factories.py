@@ -5,7 +5,7 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
-from flights.models import OfferRequest, SandboxOrder
+from flights.models import OfferRequest, SandboxOrder, SandboxOrderChange
 
 
 class OfferRequestFactory(DjangoModelFactory):
@@ -32,4 +32,26 @@ class SandboxOrderFactory(DjangoModelFactory):
     booking_reference = factory.Sequence(lambda n: f"SB{n:04d}")
     booking_id = factory.Sequence(lambda n: f"ord_factory{n:05d}")
     order_id = factory.Sequence(lambda n: f"sbx_order_{n:05d}")
+    created_at = factory.LazyFunction(timezone.now)
+
+
+class SandboxOrderChangeFactory(DjangoModelFactory):
+    """An order change offer of the sandbox airline, not confirmed."""
+
+    class Meta:
+        model = SandboxOrderChange
+
+    id = factory.Sequence(lambda n: f"sbx_oco_factory{n:05d}")
+    booking_reference = factory.Sequence(lambda n: f"SC{n:04d}")
+    data = factory.LazyFunction(
+        lambda: {
+            "order_id": "sbx_ord_factory",
+            "change_total_amount": "120.00",
+            "new_total_amount": "920.00",
+            "currency": "BRL",
+            "refund_to": None,
+            "expires_at": (timezone.now() + timedelta(minutes=15)).isoformat(),
+            "lost": False,
+        }
+    )
     created_at = factory.LazyFunction(timezone.now)

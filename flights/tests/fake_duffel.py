@@ -39,6 +39,17 @@ them in `services` and each seat in its segment passenger's `seat`),
 total; the order's total grows). Scenario `BAGLOST`: the services are added but the answer to
 adding them is lost.
 
+Order changes: `POST /air/order_change_requests` (an order whose fare allows changes, ticketed:
+two OrderChangeOffers, the removed slices re-priced at +20% and +30% plus the fare's change
+penalty), `GET /air/order_change_offers?order_change_request_id=`, `POST /air/order_changes`
+(pending), `POST /air/order_changes/{id}/actions/confirm` (a `balance` payment of a positive
+`change_total_amount`; the order's slices, total and tickets follow) and
+`GET /air/order_changes/{id}`. Scenarios by the same family name: `CHANGECHEAPER` (-40% and
+-30%, refunded to the `original_form_of_payment`), `CHANGEVOUCHER` (the same to a `voucher`),
+`CHANGEREFUSED` (the airline refuses the change request), `CHANGEEXPIRES` (offers live 2
+seconds), `CHANGELOST` (the change is confirmed and the answer lost), `CHANGEDOWN` (confirming
+answers 500 and changes nothing).
+
 Every request needs `Authorization: Bearer <token>` (the one given, or any when none is) and
 `Duffel-Version: v2`; bodies are `{"data": ...}`; errors are Duffel's
 `{"errors": [{type, code, title, message, documentation_url, source}], "meta": {status,
@@ -179,6 +190,9 @@ class DuffelState:
         self.orders: dict[str, dict] = {}  # in creation order
         self.cancellations: dict[str, dict] = {}
         self.airline_changes: dict[str, dict] = {}
+        self.change_requests: dict[str, dict] = {}  # OrderChangeRequests
+        self.change_offers: dict[str, dict] = {}  # OrderChangeOffers
+        self.order_changes: dict[str, dict] = {}  # OrderChanges
         self.booked_offers: set[str] = set()
         self.repriced: dict[str, str] = {}  # order id → its total when it was made
         self.requests: list[tuple[str, str]] = []
@@ -800,6 +814,203 @@ class DuffelState:
             raise LoseTheAnswer()
         return quote
 
+    # --- Order changes ------------------------------------------------------------------------
+
+    def request_change(self, data: dict) -> dict:
+        """An OrderChangeRequest and its offers (`order_change_offers`): the removed slices'
+        share of the order's total re-priced at +20% (`CHANGECHEAPER`, `CHANGEVOUCHER`: -40%,
+        refunded to the original form of payment / a voucher), plus the fare's change penalty."""
+        slices = data.get("slices")
+        if not isinstance(slices, dict):
+            raise invalid("/slices", "Field 'slices' must be an object with add and remove")
+        remove, add = slices.get("remove") or [], slices.get("add") or []
+        with self.lock:
+            order = self.orders.get(str(data.get("order_id")))
+            if order is None:
+                raise not_found()
+            scenario = order["passengers"][0]["family_name"].upper()
+            rule = order["conditions"].get("change_before_departure") or {}
+            if (
+                order["cancelled_at"]
+                or not order["documents"]
+                or not rule.get("allowed")
+                or scenario == "CHANGEREFUSED"
+            ):
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_change_not_possible",
+                    "Order change not possible",
+                    "The airline does not allow changes to this order.",
+                )
+            by_id = {s["id"]: s for s in order["slices"]}
+            removed = []
+            for position, item in enumerate(remove):
+                slice_id = item.get("slice_id") if isinstance(item, dict) else None
+                if slice_id not in by_id:
+                    raise invalid(f"/slices/remove/{position}/slice_id", "Not a slice of the order")
+                removed.append(by_id[slice_id])
+            for position, item in enumerate(add):
+                for key in ("origin", "destination", "departure_date", "cabin_class"):
+                    if not isinstance(item, dict) or not item.get(key):
+                        raise invalid(f"/slices/add/{position}/{key}", f"'{key}' can't be blank")
+            now = _now()
+            request_id = new_id("ocr")
+            lifetime = QUOTE_SHORT if scenario == "CHANGEEXPIRES" else QUOTE_LIFETIME
+            total = Decimal(order["total_amount"])
+            share = (total * len(removed) / len(order["slices"])).quantize(CENTS)
+            factor = (
+                Decimal("0.6") if scenario in ("CHANGECHEAPER", "CHANGEVOUCHER") else Decimal("1.2")
+            )
+            penalty = Decimal(rule.get("penalty_amount") or "0")
+            carrier = order["owner"]["iata_code"]
+            offers = []
+            for variant, hour in enumerate((8, 18)):
+                added = [_change_slice(item, order, carrier, hour) for item in add]
+                new_fare = (share * (factor + Decimal(variant) / 10)).quantize(CENTS)
+                change_total = new_fare - share + penalty
+                refund_to = None
+                if change_total < 0:
+                    refund_to = (
+                        "voucher" if scenario == "CHANGEVOUCHER" else "original_form_of_payment"
+                    )
+                offer = {
+                    "id": new_id("oco"),
+                    "live_mode": False,
+                    "order_change_id": None,
+                    "slices": {"add": added, "remove": removed},
+                    "change_total_amount": money(change_total),
+                    "change_total_currency": order["total_currency"],
+                    "penalty_total_amount": money(penalty),
+                    "penalty_total_currency": order["total_currency"],
+                    "new_total_amount": money(total + change_total),
+                    "new_total_currency": order["total_currency"],
+                    "refund_to": refund_to,
+                    "expires_at": instant(now + lifetime),
+                    "created_at": instant(now),
+                    "updated_at": instant(now),
+                    "_order_id": order["id"],
+                    "_request_id": request_id,
+                }
+                self.change_offers[offer["id"]] = offer
+                offers.append(offer)
+            change_request = {
+                "id": request_id,
+                "live_mode": False,
+                "order_id": order["id"],
+                "slices": {"add": add, "remove": remove},
+                "order_change_offers": [_public_offer(o) for o in offers],
+                "created_at": instant(now),
+                "updated_at": instant(now),
+            }
+            self.change_requests[request_id] = change_request
+        return change_request
+
+    def list_change_offers(self, query: dict[str, list[str]]) -> dict:
+        request_id = (query.get("order_change_request_id") or [""])[0]
+        with self.lock:
+            offers = [
+                _public_offer(o)
+                for o in self.change_offers.values()
+                if o["_request_id"] == request_id
+            ]
+        return {"data": offers, "meta": {"after": None, "before": None, "limit": 50}}
+
+    def create_change(self, data: dict) -> dict:
+        with self.lock:
+            offer = self.change_offers.get(str(data.get("selected_order_change_offer")))
+            if offer is None:
+                raise not_found()
+            if datetime.fromisoformat(offer["expires_at"].replace("Z", "+00:00")) < _now():
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_change_offer_expired",
+                    "Order change offer expired",
+                    "Create a new order change request.",
+                )
+            now = _now()
+            change = {
+                "id": new_id("oce"),
+                "live_mode": False,
+                "order_id": offer["_order_id"],
+                "slices": offer["slices"],
+                **{
+                    key: offer[key]
+                    for key in (
+                        "change_total_amount",
+                        "change_total_currency",
+                        "penalty_total_amount",
+                        "penalty_total_currency",
+                        "new_total_amount",
+                        "new_total_currency",
+                        "refund_to",
+                        "expires_at",
+                    )
+                },
+                "confirmed_at": None,
+                "created_at": instant(now),
+            }
+            self.order_changes[change["id"]] = change
+        return change
+
+    def confirm_change(self, change_id: str, data: dict) -> dict:
+        with self.lock:
+            change = self.order_changes.get(change_id)
+            if change is None:
+                raise not_found()
+            order = self.orders[change["order_id"]]
+            if change["confirmed_at"]:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_change_already_confirmed",
+                    "Order change already confirmed",
+                    "This order change has already been confirmed.",
+                )
+            now = _now()
+            if datetime.fromisoformat(change["expires_at"].replace("Z", "+00:00")) < now:
+                raise DuffelError(
+                    422,
+                    "invalid_state_error",
+                    "order_change_offer_expired",
+                    "Order change expired",
+                    "Create a new order change request.",
+                )
+            scenario = order["passengers"][0]["family_name"].upper()
+            if scenario == "CHANGEDOWN":
+                raise DuffelError(
+                    500, "api_error", "internal_server_error", "Internal server error", "Retry"
+                )
+            if Decimal(change["change_total_amount"]) > 0:
+                _check_payment(
+                    data.get("payment"),
+                    {
+                        "total_amount": change["change_total_amount"],
+                        "total_currency": change["change_total_currency"],
+                    },
+                    "/payment",
+                )
+            removed = {s["id"] for s in change["slices"]["remove"]}
+            kept = [s for s in order["slices"] if s["id"] not in removed]
+            order["slices"] = sorted(
+                kept + change["slices"]["add"], key=lambda s: s["segments"][0]["departing_at"]
+            )
+            order["total_amount"] = change["new_total_amount"]
+            _issue(order)  # the airline reissues the tickets
+            change["confirmed_at"] = instant(now)
+            scenario = order["passengers"][0]["family_name"].upper()
+        if scenario == "CHANGELOST":
+            raise LoseTheAnswer()
+        return change
+
+    def get_change(self, change_id: str) -> dict:
+        with self.lock:
+            change = self.order_changes.get(change_id)
+        if change is None:
+            raise not_found()
+        return change
+
 
 # --- Helpers ----------------------------------------------------------------------------------
 
@@ -1013,6 +1224,54 @@ def _book_services(order: dict, lines: list[tuple[dict, int]]) -> None:
                         for passenger in segment["passengers"]:
                             if passenger["passenger_id"] in service["passenger_ids"]:
                                 passenger["seat"] = service["metadata"]
+
+
+def _change_slice(item: dict, order: dict, carrier: str, hour: int) -> dict:
+    """A slice an order change offer adds, on the order's airline, at `hour` local time."""
+    departing = datetime.combine(
+        date.fromisoformat(item["departure_date"]), datetime.min.time()
+    ) + timedelta(hours=hour, minutes=5)
+    arriving = departing + timedelta(hours=3, minutes=20)
+    origin = CITY_AIRPORTS.get(item["origin"], item["origin"])
+    destination = CITY_AIRPORTS.get(item["destination"], item["destination"])
+    return {
+        "id": new_id("sli"),
+        "origin_type": "airport",
+        "origin": _place(origin),
+        "destination_type": "airport",
+        "destination": _place(destination),
+        "duration": "PT3H20M",
+        "fare_brand_name": "Light" if carrier == "ZZ" else None,
+        "segments": [
+            {
+                "id": new_id("seg"),
+                "origin": _place(origin),
+                "destination": _place(destination),
+                "origin_terminal": "1",
+                "destination_terminal": None,
+                "departing_at": departing.isoformat(timespec="seconds"),
+                "arriving_at": arriving.isoformat(timespec="seconds"),
+                "duration": "PT3H20M",
+                "distance": None,
+                "marketing_carrier": order["owner"],
+                "marketing_carrier_flight_number": f"{2000 + hour}",
+                "operating_carrier": order["owner"],
+                "operating_carrier_flight_number": f"{2000 + hour}",
+                "aircraft": {"iata_code": "32N", "id": "arc_32n", "name": "A320neo"},
+                "stops": [],
+                "passengers": [
+                    {
+                        "passenger_id": p["id"],
+                        "cabin_class": item["cabin_class"],
+                        "cabin_class_marketing_name": item["cabin_class"].replace("_", " ").title(),
+                        "fare_basis_code": "Y20CHG",
+                        "baggages": _baggages(p["type"]),
+                    }
+                    for p in order["passengers"]
+                ],
+            }
+        ],
+    }
 
 
 def _public(passenger: dict) -> dict:
@@ -1366,6 +1625,22 @@ class Handler(BaseHTTPRequestHandler):
             and parts[3:] == ["actions", "accept"]
         ):
             return 200, {"data": state.accept_airline_change(parts[2])}
+        if method == "POST" and parts == ["air", "order_change_requests"]:
+            return 201, {"data": state.request_change(self._data(raw))}
+        if method == "GET" and parts == ["air", "order_change_offers"]:
+            return 200, state.list_change_offers(query)
+        if method == "POST" and parts == ["air", "order_changes"]:
+            return 201, {"data": state.create_change(self._data(raw))}
+        if method == "GET" and len(parts) == 3 and parts[:2] == ["air", "order_changes"]:
+            return 200, {"data": state.get_change(parts[2])}
+        if (
+            method == "POST"
+            and len(parts) == 5
+            and parts[:2] == ["air", "order_changes"]
+            and parts[3:] == ["actions", "confirm"]
+        ):
+            body = json.loads(raw or b"{}") or {}
+            return 200, {"data": state.confirm_change(parts[2], body.get("data") or {})}
         raise not_found()
 
     def _wait_before_search(self) -> None:

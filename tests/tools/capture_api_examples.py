@@ -188,6 +188,62 @@ def _journey(team, receiver_url: str) -> dict:
     _extras(
         call, client, [o for o in offers if o["id"] != instant_offer["id"]], passenger, examples
     )
+    one_way = {**search, "type": "one_way", "slices": search["slices"][:1]}
+    changeable = next(  # from a search of its own: the journey books the others' offers
+        o
+        for o in client.post("/api/v1/flights/search", one_way, format="json").json()["offers"]
+        if o["conditions"]["change_before_departure"]["allowed"]
+        and Decimal(o["base_cost_brl"]) < Decimal("5000.00")
+    )
+    booked = client.post(
+        "/api/v1/bookings",
+        {
+            "offerId": changeable["id"],
+            "type": "instant",
+            "passengers": [passenger(changeable)],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": changeable["total_amount"],
+                    "currency": changeable["total_currency"],
+                }
+            ],
+        },
+        format="json",
+    ).json()
+    outbound = booked["slices"][0]
+    asked = call(
+        "bookings_change_requests_create",
+        "post",
+        f"/bookings/{booked['id']}/change_requests",
+        {
+            "slices": {
+                "remove": [{"slice_id": outbound["id"]}],
+                "add": [
+                    {
+                        "origin": outbound["origin"]["iata_code"],
+                        "destination": outbound["destination"]["iata_code"],
+                        "departure_date": str(departure + timedelta(3)),
+                        "cabin_class": "economy",
+                    }
+                ],
+            }
+        },
+    )
+    change_offer = asked["data"]["change_offers"][0]
+    call(
+        "bookings_changes_create",
+        "post",
+        f"/bookings/{booked['id']}/changes",
+        {
+            "change_offer_id": change_offer["id"],
+            "payment": {
+                "type": "balance",
+                "amount": change_offer["change_total_amount"],
+                "currency": change_offer["change_total_currency"],
+            },
+        },
+    )
 
     hook = call(
         "webhooks_create",

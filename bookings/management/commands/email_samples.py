@@ -135,6 +135,7 @@ def sample_messages() -> dict:
             _booking(team, status=status.CANCELLED, confirmed_at=paid, cancelled_at=paid),
             tickets,
         ),
+        "booking_changed": (_booking(team, status=status.TICKETED, confirmed_at=paid), tickets),
         "booking_failed": (
             _booking(team, status=status.FAILED, failure_reason="The airline refused the fare"),
             [],

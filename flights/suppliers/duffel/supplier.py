@@ -27,12 +27,19 @@ from flights.suppliers.duffel import (
     available_services,
     offer_requests,
     order_cancellations,
+    order_changes,
     orders,
     payments,
 )
 from flights.suppliers.duffel.errors import PAID_NOT_READ, outcome_unknown
 from flights.suppliers.duffel.http_client import DuffelClient
 from flights.suppliers.duffel.offer_requests import SUPPLIER_TIMEOUT_MS
+from flights.suppliers.order_changes import (
+    BookedOrder,
+    ChangeSlice,
+    SupplierChangeRequest,
+    SupplierOrderChange,
+)
 
 
 class DuffelSupplier(FlightSupplier):
@@ -103,6 +110,24 @@ class DuffelSupplier(FlightSupplier):
             if confirmed is not None:
                 order = dataclasses.replace(order, cancellation=confirmed)
         return order
+
+    def request_order_change(
+        self, *, order: BookedOrder, remove: tuple[int, ...], add: tuple[ChangeSlice, ...]
+    ) -> SupplierChangeRequest:
+        return order_changes.request(self.client, order=order, remove=remove, add=add)
+
+    def create_order_change(self, *, change_offer_id: str) -> SupplierOrderChange:
+        return order_changes.create(self.client, change_offer_id=change_offer_id)
+
+    def confirm_order_change(
+        self, *, change_id: str, amount: Decimal, currency: str
+    ) -> SupplierOrderChange:
+        return order_changes.confirm(
+            self.client, change_id=change_id, amount=amount, currency=currency
+        )
+
+    def get_order_change(self, change_id: str) -> SupplierOrderChange:
+        return order_changes.get(self.client, change_id)
 
     def find_order(
         self, *, booking_id: str, created_after: datetime, passengers: list[OrderPassenger]

@@ -25,7 +25,13 @@ from flights.suppliers.base import (
     SupplierOrder,
     SupplierService,
 )
-from flights.suppliers.sandbox import changes, extras
+from flights.suppliers.order_changes import (
+    BookedOrder,
+    ChangeSlice,
+    SupplierChangeRequest,
+    SupplierOrderChange,
+)
+from flights.suppliers.sandbox import changes, extras, order_changes
 from flights.suppliers.sandbox.common import ceil_second, stable_int
 from flights.suppliers.sandbox.fares import (
     OFFER_MINUTES,
@@ -241,6 +247,22 @@ class SandboxSupplier(FlightSupplier):
         if state.scenario == SERVICES_ANSWER_LOST_FAMILY_NAME:
             raise outcome_unknown(state.scenario)  # added all the same
         return current_order(state.encode())
+
+    def request_order_change(
+        self, *, order: BookedOrder, remove: tuple[int, ...], add: tuple[ChangeSlice, ...]
+    ) -> SupplierChangeRequest:
+        return order_changes.request(self.search, order=order, remove=remove, add=add)
+
+    def create_order_change(self, *, change_offer_id: str) -> SupplierOrderChange:
+        return order_changes.create(change_offer_id=change_offer_id)
+
+    def confirm_order_change(
+        self, *, change_id: str, amount: Decimal, currency: str
+    ) -> SupplierOrderChange:
+        return order_changes.confirm(change_id=change_id, amount=amount, currency=currency)
+
+    def get_order_change(self, change_id: str) -> SupplierOrderChange:
+        return order_changes.get(change_id)
 
     def find_order(self, *, booking_id, created_after, passengers) -> SupplierOrder | None:
         entry = (
