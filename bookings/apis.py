@@ -936,6 +936,8 @@ AIRLINE_CHANGE_EXAMPLES = [
 
 
 class BookingAirlineChangesApi(ApiView):
+    supplier_methods = ("GET",)  # a test booking's list asks the sandbox first
+
     @extend_schema(
         operation_id="bookings_airline_changes_list",
         tags=["Bookings"],
