@@ -185,9 +185,8 @@ def _journey(team, receiver_url: str) -> dict:
         "post",
         f"/bookings/{changed['id']}/airline_changes/{change['id']}/accept",
     )
-    _extras(
-        call, client, [o for o in offers if o["id"] != instant_offer["id"]], passenger, examples
-    )
+    booked_ids = {instant_offer["id"], changed_offer["id"]}
+    _extras(call, client, [o for o in offers if o["id"] not in booked_ids], passenger, examples)
     one_way = {**search, "type": "one_way", "slices": search["slices"][:1]}
     changeable = next(  # from a search of its own: the journey books the others' offers
         o
@@ -357,7 +356,12 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
     ).json()
     later = timezone.now() + timedelta(days=4)
     booking_expire(booking=Booking.objects.get(pk=expiring["id"]), now=later)
-    failing = next(o for o in offers[2:] if Decimal(o["base_cost_brl"]) < Decimal("5000.00"))
+    booked = set(Booking.objects.values_list("offer_id", flat=True))  # each offer books once
+    failing = next(
+        o
+        for o in offers[2:]
+        if o["id"] not in booked and Decimal(o["base_cost_brl"]) < Decimal("5000.00")
+    )
     client.post(
         "/api/v1/bookings",
         {
