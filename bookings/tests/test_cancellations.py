@@ -116,6 +116,27 @@ def test_a_refund_to_credits_credits_nothing(client, family, refund_to):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("family", ["Refundvoucher", "Refundcredits"])
+def test_a_fare_that_refunds_nothing_gets_no_airline_credit_of_zero(client, family):
+    offer = next(
+        o for o in offers(client) if not o["conditions"]["refund_before_departure"]["allowed"]
+    )
+    payment = {
+        "type": "balance",
+        "amount": offer["total_amount"],
+        "currency": offer["total_currency"],
+    }
+    people = [passenger(offer["passengers"][0]["id"], family_name=family)]
+    booked = book(client, offer, type="instant", people=people, payments=[payment])
+    assert booked.status_code == 201, booked.content
+
+    quote = client.post(f"{BOOKINGS}/{booked.json()['id']}/cancellations").json()["data"]
+
+    assert (quote["refund_amount"], quote["wallet_credit_amount"]) == ("0.00", "0.00")
+    assert quote["airline_credits"] == []
+
+
+@pytest.mark.django_db
 def test_a_lost_confirmation_is_settled_once_by_the_reconcile_job(client, settings):
     booking = ticketed(client, "Cancellost")
     quoted = booking_cancellation_quote(booking=booking)

@@ -369,13 +369,15 @@ class SandboxSupplier(FlightSupplier):
             refund, refund_to = Decimal("0.00"), "awaiting_payment"
         elif state.scenario == REFUND_VOUCHER_FAMILY_NAME:
             refund_to = "voucher"
-            credits = (sandbox_credit(state, refund, "Voucher", None, now),)
+            if refund:  # a fare that refunds nothing gets no voucher of 0.00
+                credits = (sandbox_credit(state, refund, "Voucher", None, now),)
         elif state.scenario == REFUND_CREDITS_FAMILY_NAME:
             refund_to = "airline_credits"
             shares = split_evenly(refund, len(state.passenger_numbers))
             credits = tuple(
                 sandbox_credit(state, share, "Future Flight Credit", f"sbx_pas_{n}", now)
                 for n, share in zip(state.passenger_numbers, shares, strict=True)
+                if share
             )
         return CancellationQuote(
             supplier_quote_id=quote_id,
