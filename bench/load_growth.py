@@ -520,6 +520,9 @@ def main() -> int:
         **DJANGO_ENV,
         "DATABASE_URL": scratch_url,
         "API_RATE_LIMIT": "1000000/minute",
+        # 32 clients of one team book at once: throughput as clients grow, not the per-team cap
+        # of requests waiting on the supplier (16, which would refuse half of them by design).
+        "API_SUPPLIER_CONCURRENCY": "0",
         "API_SEARCH_RATE_LIMIT": "1000000/minute",
         "DJANGO_ALLOWED_HOSTS": "testserver",
         # E-mail tasks are queued to Redis for a worker, as in production.
