@@ -122,9 +122,11 @@ BOUNDS = {
         "on the cores the bench's own producer shares (the run below)"
     ),
     "memory": (
-        "the threads: each of a worker's 16 threads keeps its own database connection, "
-        "compiled queries and buffers, on top of the code a worker imports (RSS and PSS by "
-        "worker in the HTTP section)"
+        "searches served at once: a worker boots at about 121 MB, and each search in flight "
+        "holds about 3 MB of transient objects (55 offers priced, rendered, packed) that the "
+        "allocator keeps once freed; one worker measured 134 MB after 1,100 searches one at a "
+        "time, 177 MB after 16 at once, then levelling off near 210 MB (docs/performance.md, "
+        '"Memory"; RSS and PSS by worker in the HTTP section)'
     ),
     "kept_alive": (
         "the worker process's Python per delivery (the POST through the SSRF-checked session, "
