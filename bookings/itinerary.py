@@ -6,7 +6,7 @@ Flight times are the airports' own clocks as the airline gives them (naive `2027
 and are printed as they are."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -94,6 +94,7 @@ class Segment:
     cabin: str
     baggage: list[str]
     duration: str
+    seats: list[str] = field(default_factory=list)  # "Seat 3A (exit row): Ana Souza", if bought
     kind: str = "segment"
 
 
@@ -183,6 +184,11 @@ def _segment(segment: dict, passenger_names: dict[str, str]) -> Segment:
         baggage = list(set(baggage_of.values()))
     else:  # an infant on a lap carries less: said per passenger
         baggage = [f"{passenger_names.get(pid, pid)}: {text}" for pid, text in baggage_of.items()]
+    seats = [
+        _seat_for_people(p["seat"], passenger_names.get(p.get("passenger_id"), ""))
+        for p in passengers
+        if p.get("seat")
+    ]
     days_later = 0
     if origin.moment and destination.moment:
         days_later = (destination.moment.date() - origin.moment.date()).days
@@ -198,7 +204,16 @@ def _segment(segment: dict, passenger_names: dict[str, str]) -> Segment:
         cabin=", ".join(c for c in cabins if c),
         baggage=baggage,
         duration=duration_for_people(duration_minutes(segment.get("duration"))),
+        seats=seats,
     )
+
+
+def _seat_for_people(seat: dict, name: str) -> str:
+    """A seat bought for a passenger (Duffel's `{designator, name, disclosures}`)."""
+    text = _("Seat %(designator)s") % {"designator": seat.get("designator", "")}
+    if seat.get("name"):
+        text += f" ({seat['name']})"
+    return f"{text}: {name}" if name else text
 
 
 def _connection(arrived: Segment, leaving: Segment) -> Connection:

@@ -168,6 +168,42 @@ def test_an_instant_booking_with_a_bag_and_a_paid_seat_debits_offer_plus_extras(
     assert ledger_problems() == []
 
 
+def test_the_booking_page_and_the_ticket_email_show_the_seat_bought(client, team):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.emails import booking_email_message
+    from tests.kit.panel import browser_for
+
+    offer = basic_offer(client)
+    element, seat = paid_seat(seat_maps(client, offer)[0])
+    total = Decimal(offer["total_amount"]) + Decimal(seat["total_amount"])
+    response = book(
+        client,
+        offer,
+        type="instant",
+        payments=payment(total, offer["total_currency"]),
+        services=[{"id": seat["id"], "quantity": 1}],
+    )
+    assert response.status_code == 201, response.content
+    booking = Booking.objects.get(pk=response.json()["id"])
+    seat_line = f"Assento {element['designator']}"
+
+    browser = browser_for(SupportUserFactory(), language="pt-br")
+    page = browser.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content.decode()
+    message = booking_email_message(
+        booking=booking,
+        kind="ticket_issued",
+        passengers=list(booking.passengers.all()),
+        documents=list(booking.documents.all()),
+        to=["ana@example.com"],
+    )
+
+    assert seat_line in page
+    assert seat_line in message.body
+    assert seat_line in message.alternatives[0][0]
+
+
 def test_a_payment_without_the_extras_is_refused_and_nothing_is_written(client, team):
     offer = basic_offer(client)
     bag = available(client, offer)[0]

@@ -1,0 +1,60 @@
+"""A seat bought with a booking, as the agency reads it in a real Chromium set to Portuguese: the
+booking page's itinerary names the seat and whose it is beside the flight's bags. With
+PANEL_SCREENSHOTS=docs/screenshots it saves booking-page-seat-1440.png and -390.png
+(docs/booking-page.md)."""
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from bookings.tests.helpers import book, offers
+from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, screenshot
+from tests.kit.factories import fund, make_team
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_booking_page_shows_the_seat_bought_with_the_booking(
+    live_server, browser_pt_br, live_sandbox
+):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    fund(made.team, "100000.00")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    offer = next(o for o in offers(api) if o["payment_requirements"]["requires_instant_payment"])
+    [seat_map, *_] = api.get(f"/api/v1/offers/{offer['id']}/seat_maps").json()["data"]
+    element, seat = next(
+        (element, service)
+        for row in seat_map["cabins"][0]["rows"]
+        for section in row["sections"]
+        for element in section["elements"]
+        for service in element.get("available_services") or []
+        if Decimal(service["total_amount"]) > 0
+    )
+    total = Decimal(offer["total_amount"]) + Decimal(seat["total_amount"])
+    payment = {"type": "balance", "amount": f"{total:.2f}", "currency": offer["total_currency"]}
+    response = book(
+        api,
+        offer,
+        type="instant",
+        payments=[payment],
+        services=[{"id": seat["id"], "quantity": 1}],
+    )
+    assert response.status_code == 201, response.content
+
+    wait = WebDriverWait(browser_pt_br, 20)
+    log_in(live_server, browser_pt_br, wait)
+    url = reverse("admin:bookings_booking_change", args=[response.json()["id"]])
+    browser_pt_br.get(live_server.url + url)
+    shown = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".bp-seat")))
+
+    assert shown.text.startswith(f"Assento {element['designator']}")
+    assert shown.text.endswith(": Ana Souza")  # whose seat it is
+    screenshot(browser_pt_br, "booking-page-seat-1440", DESKTOP)
+    screenshot(browser_pt_br, "booking-page-seat-390", PHONE)
