@@ -113,22 +113,24 @@ def _rate(value: Decimal) -> str:
 
 
 def movements(booking: Booking) -> list[Movement]:
-    # The booking's own movements and those of the extras bought after it (their `bsv_`).
-    references = [booking.id, *booking.services_purchases.values_list("id", flat=True)]
+    # The booking's own movements, those of the extras bought after it (their `bsv_`) and of
+    # the changes of its flights (their `oco_`).
+    references = [
+        booking.id,
+        *booking.services_purchases.values_list("id", flat=True),
+        *booking.change_offers.values_list("id", flat=True),
+    ]
     rows = Transaction.objects.filter(
         team_id=booking.team_id, live_mode=booking.live_mode, reference_id__in=references
     ).order_by("created_at", "id")
     result = []
     for t in rows:
         debit = t.type == Transaction.Type.DEBIT
-        extras = t.reference_type == Transaction.ReferenceType.BOOKING_SERVICES
         result.append(
             Movement(
                 id=t.id,
                 kind="payment" if debit else "refund",
-                label=(_("Extras paid from the wallet") if extras else _("Paid from the wallet"))
-                if debit
-                else _("Refunded to the wallet"),
+                label=_movement_label(t.reference_type, debit=debit),
                 value=t.amount,
                 amount=money_display(t.amount, t.currency, negative=debit),
                 when=sao_paulo_time_for_people(t.created_at),
@@ -136,6 +138,14 @@ def movements(booking: Booking) -> list[Movement]:
             )
         )
     return result
+
+
+def _movement_label(reference_type: str, *, debit: bool) -> str:
+    if reference_type == Transaction.ReferenceType.BOOKING_CHANGE:
+        return _("Flight change paid from the wallet") if debit else _("Flight change refunded")
+    if debit and reference_type == Transaction.ReferenceType.BOOKING_SERVICES:
+        return _("Extras paid from the wallet")
+    return _("Paid from the wallet") if debit else _("Refunded to the wallet")
 
 
 def money(booking: Booking, moved: list[Movement] | None = None) -> Money:
@@ -592,6 +602,36 @@ ACTION_LABELS = {
 }
 
 
+@dataclass
+class FlightChangeSummary:
+    """A change of the flights the agency asked for and the airline made (a confirmed change
+    offer, docs/after-sale.md), as the booking's page lists it."""
+
+    id: str
+    confirmed: str  # when, São Paulo time
+    route: str  # the new flights' route: "GRU → BSB"
+    client_price: str  # the agency's price of the change, R$ (negative: given back)
+    wallet: str  # what the wallet paid (-) or got back (+), R$
+    penalty: str  # the airline's penalty in its currency, "" when none
+
+
+def flight_change_summaries(booking: Booking) -> list[FlightChangeSummary]:
+    confirmed = booking.change_offers.filter(status="confirmed").order_by("-confirmed_at", "-id")
+    return [
+        FlightChangeSummary(
+            id=offer.id,
+            confirmed=sao_paulo_time_for_people(offer.confirmed_at) if offer.confirmed_at else "",
+            route=_route(itinerary(_Slices(offer.slices.get("add") or []))),  # type: ignore[arg-type]
+            client_price=money_display(offer.client_change_amount),
+            wallet=money_display(-offer.wallet_amount),
+            penalty=money_display(offer.penalty_amount, offer.penalty_currency)
+            if offer.penalty_amount
+            else "",
+        )
+        for offer in confirmed
+    ]
+
+
 def airline_change_summaries(booking: Booking) -> list[AirlineChangeSummary]:
     summaries = []
     for change in booking.airline_changes.order_by("-created_at", "-id"):
@@ -641,6 +681,7 @@ class BookingPage:
     failure_reason: str  # "" unless it failed: what its code means, in the reader's language
     cancellation: CancellationSummary | None = None  # its latest cancellation at the supplier
     airline_changes: list[AirlineChangeSummary] = field(default_factory=list)
+    flight_changes: list[FlightChangeSummary] = field(default_factory=list)
 
 
 def _route(slices: list[Slice]) -> str:
@@ -679,4 +720,5 @@ def booking_page(booking: Booking) -> BookingPage:
         failure_reason=failure_reason_for_people(booking.failure_reason),
         cancellation=cancellation_summary(booking),
         airline_changes=airline_change_summaries(booking),
+        flight_changes=flight_change_summaries(booking),
     )

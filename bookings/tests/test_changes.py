@@ -156,6 +156,34 @@ def test_a_positive_difference_is_debited_once_and_the_slices_move(client, team)
 
 
 @pytest.mark.django_db
+def test_the_booking_page_lists_the_change_with_its_price_and_the_wallets_movement(client, team):
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from core.money import money_display
+    from tests.kit.panel import browser_for
+
+    booking = ticketed(client, "Souza")
+    offered = next(
+        o
+        for day in ("2027-01-20", "2027-01-08", "2027-01-22")
+        for o in change_offers(client, booking, day)
+        if Decimal(o["change_total_amount"]) > 0
+    )
+    assert confirm(client, booking, offered).status_code == 200
+    browser = browser_for(SupportUserFactory(), language="pt-br")
+
+    page = browser.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content
+    text = page.decode()
+
+    assert "Alterações de voo feitas a pedido" in text
+    assert offered["id"] in text
+    assert money_display(Decimal(offered["client_change_amount"])) in text
+    assert money_display(-Decimal(offered["change_cost_brl"])) in text  # what the wallet paid
+    assert "Alteração de voo paga com a carteira" in text  # among the booking's movements
+
+
+@pytest.mark.django_db
 def test_the_flights_changed_email_is_portuguese(client, team):
     from bookings.emails import booking_email_message
 

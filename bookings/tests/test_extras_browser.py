@@ -58,3 +58,53 @@ def test_the_booking_page_shows_the_seat_bought_with_the_booking(
     assert shown.text.endswith(": Ana Souza")  # whose seat it is
     screenshot(browser_pt_br, "booking-page-seat-1440", DESKTOP)
     screenshot(browser_pt_br, "booking-page-seat-390", PHONE)
+
+
+def test_the_booking_page_lists_a_flight_change_made_on_request(
+    live_server, browser_pt_br, live_sandbox
+):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    fund(made.team, "100000.00")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    offer = next(o for o in offers(api) if o["conditions"]["change_before_departure"]["allowed"])
+    booked = book(api, offer, type="instant").json()
+    outbound = booked["slices"][0]
+    add = {"origin": "GRU", "destination": "BSB", "cabin_class": "economy"}
+    asked = api.post(
+        f"/api/v1/bookings/{booked['id']}/change_requests",
+        {
+            "slices": {
+                "remove": [{"slice_id": outbound["id"]}],
+                "add": [{**add, "departure_date": "2027-01-20"}],
+            }
+        },
+        format="json",
+    )
+    assert asked.status_code == 201, asked.content
+    change = asked.json()["data"]["change_offers"][0]
+    payment = {
+        "type": "balance",
+        "amount": change["change_total_amount"],
+        "currency": change["change_total_currency"],
+    }
+    changed = api.post(
+        f"/api/v1/bookings/{booked['id']}/changes",
+        {"change_offer_id": change["id"], "payment": payment},
+        format="json",
+    )
+    assert changed.status_code == 200, changed.content
+
+    wait = WebDriverWait(browser_pt_br, 20)
+    log_in(live_server, browser_pt_br, wait)
+    url = reverse("admin:bookings_booking_change", args=[booked["id"]])
+    browser_pt_br.get(live_server.url + url)
+    row = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".bp-flight-change")))
+
+    assert change["id"] in row.text and "GRU → BSB" in row.text
+    assert "R$" in row.text
+    screenshot(browser_pt_br, "booking-page-flight-change-1440", DESKTOP)
