@@ -55,10 +55,10 @@ def slot_take(*, team_id: int, live_mode: bool) -> Slot | None:
     limit = settings.API_SUPPLIER_CONCURRENCY
     if limit <= 0:
         return None
-    slot = Slot(key=f"supplier-slots:team:{team_id}:{'live' if live_mode else 'test'}", token="")
+    key = f"supplier-slots:team:{team_id}:{'live' if live_mode else 'test'}"
     if not hasattr(cache, "slot_take"):
-        return _local_take(slot.key, limit)
-    slot = Slot(key=slot.key, token=secrets.token_hex(8))
+        return _local_take(key, limit)
+    slot = Slot(key=key, token=secrets.token_hex(8))
     try:
         taken = cache.slot_take(
             slot.key, slot.token, limit=limit, now=time.time(), lapse=SLOT_LAPSE_SECONDS

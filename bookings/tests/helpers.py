@@ -2,6 +2,8 @@
 sandbox supplier, pick an offer and book through the API, as an agency's
 integration does. Import them from here, never from another test module."""
 
+from decimal import Decimal
+
 from bookings.models import Booking
 from tests.kit.passengers import passenger
 from wallet.models import Transaction
@@ -136,3 +138,21 @@ def money(booking_id):
         [t.amount for t in rows if t.type == "debit"],
         [t.amount for t in rows if t.reference_type == "refund"],
     )
+
+
+def seat_maps(client, offer) -> list[dict]:
+    """The offer's seat maps, as the API answers them."""
+    response = client.get(f"/api/v1/offers/{offer['id']}/seat_maps")
+    assert response.status_code == 200, response.content
+    return response.json()["data"]
+
+
+def paid_seat(seat_map: dict) -> tuple[dict, dict]:
+    """The first seat with a price (its element and its service)."""
+    for row in seat_map["cabins"][0]["rows"]:
+        for section in row["sections"]:
+            for element in section["elements"]:
+                for service in element.get("available_services") or []:
+                    if Decimal(service["total_amount"]) > 0:
+                        return element, service
+    raise AssertionError("no paid seat")

@@ -8,7 +8,7 @@ import pytest
 
 from agencies.pricing import price_offer
 from bookings.models import Booking
-from bookings.tests.helpers import book, offers
+from bookings.tests.helpers import book, offers, paid_seat, seat_maps
 from core.money import q
 from tests.kit.factories import fund
 from tests.kit.passengers import passenger
@@ -45,23 +45,6 @@ def available(client, offer) -> list[dict]:
     response = client.get(f"/api/v1/offers/{offer['id']}/available_services")
     assert response.status_code == 200, response.content
     return response.json()["data"]
-
-
-def seat_maps(client, offer) -> list[dict]:
-    response = client.get(f"/api/v1/offers/{offer['id']}/seat_maps")
-    assert response.status_code == 200, response.content
-    return response.json()["data"]
-
-
-def paid_seat(seat_map: dict) -> tuple[dict, dict]:
-    """The first seat with a price (its element and its service)."""
-    for row in seat_map["cabins"][0]["rows"]:
-        for section in row["sections"]:
-            for element in section["elements"]:
-                for service in element.get("available_services") or []:
-                    if Decimal(service["total_amount"]) > 0:
-                        return element, service
-    raise AssertionError("no paid seat")
 
 
 def payment(amount: Decimal, currency: str) -> list[dict]:

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from bookings.tests.helpers import book, offers
+from bookings.tests.helpers import book, offers, paid_seat, seat_maps
 from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, log_in, needs_chromium, screenshot
 from tests.kit.factories import fund, make_team
 
@@ -28,15 +28,7 @@ def test_the_booking_page_shows_the_seat_bought_with_the_booking(
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
     offer = next(o for o in offers(api) if o["payment_requirements"]["requires_instant_payment"])
-    [seat_map, *_] = api.get(f"/api/v1/offers/{offer['id']}/seat_maps").json()["data"]
-    element, seat = next(
-        (element, service)
-        for row in seat_map["cabins"][0]["rows"]
-        for section in row["sections"]
-        for element in section["elements"]
-        for service in element.get("available_services") or []
-        if Decimal(service["total_amount"]) > 0
-    )
+    element, seat = paid_seat(seat_maps(api, offer)[0])
     total = Decimal(offer["total_amount"]) + Decimal(seat["total_amount"])
     payment = {"type": "balance", "amount": f"{total:.2f}", "currency": offer["total_currency"]}
     response = book(
