@@ -192,6 +192,8 @@ class Client(models.Model):
     full_name = models.CharField(_("full name"), max_length=255)
     email = models.EmailField(_("e-mail"))
     phone_number = models.CharField(_("phone number"), max_length=20, blank=True)
+    # CPF (11 digits) or CNPJ (14), stored as digits only; blank when the agency has none.
+    tax_id = models.CharField(_("CPF or CNPJ"), max_length=14, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
