@@ -53,6 +53,18 @@ def email_queue(*, booking: Booking, kind: str) -> None:
     send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
+def email_queue_each_time(*, booking: Booking, kind: str) -> None:
+    """`email_queue` for kinds sent again on each change of their kind (a flight change, extras
+    added after the sale): the one row per booking and kind is marked unsent again, and the
+    task sends the booking as it is then (two changes in quick succession: one e-mail with both)."""
+    from bookings.tasks import send_booking_email
+
+    email, created = BookingEmail.objects.get_or_create(booking=booking, kind=kind)
+    if not created:
+        BookingEmail.objects.filter(pk=email.pk).update(sent_at=None)
+    send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
+
+
 def emails_queue(*, booking: Booking, kinds: list[str]) -> None:
     """`email_queue` for several kinds of one change, in that order: one INSERT in one savepoint
     when none of them is queued yet (an instant booking ticketed at once), else each kind on its

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from agencies.models import Team
+from bookings.emails import email_queue_each_time
 from bookings.errors import (
     BookingNotChangeable,
     BookingOutcomeUnknown,
@@ -460,7 +461,7 @@ def _settle(
         offer.outcome_note = ""
         offer.save()
         record_events(booking, booking_event(booking, EventType.BOOKING_UPDATED, previous=previous))
-        _queue_email(booking)
+        email_queue_each_time(booking=booking, kind=BookingEmail.Kind.CHANGED)
     return booking
 
 
@@ -507,19 +508,6 @@ def _replace_documents(booking: Booking, order: SupplierOrder) -> None:
         ],
         ignore_conflicts=True,
     )
-
-
-def _queue_email(booking: Booking) -> None:
-    """The changed itinerary and tickets, e-mailed after each change (one row per booking and
-    kind: a later change sends it again)."""
-    from bookings.tasks import send_booking_email
-
-    email, created = BookingEmail.objects.get_or_create(
-        booking=booking, kind=BookingEmail.Kind.CHANGED
-    )
-    if not created:
-        BookingEmail.objects.filter(pk=email.pk).update(sent_at=None)
-    send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
 # --- Uncertain confirmations -------------------------------------------------------------------

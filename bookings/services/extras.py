@@ -11,7 +11,7 @@ from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from agencies.models import Team
-from bookings.emails import email_queue
+from bookings.emails import email_queue_each_time
 from bookings.inputs import PaymentInput, payment_check
 from bookings.models import Booking, BookingEmail, BookingServicesPurchase
 from bookings.payloads import booking_event_object
@@ -271,7 +271,7 @@ def _confirm(purchase_id: str, *, order_id: str = "") -> Booking:
             booking,
             [NewEvent(EventType.BOOKING_UPDATED, booking_event_object(booking), previous)],
         )
-        email_queue(booking=booking, kind=BookingEmail.Kind.SERVICES_ADDED)
+        email_queue_each_time(booking=booking, kind=BookingEmail.Kind.SERVICES_ADDED)
     return booking
 
 

@@ -342,6 +342,32 @@ def test_a_bag_added_after_booking_debits_its_price_once(client, team):
     assert ledger_problems() == []
 
 
+def test_each_purchase_of_extras_is_emailed(client, team, django_capture_on_commit_callbacks):
+    """The extras e-mail goes out after every purchase, not only the first one of a booking;
+    each lists what the booking has by then."""
+    from django.core import mail
+
+    booking = ticketed_basic(client)
+    mail.outbox.clear()
+    for bought in (1, 2):
+        bag = booking_bags(client, booking)[0]
+        body = {
+            "add_services": [{"id": bag["id"], "quantity": 1}],
+            "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+        }
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json")
+        assert response.status_code == 200, response.content
+        extras_emails = [m for m in mail.outbox if "extras" in m.subject.lower()]
+        assert len(extras_emails) == bought, [m.subject for m in mail.outbox]
+    # The second e-mail lists both purchases, and the itinerary both bags.
+    bag_lines = [
+        line for line in extras_emails[-1].body.splitlines() if line.startswith("- 1 bagagem")
+    ]
+    assert len(bag_lines) == 2
+    assert "2 bagagens despachadas" in extras_emails[-1].body
+
+
 def test_a_wrong_payment_for_a_bag_is_refused_with_nothing_written(client):
     from bookings.models import BookingServicesPurchase
 
