@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from bookings.emails import credit_expiry_for_people
+from bookings.emails import credit_expiry_for_people, service_lines
 from bookings.itinerary import Passenger, Slice, erased, itinerary, passengers
 from bookings.models import Booking, BookingCancellation, BookingEmail
 from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people, stored_text_for_people
@@ -632,6 +632,53 @@ def flight_change_summaries(booking: Booking) -> list[FlightChangeSummary]:
     ]
 
 
+@dataclass
+class ExtrasSummary:
+    """Extras bought at one time, as the booking's page lists them: those bought with the
+    booking, or one purchase after the sale (`bsv_`, docs/extras.md)."""
+
+    id: str  # the purchase's id, "" for those bought with the booking
+    when: str  # "with the booking", or the purchase's time (São Paulo)
+    lines: list[dict]  # what, for whom, on which flights, the client's price
+    client_price: str  # R$, all of them
+    wallet: str  # what the wallet paid for them, R$
+    state: str  # the purchase's status when not confirmed ("Outcome unknown"), else ""
+
+
+def extras_summaries(booking: Booking, names: dict[str, str]) -> list[ExtrasSummary]:
+    with_booking = [s for s in booking.services if not s.get("purchase_id")]
+    summaries = []
+    if with_booking:
+        summaries.append(
+            ExtrasSummary(
+                id="",
+                when=_("With the booking"),
+                lines=service_lines(booking, with_booking, names),
+                client_price=money_display(
+                    sum((Decimal(s["client_amount"]) for s in with_booking), Decimal(0))
+                ),
+                wallet=money_display(
+                    sum((Decimal(s["base_cost_brl"]) for s in with_booking), Decimal(0))
+                ),
+                state="",
+            )
+        )
+    for purchase in booking.services_purchases.order_by("created_at", "id"):
+        summaries.append(
+            ExtrasSummary(
+                id=purchase.id,
+                when=sao_paulo_time_for_people(purchase.created_at),
+                lines=service_lines(booking, purchase.services, names),
+                client_price=money_display(purchase.client_amount),
+                wallet=money_display(purchase.base_cost_brl),
+                state=""
+                if purchase.status == purchase.Status.CONFIRMED
+                else str(purchase.get_status_display()),
+            )
+        )
+    return summaries
+
+
 def airline_change_summaries(booking: Booking) -> list[AirlineChangeSummary]:
     summaries = []
     for change in booking.airline_changes.order_by("-created_at", "-id"):
@@ -682,6 +729,7 @@ class BookingPage:
     cancellation: CancellationSummary | None = None  # its latest cancellation at the supplier
     airline_changes: list[AirlineChangeSummary] = field(default_factory=list)
     flight_changes: list[FlightChangeSummary] = field(default_factory=list)
+    extras: list[ExtrasSummary] = field(default_factory=list)
 
 
 def _route(slices: list[Slice]) -> str:
@@ -721,4 +769,5 @@ def booking_page(booking: Booking) -> BookingPage:
         cancellation=cancellation_summary(booking),
         airline_changes=airline_change_summaries(booking),
         flight_changes=flight_change_summaries(booking),
+        extras=extras_summaries(booking, names),
     )

@@ -168,6 +168,13 @@ def extras_lines(booking: Booking, passengers: list) -> list[dict]:
     """The extras bought after the sale, as the e-mail lists them: what, for whom, on which
     flights, and the customer's price (R$)."""
     names = {p.passenger_id: f"{p.given_name} {p.family_name}" for p in passengers}
+    bought_later = [s for s in booking.services if s.get("purchase_id")]
+    return service_lines(booking, bought_later, names)
+
+
+def service_lines(booking: Booking, services: list[dict], names: dict[str, str]) -> list[dict]:
+    """Extras (the booking's service records) as people read them: what, for whom (`names`:
+    passenger id to name), on which flights, and the customer's price (R$)."""
     routes = {
         segment.get(
             "id"
@@ -176,9 +183,7 @@ def extras_lines(booking: Booking, passengers: list) -> list[dict]:
         for segment in slice_["segments"]
     }
     lines = []
-    for service in booking.services:
-        if not service.get("purchase_id"):
-            continue
+    for service in services:
         metadata = service.get("metadata") or {}
         if service["type"] == "seat":
             what = _("Seat %(seat)s") % {"seat": metadata.get("designator") or ""}

@@ -20,6 +20,18 @@ def offers(client, *, origin="GRU", destination="BSB", passengers=None):
     return client.post("/api/v1/flights/search", body, format="json").json()["offers"]
 
 
+def basic_offer(client) -> dict:
+    """A domestic basic fare: no checked bag included, must be paid at once."""
+    return next(
+        o
+        for o in offers(client, origin="GRU", destination="SSA")
+        if not any(
+            b["type"] == "checked" and b["quantity"]
+            for b in o["slices"][0]["segments"][0]["passengers"][0]["baggages"]
+        )
+    )
+
+
 def holdable(client, **kwargs):
     return next(
         o

@@ -8,7 +8,7 @@ import pytest
 
 from agencies.pricing import price_offer
 from bookings.models import Booking
-from bookings.tests.helpers import book, offers, paid_seat, seat_maps
+from bookings.tests.helpers import basic_offer, book, offers, paid_seat, seat_maps
 from core.money import q
 from tests.kit.factories import fund
 from tests.kit.passengers import passenger
@@ -27,18 +27,6 @@ def client(live_client, team, settings):
     team.save()
     fund(team, "100000.00")
     return live_client
-
-
-def basic_offer(client) -> dict:
-    """A domestic basic fare: no checked bag included, must be paid at once."""
-    return next(
-        o
-        for o in offers(client, origin="GRU", destination="SSA")
-        if not any(
-            b["type"] == "checked" and b["quantity"]
-            for b in o["slices"][0]["segments"][0]["passengers"][0]["baggages"]
-        )
-    )
 
 
 def available(client, offer) -> list[dict]:
@@ -185,6 +173,62 @@ def test_the_booking_page_and_the_ticket_email_show_the_seat_bought(client, team
     assert seat_line in page
     assert seat_line in message.body
     assert seat_line in message.alternatives[0][0]
+
+
+def test_the_booking_page_lists_extras_bought_with_the_booking_and_after_it(client, team):
+    """Its own section: the seat bought with the booking, then each later purchase with its
+    id, what it was, for whom, on which flights and at what price; an unsettled one says so."""
+    import re
+
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from bookings.models import BookingServicesPurchase
+    from core.money import money_display
+    from tests.kit.panel import browser_for
+
+    offer = basic_offer(client)
+    element, seat = paid_seat(seat_maps(client, offer)[0])
+    total = Decimal(offer["total_amount"]) + Decimal(seat["total_amount"])
+    response = book(
+        client,
+        offer,
+        type="instant",
+        payments=payment(total, offer["total_currency"]),
+        services=[{"id": seat["id"], "quantity": 1}],
+    )
+    assert response.status_code == 201, response.content
+    booking = response.json()
+    bag = booking_bags(client, booking)[0]
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 1}],
+        "payment": payment(Decimal(bag["total_amount"]), bag["total_currency"])[0],
+    }
+    assert (
+        client.post(f"{BOOKINGS}/{booking['id']}/services", body, format="json").status_code == 200
+    )
+    purchase = BookingServicesPurchase.objects.get()
+    browser = browser_for(SupportUserFactory(), language="pt-br")
+    url = reverse("admin:bookings_booking_change", args=[booking["id"]])
+
+    page = browser.get(url).content.decode()
+
+    section = page[page.index('id="bp-extras"') : page.index('id="bp-itinerary"')]
+    groups = re.findall(r'data-purchase="([^"]*)"(.*?)</tbody>', section, re.S)
+    assert [purchase_id for purchase_id, _ in groups] == ["", purchase.pk]
+    at_booking, after = (text for _, text in groups)
+    assert "Com a reserva" in at_booking
+    assert f"Assento {element['designator']}" in at_booking
+    assert money_display(Decimal(seat["client_amount"])) in at_booking
+    assert "1 bagagem despachada de até 23 kg" in after
+    assert "Ana " in after  # the passenger's name, not its id
+    assert money_display(Decimal(bag["client_amount"])) in after
+    assert money_display(Decimal(bag["base_cost_brl"])) + " da carteira" in after
+    assert "status-warning" not in section  # both settled
+
+    BookingServicesPurchase.objects.filter(pk=purchase.pk).update(status="unknown")
+    unsettled = browser.get(url).content.decode()
+    assert "Resultado desconhecido" in unsettled[unsettled.index('id="bp-extras"') :]
 
 
 def test_a_payment_without_the_extras_is_refused_and_nothing_is_written(client, team):

@@ -1,7 +1,7 @@
 """A seat bought with a booking, as the agency reads it in a real Chromium set to Portuguese: the
-booking page's itinerary names the seat and whose it is beside the flight's bags. With
-PANEL_SCREENSHOTS=docs/screenshots it saves booking-page-seat-1440.png and -390.png
-(docs/booking-page.md)."""
+booking page's itinerary names the seat and whose it is beside the flight's bags, and its
+extras section lists it and a bag bought later. With PANEL_SCREENSHOTS=docs/screenshots it saves
+booking-page-seat-1440.png, booking-page-extras-1440.png and their -390 (docs/booking-page.md)."""
 
 from decimal import Decimal
 
@@ -39,10 +39,20 @@ def test_the_booking_page_shows_the_seat_bought_with_the_booking(
         services=[{"id": seat["id"], "quantity": 1}],
     )
     assert response.status_code == 201, response.content
+    booking_id = response.json()["id"]
+    # A bag bought after the sale.
+    [bag, *_] = api.get(f"/api/v1/bookings/{booking_id}/available_services").json()["data"]
+    bag_payment = {"type": "balance", "amount": bag["total_amount"], "currency": "BRL"}
+    added = api.post(
+        f"/api/v1/bookings/{booking_id}/services",
+        {"add_services": [{"id": bag["id"], "quantity": 1}], "payment": bag_payment},
+        format="json",
+    )
+    assert added.status_code == 200, added.content
 
     wait = WebDriverWait(browser_pt_br, 20)
     log_in(live_server, browser_pt_br, wait)
-    url = reverse("admin:bookings_booking_change", args=[response.json()["id"]])
+    url = reverse("admin:bookings_booking_change", args=[booking_id])
     browser_pt_br.get(live_server.url + url)
     shown = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".bp-seat")))
 
@@ -50,6 +60,15 @@ def test_the_booking_page_shows_the_seat_bought_with_the_booking(
     assert shown.text.endswith(": Ana Souza")  # whose seat it is
     screenshot(browser_pt_br, "booking-page-seat-1440", DESKTOP)
     screenshot(browser_pt_br, "booking-page-seat-390", PHONE)
+    extras = browser_pt_br.find_element(By.ID, "bp-extras")
+    browser_pt_br.execute_script("arguments[0].scrollIntoView()", extras)
+    bought = extras.find_elements(By.CSS_SELECTOR, "tbody.bp-extras-purchase")
+    assert bought[0].text.startswith("Com a reserva")
+    assert f"Assento {element['designator']}" in bought[0].text
+    assert "1 bagagem despachada de até 23 kg" in bought[1].text
+    assert bought[1].get_attribute("data-purchase").startswith("bsv_")
+    screenshot(browser_pt_br, "booking-page-extras-1440", DESKTOP)
+    screenshot(browser_pt_br, "booking-page-extras-390", PHONE)
 
 
 def test_the_booking_page_lists_a_flight_change_made_on_request(

@@ -221,3 +221,18 @@ def test_queue_depths_come_from_the_redis_broker(metrics, broker, settings):
     assert value(samples, "agency_celery_queue_messages", queue="default") == 1
     assert value(samples, "agency_celery_queue_messages", queue="webhooks") == 0
     assert value(samples, "agency_metrics_source_up", source="broker") == 1
+
+
+@pytest.mark.parametrize("adapter", ["sandbox", "duffel"])
+def test_every_call_an_adapter_makes_to_its_supplier_is_timed(adapter):
+    """Each call the supplier interface declares (changes, extras and cancellations included) is
+    wrapped in the histogram's timer on both adapters: none can be added and forgotten."""
+    from flights.suppliers.base import supplier_calls
+    from flights.suppliers.duffel.supplier import DuffelSupplier
+    from flights.suppliers.sandbox.supplier import SandboxSupplier
+
+    cls = {"sandbox": SandboxSupplier, "duffel": DuffelSupplier}[adapter]
+    declared = supplier_calls()
+    assert {"request_order_change", "confirm_order_change", "add_order_services"} <= set(declared)
+    untimed = [name for name in declared if not getattr(getattr(cls, name), "__metered__", False)]
+    assert untimed == []
