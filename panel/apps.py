@@ -16,6 +16,9 @@ class PanelConfig(AppConfig):
         "periodic_task_enable": _("Enabled periodic task"),
     }
 
+    def ready(self):
+        from panel import lockout  # noqa: F401  # its receiver clears a user's own failures
+
 
 class LoginProtectionConfig(AxesAppConfig):
     """django-axes under a name support understands (its app has none of its own)."""

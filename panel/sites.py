@@ -10,6 +10,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.http import client_address
+from panel.lockout import remember_browser
 
 
 class PanelAdminSite(admin.AdminSite):
@@ -17,6 +18,18 @@ class PanelAdminSite(admin.AdminSite):
     site_title = _("Agency back office")
     index_title = _("Control panel")
     site_url = None  # no public site behind the panel: no "View site" link
+
+    def login(self, request, extra_context=None):
+        """Django's login; a successful one remembers the browser as the user's own, which a
+        lockout from elsewhere spares (panel/lockout.py)."""
+        response = super().login(request, extra_context)
+        if (
+            request.method == "POST"
+            and response.status_code == 302
+            and request.user.is_authenticated
+        ):
+            remember_browser(request, response, request.user.get_username())
+        return response
 
     def has_permission(self, request):
         """Two kinds of user, both explicit: support (a superuser, or a member of the Support

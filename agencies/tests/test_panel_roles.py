@@ -267,6 +267,76 @@ def test_an_address_trying_many_users_is_locked_out(team, other_team_owner, sett
     assert login(browser, other_team_owner.username, PASSWORD).status_code == 429
 
 
+def test_ones_own_login_between_guesses_does_not_reset_a_victims_count(
+    team_owner, other_team_owner, settings
+):
+    """The review's lockout bypass: rounds of 8 wrong guesses for a victim, each followed by the
+    attacker's own successful login from the same address, never lock the victim's name (the
+    attacker's success cleared every failure counted for the address). Now a success clears
+    only its own user's failures: the victim's name locks at the limit."""
+    victim, attacker = team_owner, other_team_owner
+    for user in (victim, attacker):
+        user.set_password(PASSWORD)
+        user.save()
+    address = {"REMOTE_ADDR": "198.51.100.20"}
+    for _ in range(3):
+        guesser = BrowserClient(**address)
+        for _ in range(8):
+            login(guesser, victim.username, "wrong")
+        assert login(BrowserClient(**address), attacker.username, PASSWORD).status_code in (
+            302,
+            429,  # the address itself locked: the attacker is stopped either way
+        )
+    assert login(BrowserClient(**address), victim.username, PASSWORD).status_code == 429
+    # The name is locked from anywhere (but the victim's own browser: the next test).
+    assert (
+        login(BrowserClient(REMOTE_ADDR="203.0.113.50"), victim.username, PASSWORD).status_code
+        == 429
+    )
+
+
+def test_guesses_from_elsewhere_do_not_lock_the_user_out_of_their_own_browser(team_owner, settings):
+    """The review's victim lockout: wrong passwords from anywhere locked the real user out,
+    even at their usual address. A browser that logged in before from an address still logs
+    in there; a new browser, or the same cookie from another address, is locked."""
+    owner = team_owner
+    owner.set_password(PASSWORD)
+    owner.save()
+    home = {"REMOTE_ADDR": "198.51.100.30"}
+    usual = BrowserClient(**home)
+    assert login(usual, owner.username, PASSWORD).status_code == 302
+    usual.post(reverse("admin:logout"))
+    for _ in range(settings.AXES_FAILURE_LIMIT + 2):
+        login(BrowserClient(REMOTE_ADDR="203.0.113.66"), owner.username, "wrong")
+
+    assert login(BrowserClient(**home), owner.username, PASSWORD).status_code == 429  # new browser
+    assert login(usual, owner.username, PASSWORD).status_code == 302  # the usual one
+    # The cookie alone is not enough: from another address the name stays locked.
+    from panel.lockout import KNOWN_BROWSER_COOKIE
+
+    elsewhere = BrowserClient(REMOTE_ADDR="192.0.2.77")
+    elsewhere.cookies[KNOWN_BROWSER_COOKIE] = usual.cookies[KNOWN_BROWSER_COOKIE].value
+    assert login(elsewhere, owner.username, PASSWORD).status_code == 429
+    # The usual browser still locks on its own wrong passwords.
+    usual.post(reverse("admin:logout"))
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(usual, owner.username, "wrong")
+    assert login(usual, owner.username, PASSWORD).status_code == 429
+
+
+def test_a_forged_known_browser_cookie_counts_for_nothing(team_owner, settings):
+    from panel.lockout import KNOWN_BROWSER_COOKIE
+
+    owner = team_owner
+    owner.set_password(PASSWORD)
+    owner.save()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(BrowserClient(REMOTE_ADDR="203.0.113.67"), owner.username, "wrong")
+    forger = BrowserClient(REMOTE_ADDR="203.0.113.67")
+    forger.cookies[KNOWN_BROWSER_COOKIE] = owner.username.lower()  # unsigned
+    assert login(forger, owner.username, PASSWORD).status_code == 429
+
+
 def test_support_unlocks_a_locked_out_user(team_owner, settings):
     from axes.models import AccessAttempt
 

@@ -644,11 +644,13 @@ AUDITLOG_INCLUDE_TRACKING_MODELS = (
 AUDITLOG_DISABLE_REMOTE_ADDR = False
 
 # django-axes: after AXES_FAILURE_LIMIT wrong passwords, the user name and (separately) the
-# address are locked out for the cool-off; support unlocks in the panel (Axes > Access attempts).
+# address are locked out for the cool-off, except on the user's own known browser; a success
+# clears only that user's failures (panel/lockout.py); support unlocks in the panel
+# (Axes > Access attempts).
 AXES_FAILURE_LIMIT = env.int("PANEL_LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("PANEL_LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: either one locks
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = "panel.lockout.lockout_parameters"
+AXES_RESET_ON_SUCCESS = False  # panel.lockout clears the user's own failures instead
 AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 AXES_USERNAME_FORM_FIELD = "username"
 # The same client address as the API's rate limits (DJANGO_BEHIND_TLS_PROXY decides whether
