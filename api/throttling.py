@@ -139,6 +139,15 @@ def over_limit(scope: str, rate: str) -> float | None:
     return window.reset if window.exceeded else None
 
 
+def already_over(scope: str, rate: str) -> float | None:
+    """Like `over_limit`, without counting this request: for limits counted only on some
+    outcomes (a payment page's failures), checked before the request is served."""
+    now = time.time()
+    cache_key, allowed, period = _window_key(scope, rate, now)
+    used = cache.get(cache_key) or 0
+    return period - (now % period) if int(used) >= allowed else None
+
+
 def throttle_unauthenticated(request) -> None:
     """Count a request that has no usable key; raise Throttled (429) when its address is over
     `API_ANONYMOUS_RATE_LIMIT`."""

@@ -2,7 +2,8 @@
 boleto (HTML and PDF). They are opened by the `token` in the link (an HMAC of the recharge id)
 or by an API key of the recharge's team and mode; anything else is "Recharge not found". They
 are served while the recharge can be paid (`payment_pages_open`), are rate-limited per client
-address and per recharge, and send no Referer onward (the token is in the URL)."""
+address (every request, and the failures apart) and per recharge (only the requests allowed to
+open it), and send no Referer onward (the token is in the URL)."""
 
 import hashlib
 import math
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from agencies.authentication import resolve_api_key
 from api.apis import json_error
-from api.throttling import over_limit
+from api.throttling import already_over, over_limit
 from core.exceptions import register_error
 from core.http import client_address
 from core.middleware import people_facing
@@ -39,22 +40,38 @@ class _Closed(Exception):
         self.recharge = recharge
 
 
-def _rate_limited(request, recharge_id: str) -> HttpResponse | None:
-    limits = (
-        (f"address:{client_address(request)}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS),
-        # Hashed: the id comes from the URL as typed (spaces, any character) and cache keys
-        # must stay plain.
-        (f"recharge:{_digest(recharge_id)}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE),
+def _rate_limited(request) -> HttpResponse | None:
+    """Per client address: every request counts, and a request turned away as not found (an
+    unknown id, a wrong token) counts as a failure too; an address over either limit waits.
+    Per recharge, only requests allowed to open it count (`_recharge_for`): wrong tokens cannot
+    use up the payer's quota."""
+    address = client_address(request)
+    retry_after = already_over(
+        f"payment-page-failures:{address}", settings.PAYMENT_PAGES_FAILURE_LIMIT_PER_ADDRESS
     )
-    for key, rate in limits:
-        retry_after = over_limit(f"payment-page:{key}", rate)
-        if retry_after is not None:
-            response = json_error(
-                request, status=429, code="rate_limited", message="Rate limit exceeded"
-            )
-            response["Retry-After"] = str(max(1, math.ceil(retry_after)))
-            return response
-    return None
+    if retry_after is None:
+        retry_after = over_limit(
+            f"payment-page:address:{address}", settings.PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS
+        )
+    return None if retry_after is None else _too_many(request, retry_after)
+
+
+def _too_many(request, retry_after: float) -> HttpResponse:
+    response = json_error(request, status=429, code="rate_limited", message="Rate limit exceeded")
+    response["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response
+
+
+def _count_failure(request) -> None:
+    over_limit(
+        f"payment-page-failures:{client_address(request)}",
+        settings.PAYMENT_PAGES_FAILURE_LIMIT_PER_ADDRESS,
+    )
+
+
+class _RechargeBusy(Exception):
+    def __init__(self, retry_after: float):
+        self.retry_after = retry_after
 
 
 def _digest(text: str) -> str:
@@ -68,7 +85,7 @@ def payment_page(view):
     @require_GET
     @wraps(view)
     def wrapper(request, recharge_id: str):
-        response = _rate_limited(request, recharge_id)
+        response = _rate_limited(request)
         if response is None:
             try:
                 response = view(request, recharge_id)
@@ -80,6 +97,10 @@ def payment_page(view):
                     message=PAGE_EXPIRED_MESSAGE,
                     details={"status": closed.recharge.status},
                 )
+            except _RechargeBusy as busy:
+                response = _too_many(request, busy.retry_after)
+            if response.status_code == 404:
+                _count_failure(request)
         response["Referrer-Policy"] = "no-referrer"
         response["Cache-Control"] = "private, no-store"
         return response
@@ -106,6 +127,13 @@ def _recharge_for(request, recharge_id: str, method: str) -> Recharge | None:
         )
         if not owner:
             return None
+    # Hashed: cache keys stay plain whatever the id.
+    retry_after = over_limit(
+        f"payment-page:recharge:{_digest(recharge.id)}",
+        settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE,
+    )
+    if retry_after is not None:
+        raise _RechargeBusy(retry_after)
     if not payment_pages_open(recharge):
         raise _Closed(recharge)
     return recharge

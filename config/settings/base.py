@@ -325,6 +325,11 @@ API_MAX_JSON_DEPTH = 16
 PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS = env.str(
     "PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS", default="60/minute"
 )
+# Requests turned away as not found (an unknown id, a wrong token), per client address.
+PAYMENT_PAGES_FAILURE_LIMIT_PER_ADDRESS = env.str(
+    "PAYMENT_PAGES_FAILURE_LIMIT_PER_ADDRESS", default="10/minute"
+)
+# Only requests allowed to open the recharge count here: wrong tokens cannot use it up.
 PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE = env.str(
     "PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE", default="30/minute"
 )

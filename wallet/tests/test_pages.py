@@ -143,6 +143,39 @@ def test_the_pages_are_rate_limited_per_recharge(team, settings):
     assert Client(REMOTE_ADDR="198.51.100.3").get(page_urls(other)[0]).status_code == 200
 
 
+def test_wrong_tokens_do_not_use_up_the_payers_quota(team, settings):
+    """The review's finding: 30 requests with a wrong token (404 each) used up the recharge's
+    quota, and the payer's real link then got 429. Only requests allowed to open the recharge
+    count for it now."""
+    settings.PAYMENT_PAGES_RATE_LIMIT_PER_RECHARGE = "30/minute"
+    recharge = new_recharge(team)
+    (url,) = page_urls(recharge)
+    wrong = f"/api/v1/pix/qr/{recharge.id}?token=wrong"
+
+    statuses = {Client(REMOTE_ADDR=f"198.51.100.{n}").get(wrong).status_code for n in range(30)}
+
+    assert statuses == {404}
+    assert Client(REMOTE_ADDR="203.0.113.77").get(url).status_code == 200
+
+
+def test_an_address_that_keeps_failing_waits(team, settings):
+    """Failures (unknown ids, wrong tokens) count per client address on their own limit: over
+    it, that address gets 429 even for a right link; other addresses are served."""
+    settings.PAYMENT_PAGES_FAILURE_LIMIT_PER_ADDRESS = "5/minute"
+    recharge = new_recharge(team)
+    (url,) = page_urls(recharge)
+    prober = Client(REMOTE_ADDR="203.0.113.90")
+
+    statuses = [prober.get(f"/api/v1/pix/qr/rch_guess{n}").status_code for n in range(5)]
+
+    assert statuses == [404] * 5
+    assert_rate_limited(prober.get(url))
+    assert Client(REMOTE_ADDR="203.0.113.91").get(url).status_code == 200
+    # Successes do not count as failures: a payer reloading the page is never limited by them.
+    payer = Client(REMOTE_ADDR="203.0.113.92")
+    assert {payer.get(url).status_code for _ in range(8)} == {200}
+
+
 def test_the_limit_resets_with_the_window(team, settings):
     settings.PAYMENT_PAGES_RATE_LIMIT_PER_ADDRESS = "1/minute"
     (url,) = page_urls(new_recharge(team))
