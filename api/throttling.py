@@ -9,7 +9,6 @@ so every server process shares them). Over a limit: `429 rate_limited` with `Ret
 """
 
 import logging
-import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,61 +19,9 @@ from rest_framework import exceptions
 from rest_framework.throttling import BaseThrottle
 
 from core.http import client_address
+from core.rate_windows import Window, count_request, over_limit, window_key
 
 logger = logging.getLogger(__name__)
-
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """`"600/minute"` → (600, 60): requests allowed, window in seconds."""
-    count, period = rate.split("/")
-    return int(count), PERIODS[period.strip()[0]]
-
-
-@dataclass(frozen=True)
-class Window:
-    """One rate-limit window after counting a request: what the `RateLimit-*` headers say."""
-
-    limit: int
-    used: int
-    reset: float  # seconds until the window ends
-
-    @property
-    def remaining(self) -> int:
-        return max(self.limit - self.used, 0)
-
-    @property
-    def exceeded(self) -> bool:
-        return self.used > self.limit
-
-    def headers(self) -> dict[str, str]:
-        return {
-            "RateLimit-Limit": str(self.limit),
-            "RateLimit-Remaining": str(self.remaining),
-            "RateLimit-Reset": str(math.ceil(self.reset)),
-        }
-
-
-def _window_key(scope: str, rate: str, now: float) -> tuple[str, int, int]:
-    """The cache key of `scope`'s current window, the requests it allows and its length."""
-    allowed, period = parse_rate(rate)
-    return f"throttle:{scope}:{int(now // period)}", allowed, period
-
-
-def _count(scope: str, rate: str) -> Window:
-    """Count one request in `scope`'s current window."""
-    now = time.time()
-    cache_key, allowed, period = _window_key(scope, rate, now)
-    if hasattr(cache, "count"):  # core.cache.RedisCache (REDIS_URL): one round trip
-        count = cache.count(cache_key, timeout=period + 1)
-    else:  # the embedded file cache, LocMem in tests
-        try:
-            count = cache.incr(cache_key)
-        except ValueError:  # first request of the window (or the key was evicted)
-            count = 1 if cache.add(cache_key, 1, timeout=period + 1) else cache.incr(cache_key)
-    return Window(limit=allowed, used=count, reset=period - (now % period))
-
 
 # --- Counted ahead, with the key's generation ---
 #
@@ -110,7 +57,7 @@ def read_and_count_ahead(django_request, read_key: str, limits) -> tuple[bool, A
     if not hasattr(cache, "get_and_count"):
         return False, None
     now = time.time()
-    keys = [(scope, *_window_key(scope, rate, now)) for scope, rate in limits]
+    keys = [(scope, *window_key(scope, rate, now)) for scope, rate in limits]
     try:
         value, counts = cache.get_and_count(read_key, [(k, period + 1) for _, k, _, period in keys])
     except Exception:  # the cache is down: the usual path finds out and answers
@@ -133,21 +80,6 @@ def uncount_ahead(django_request) -> None:
     django_request.counted_ahead = {}
 
 
-def over_limit(scope: str, rate: str) -> float | None:
-    """Count one request; the seconds until the window ends if that went over, else None."""
-    window = _count(scope, rate)
-    return window.reset if window.exceeded else None
-
-
-def already_over(scope: str, rate: str) -> float | None:
-    """Like `over_limit`, without counting this request: for limits counted only on some
-    outcomes (a payment page's failures), checked before the request is served."""
-    now = time.time()
-    cache_key, allowed, period = _window_key(scope, rate, now)
-    used = cache.get(cache_key) or 0
-    return period - (now % period) if int(used) >= allowed else None
-
-
 def throttle_unauthenticated(request) -> None:
     """Count a request that has no usable key; raise Throttled (429) when its address is over
     `API_ANONYMOUS_RATE_LIMIT`."""
@@ -168,7 +100,7 @@ class ApiRateThrottle(BaseThrottle):
         limits = limits_for(team_id=client.team_id, live_mode=client.live_mode, view=view)
         for scope, rate in limits:
             ahead = counted_ahead.pop(scope, None)
-            window = ahead.window if ahead is not None else _count(scope, rate)
+            window = ahead.window if ahead is not None else count_request(scope, rate)
             # The headers tell the window closest to its limit (the search one for a search).
             shown = getattr(request, "rate_limit_window", None)
             if shown is None or window.remaining <= shown.remaining:

@@ -2,14 +2,24 @@
 counted under, and the pages that reset a forgotten password. The concrete site, with the
 pages that read every app, is the dashboard's (dashboard/sites.py)."""
 
+import hashlib
+import math
+
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.tokens import default_token_generator
 from django.urls import reverse_lazy
+from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.http import client_address
+from core.rate_windows import over_limit
 from panel.lockout import remember_browser
 
 
@@ -53,13 +63,73 @@ def login_client_address(request) -> str | None:
 # Django's views with our form and templates; config/urls.py mounts them under /admin/.
 
 
+RESET_SUBJECT = "registration/panel_password_reset_subject.txt"
+RESET_BODY = "registration/panel_password_reset_email.txt"
+RESET_HTML = "registration/panel_password_reset_email.html"
+
+
 class PanelPasswordResetForm(PasswordResetForm):
     """Django's form also e-mails panel users who never set a password (a team's first owner is
-    created without one): for them, "forgot password" is how they choose it."""
+    created without one): for them, "forgot password" is how they choose it. The e-mail is sent
+    from the `emails` queue, at most `PANEL_PASSWORD_RESET_LIMIT_PER_EMAIL` times per address
+    (more are dropped without a word: the answer never tells whether an address exists)."""
 
     def get_users(self, email):
         candidates = get_user_model()._default_manager.filter(email__iexact=email, is_active=True)
         return (u for u in candidates if u.is_staff and u.email.lower() == email.lower())
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        target = hashlib.sha256(to_email.lower().encode()).hexdigest()[:32]
+        if over_limit(
+            f"password-reset:email:{target}", settings.PANEL_PASSWORD_RESET_LIMIT_PER_EMAIL
+        ):
+            return
+        from panel.tasks import send_password_reset_email
+
+        send_password_reset_email.delay(
+            user_id=context["user"].pk,
+            domain=context["domain"],
+            site_name=context["site_name"],
+            protocol=context["protocol"],
+            language=get_language(),
+        )
+
+
+def password_reset_send(
+    *, user_id: int, domain: str, site_name: str, protocol: str, language: str
+) -> bool:
+    """Render and send one user's password-reset e-mail (Django's templates and context); False
+    when the user can no longer reset (gone, deactivated)."""
+    user = get_user_model()._default_manager.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email:
+        return False
+    context = {
+        "email": user.email,
+        "domain": domain,
+        "site_name": site_name,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "user": user,
+        "token": default_token_generator.make_token(user),
+        "protocol": protocol,
+    }
+    with translation.override(language):
+        PasswordResetForm().send_mail(
+            RESET_SUBJECT,
+            RESET_BODY,
+            context,
+            None,
+            user.email,
+            html_email_template_name=RESET_HTML,
+        )
+    return True
 
 
 class PanelContextMixin:
@@ -82,8 +152,25 @@ class PanelPasswordResetCompleteView(PanelContextMixin, auth_views.PasswordReset
 
 
 class PanelPasswordResetView(PanelContextMixin, auth_views.PasswordResetView):
+    """At most `PANEL_PASSWORD_RESET_LIMIT_PER_ADDRESS` requests per client address (then 429
+    with the form and a message); the form limits each target address apart."""
+
     form_class = PanelPasswordResetForm
-    email_template_name = "registration/panel_password_reset_email.txt"
-    html_email_template_name = "registration/panel_password_reset_email.html"
-    subject_template_name = "registration/panel_password_reset_subject.txt"
+    email_template_name = RESET_BODY
+    html_email_template_name = RESET_HTML
+    subject_template_name = RESET_SUBJECT
     success_url = reverse_lazy("password_reset_done")
+
+    def post(self, request, *args, **kwargs):
+        retry_after = over_limit(
+            f"password-reset:address:{client_address(request)}",
+            settings.PANEL_PASSWORD_RESET_LIMIT_PER_ADDRESS,
+        )
+        if retry_after is None:
+            return super().post(request, *args, **kwargs)
+        form = self.get_form()
+        form.errors.clear()
+        form.add_error(None, _("Too many requests from this address. Try again later."))
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(max(1, math.ceil(retry_after)))
+        return response

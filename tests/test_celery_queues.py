@@ -21,6 +21,7 @@ EXPECTED_QUEUES = {
     "bookings.tasks.send_booking_email": "emails",
     "webhooks.tasks.send_deactivation_alert": "emails",
     "wallet.tasks.send_notification_alert": "emails",  # to support
+    "panel.tasks.send_password_reset_email": "emails",  # never sent inside the web request
     # Everything else, and the webhook sweep, which must run even when `webhooks` is long.
     "webhooks.tasks.sweep_deliveries": "default",
     "wallet.tasks.expire_recharges": "default",

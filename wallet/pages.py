@@ -16,10 +16,10 @@ from django.views.decorators.http import require_GET
 
 from agencies.authentication import resolve_api_key
 from api.apis import json_error
-from api.throttling import already_over, over_limit
 from core.exceptions import register_error
 from core.http import client_address
 from core.middleware import people_facing
+from core.rate_windows import already_over, over_limit
 from wallet import boleto, pix
 from wallet.models import PaymentMethod, Recharge
 from wallet.page_tokens import payment_page_token, payment_page_token_valid

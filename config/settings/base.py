@@ -664,6 +664,13 @@ AXES_CLIENT_IP_CALLABLE = "panel.sites.login_client_address"
 
 PANEL_INVITATION_VALIDITY = timedelta(hours=env.int("PANEL_INVITATION_VALIDITY_HOURS", default=72))
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 3  # a reset link works for 3 hours, once
+# "Forgot password" requests per client address, and e-mails per target address.
+PANEL_PASSWORD_RESET_LIMIT_PER_ADDRESS = env.str(
+    "PANEL_PASSWORD_RESET_LIMIT_PER_ADDRESS", default="10/hour"
+)
+PANEL_PASSWORD_RESET_LIMIT_PER_EMAIL = env.str(
+    "PANEL_PASSWORD_RESET_LIMIT_PER_EMAIL", default="3/hour"
+)
 
 # --- Payments (wallet recharges) -----------------------------------------------------------------
 PAYMENT_PROVIDER = env.str("PAYMENT_PROVIDER", default="sandbox")  # live mode: sandbox | asaas
