@@ -7,6 +7,7 @@ bounded lists of related rows (docs/decisions.md "Panel")."""
 
 import copy
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +22,9 @@ from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from core.audit import action_label, audit_action, entries_for
 from core.exceptions import ApplicationError
@@ -180,6 +181,27 @@ def _none(value) -> str:
     return "—" if value in (None, "None", "") else str(value)
 
 
+def actor_for_people(entry: AuditEntry, request) -> str:
+    """Who made an audit entry, as the reader may know it. Support sees names and logins; an
+    agency user sees their own team's people by name, and anyone from support only as
+    "Support" (never their login e-mail)."""
+    actor = entry.actor
+    if is_support(request):
+        if actor is None:
+            return entry.actor_email or gettext("system")
+        return actor.get_full_name() or actor.get_username()
+    if actor is not None and getattr(actor, "team_id", None) == user_team_id(request):
+        return actor.get_full_name() or actor.get_username()
+    if actor is not None and getattr(actor, "is_support", False):
+        return gettext("Support")
+    return gettext("a former user") if entry.actor_email else gettext("system")
+
+
+def _rendered(response):
+    """A TemplateResponse rendered now (while what its display methods read is set)."""
+    return response.render() if hasattr(response, "render") else response
+
+
 class AuditedAdminMixin:
     """The object's "History" page lists its audit entries (django-auditlog): who, when, which
     action, the old and new values. Only for rows the user can see (get_object is scoped)."""
@@ -190,7 +212,10 @@ class AuditedAdminMixin:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if not self.has_view_or_change_permission(request, obj):
             raise PermissionDenied
-        entries = [(entry, change_display(entry)) for entry in entries_for(obj)[:500]]
+        entries = [
+            (entry, change_display(entry), actor_for_people(entry, request))
+            for entry in entries_for(obj)[:500]
+        ]
         context = {
             **self.admin_site.each_context(request),
             "title": _("History: %s") % obj,
@@ -426,11 +451,40 @@ class AuditEntryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     ]
     fields = [*readonly_fields]
 
+    # Who is looking, for `actor_display` (display methods get no request); a context variable,
+    # so each thread serving the panel has its own.
+    _viewer: ContextVar = ContextVar("audit_viewer")
+
+    def changelist_view(self, request, extra_context=None):
+        token = self._viewer.set(request)
+        try:
+            return _rendered(super().changelist_view(request, extra_context))
+        finally:
+            self._viewer.reset(token)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        token = self._viewer.set(request)
+        try:
+            return _rendered(super().change_view(request, object_id, form_url, extra_context))
+        finally:
+            self._viewer.reset(token)
+
+    def get_search_fields(self, request):
+        """Agency users find entries by object, not by who made them (support's logins stay
+        unknown to them)."""
+        return self.search_fields if is_support(request) else ["object_repr", "object_pk"]
+
+    def get_fields(self, request, obj=None):
+        """The address an entry was made from: support only."""
+        fields = super().get_fields(request, obj)
+        return fields if is_support(request) else [f for f in fields if f != "remote_addr"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
+
     @admin.display(description=_("who"), ordering="actor__username")
     def actor_display(self, entry):
-        if entry.actor is None:
-            return _t("system") if not entry.actor_email else entry.actor_email
-        return entry.actor.get_full_name() or entry.actor.username
+        return actor_for_people(entry, self._viewer.get())
 
     @admin.display(description=_("what"))
     def what(self, entry):

@@ -269,6 +269,39 @@ def test_history_page_shows_the_entries(team, team_owner):
     assert "Revoked API key" in html and team_owner.username in html and "Revoked at" in html
 
 
+def test_agency_users_see_support_as_support_without_its_login_or_address(team, team_owner):
+    """The review's finding: audit entries shown to agency users revealed support's login
+    e-mail and IP address. They read "Support" now, with no address; support still sees both."""
+    support = SupportUserFactory(email="maria.suporte@backoffice.example")
+    support.username = support.email
+    support.save()
+    support_browser = browser_for(support)
+    support_browser.defaults["REMOTE_ADDR"] = "10.9.8.7"
+    key = ApiKey.objects.get(team=team, live_mode=True)
+    _, entry = run_action(support_browser, ApiKey, "revoke", key)
+    assert entry.actor == support and entry.remote_addr == "10.9.8.7"
+    assert entry.team_id == team.pk  # the agency's own activity
+    agency = browser_for(team_owner)
+    pages = [
+        agency.get(changelist(AuditEntry)),
+        agency.get(changelist(AuditEntry) + "?q=maria"),
+        agency.get(reverse("admin:core_auditentry_change", args=[entry.pk])),
+        agency.get(reverse("admin:agencies_apikey_history", args=[key.pk])),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert "backoffice.example" not in html and "10.9.8.7" not in html
+    assert all("Support" in page.content.decode() for page in pages[::2] + pages[3:])
+    # Searching by support's login finds nothing for an agency user.
+    assert list(pages[1].context["cl"].queryset) == []
+    # Support sees who and from where.
+    seen = support_browser.get(reverse("admin:core_auditentry_change", args=[entry.pk]))
+    assert "maria.suporte@backoffice.example" in seen.content.decode()
+    assert "10.9.8.7" in seen.content.decode()
+    # (The team's own people keep their names: test_history_page_shows_the_entries.)
+
+
 def test_activity_list_is_scoped_to_the_team(team, team_owner, other_team, other_team_owner):
     for owner in (team_owner, other_team_owner):
         key = ApiKey.objects.get(team=owner.team, live_mode=True)
