@@ -27,6 +27,7 @@ from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Inv
 from agencies.pricing import price_offer
 from agencies.services import (
     IntegrationAlreadyConnected,
+    InvitationAlreadyMember,
     InvitationInvalid,
     InvitationUserExists,
     api_key_create,
@@ -500,15 +501,22 @@ class IntegrationAdmin(TeamScopedAdmin):
 
 
 class InvitationForm(forms.ModelForm):
+    """The same answer for every address, whether it has a panel user elsewhere or not
+    (`invitation_create`); only a member of the very team invited is a form error."""
+
+    inviter_team_id: int | None = None  # set per request by InvitationAdmin.get_form
+
     class Meta:
         model = Invitation
         fields = ["team", "email"]
 
-    def clean_email(self):
-        email = self.cleaned_data["email"]
-        if User.objects.filter(username__iexact=email).exists():
-            raise forms.ValidationError(InvitationUserExists.message)
-        return email
+    def clean(self):
+        cleaned = super().clean()
+        email, team = cleaned.get("email"), cleaned.get("team")
+        team_id = self.inviter_team_id or (team.pk if team else None)
+        if email and team_id and User.objects.filter(username__iexact=email, team_id=team_id):
+            self.add_error("email", _("This person is already a member of this team"))
+        return cleaned
 
 
 @admin.register(Invitation)
@@ -526,6 +534,11 @@ class InvitationAdmin(TeamScopedAdmin):
         return {"pending": _("pending"), "accepted": _("accepted"), "expired": _("expired")}[
             obj.status
         ]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.inviter_team_id = None if is_support(request) else request.user.team_id
+        return form
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -548,7 +561,7 @@ class InvitationAdmin(TeamScopedAdmin):
         team = obj.team if is_support(request) else request.user.team
         try:
             created = invitation_create(team=team, email=obj.email, invited_by=request.user)
-        except InvitationUserExists as exc:
+        except InvitationAlreadyMember as exc:  # the form checked; a race got past it
             self.message_user(request, exc.message, messages.ERROR)
             raise PermissionDenied(exc.message) from None
         obj.pk, obj.team, obj.expires_at = created.pk, team, created.expires_at

@@ -194,6 +194,11 @@ class InvitationUserExists(Conflict):
     message = "A panel user with this e-mail already exists"
 
 
+class InvitationAlreadyMember(Conflict):
+    code = "user_exists"
+    message = "This person is already a member of this team"
+
+
 class InvitationInvalid(Conflict):
     code = "invitation_invalid"
     message = "This invitation link has expired or has already been used"
@@ -201,10 +206,13 @@ class InvitationInvalid(Conflict):
 
 def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Invitation:
     """Record the invitation and e-mail its link after commit. The link works until
-    PANEL_INVITATION_VALIDITY has passed, and once."""
+    PANEL_INVITATION_VALIDITY has passed, and once. An address that already has a panel user
+    in another team is invited like any other (the inviter is never told that it exists
+    anywhere); its e-mail then says so instead of carrying a link (`invitation_send`). A member
+    of this very team is refused: the inviter sees their team's people anyway."""
     email = User.objects.normalize_email(email).strip()
-    if User.objects.filter(username__iexact=email).exists():
-        raise InvitationUserExists()
+    if User.objects.filter(username__iexact=email, team=team).exists():
+        raise InvitationAlreadyMember()
     with transaction.atomic():
         invitation = Invitation.objects.create(
             team=team,
@@ -243,11 +251,16 @@ def invitation_send(*, invitation_id: str) -> bool:
         )
         if invitation.sent_at is not None or not invitation_usable(invitation):
             return False
+        has_account = User.objects.filter(username__iexact=invitation.email).exists()
         context = {
             "invitation": invitation,
             "team": invitation.team,
-            "link": settings.PUBLIC_BASE_URL
+            # No link for someone who has an account already: a panel user belongs to one team.
+            "link": ""
+            if has_account
+            else settings.PUBLIC_BASE_URL
             + reverse("invitation_accept", args=[invitation_token(invitation)]),
+            "has_account": has_account,
             "inviter": invitation.invited_by.email if invitation.invited_by else "",
         }
         subject = _("You are invited to %(team)s's panel") % {"team": invitation.team.name}

@@ -199,10 +199,30 @@ def test_a_forged_invitation_link_is_refused(team_owner, invite):
     assert BrowserClient().get(forged).status_code == 410
 
 
-def test_inviting_an_existing_user_is_a_form_error(team_owner, other_team_owner, invite):
-    response = invite(browser_for(team_owner), email=other_team_owner.email)
+def test_inviting_answers_the_same_whether_the_address_has_an_account_elsewhere(
+    team_owner, other_team_owner, invite
+):
+    """The review's finding: the form told whether an e-mail had a panel account anywhere. Now
+    an address with an account in another team is invited like any other; its e-mail says it
+    has an account already (no link), and nothing of the other team changes."""
+    owner = browser_for(team_owner)
+    unknown = invite(owner, email="nobody.yet@elsewhere.example")
+    existing = invite(owner, email=other_team_owner.email.upper())
+
+    assert unknown.status_code == existing.status_code == 302
+    assert unknown["Location"] == existing["Location"]
+    assert Invitation.objects.count() == 2
+    [to_existing] = [m for m in mail.outbox if m.to[0].lower() == other_team_owner.email]
+    assert "/admin/invitation/" not in to_existing.body
+    assert "already has a panel account" in to_existing.body
+    other_team_owner.refresh_from_db()
+    assert other_team_owner.team != team_owner.team
+
+
+def test_inviting_a_member_of_ones_own_team_is_a_form_error(team_owner, invite):
+    response = invite(browser_for(team_owner), email=team_owner.email)
     assert response.status_code == 200
-    assert "already exists" in str(response.context["adminform"].form.errors)
+    assert "already a member of this team" in str(response.context["adminform"].form.errors)
     assert not Invitation.objects.exists() and not mail.outbox
 
 
