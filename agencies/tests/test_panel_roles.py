@@ -214,7 +214,7 @@ def test_inviting_answers_the_same_whether_the_address_has_an_account_elsewhere(
     assert Invitation.objects.count() == 2
     [to_existing] = [m for m in mail.outbox if m.to[0].lower() == other_team_owner.email]
     assert "/admin/invitation/" not in to_existing.body
-    assert "already has a panel account" in to_existing.body
+    assert "já tem uma conta no painel" in to_existing.body
     other_team_owner.refresh_from_db()
     assert other_team_owner.team != team_owner.team
 
@@ -222,7 +222,7 @@ def test_inviting_answers_the_same_whether_the_address_has_an_account_elsewhere(
 def test_inviting_a_member_of_ones_own_team_is_a_form_error(team_owner, invite):
     response = invite(browser_for(team_owner), email=team_owner.email)
     assert response.status_code == 200
-    assert "already a member of this team" in str(response.context["adminform"].form.errors)
+    assert "já é membro desta equipe" in str(response.context["adminform"].form.errors)
     assert not Invitation.objects.exists() and not mail.outbox
 
 
