@@ -56,7 +56,7 @@ def test_searches_held_by_the_supplier_leave_another_team_served():
             stack.start_web(workers=WEB_WORKERS)
             url = f"{stack.base_url}/api/v1"
             team_a, team_b = new_team(stack, "Busy Searches"), new_team(stack, "Other Agency")
-            stack.manage("connect_supplier", team_a["team_id"], "duffel", "--access-token", TOKEN)
+            stack.manage("connect_supplier", team_a["team_id"], "duffel", stdin=TOKEN)
 
             with ThreadPoolExecutor(HELD_SEARCHES) as clients:
                 searches = [
@@ -102,7 +102,7 @@ def test_a_team_waits_on_the_supplier_in_at_most_its_slots():
             url = f"{stack.base_url}/api/v1"
             team_a, team_b = new_team(stack, "Many Searches"), new_team(stack, "Other Agency")
             for team in (team_a, team_b):
-                stack.manage("connect_supplier", team["team_id"], "duffel", "--access-token", TOKEN)
+                stack.manage("connect_supplier", team["team_id"], "duffel", stdin=TOKEN)
 
             with ThreadPoolExecutor(tried + 1) as clients:
                 searches = [clients.submit(search, url, team_a["live_key"]) for _ in range(tried)]

@@ -1,5 +1,6 @@
-"""`python manage.py connect_supplier <team_id> duffel --access-token <token>`: connects the team's
-live flight supplier, replacing the active one, and prints the new integration id."""
+"""`python manage.py connect_supplier <team_id> duffel` with the token on standard input (or in
+`--access-token-file`, never on the command line): connects the team's live flight supplier,
+replacing the active one, and prints the new integration id."""
 
 from io import StringIO
 
@@ -15,16 +16,16 @@ from webhooks.models import Event
 pytestmark = pytest.mark.django_db
 
 
-def connect(*args) -> str:
+def connect(*args, token: str) -> str:
     out = StringIO()
-    call_command("connect_supplier", *args, stdout=out)
+    call_command("connect_supplier", *args, stdout=out, stdin=StringIO(token + "\n"))
     return out.getvalue()
 
 
 def test_connects_duffel_for_live_mode_and_prints_the_integration_id(team, settings):
     settings.DUFFEL_BASE_URL = "http://127.0.0.1:9/duffel"
 
-    out = connect(team.id, "duffel", "--access-token", "duffel_live_first")
+    out = connect(team.id, "duffel", token="duffel_live_first")
 
     integration = Integration.objects.get()
     assert out.strip() == integration.id and integration.id.startswith("itg_")
@@ -44,12 +45,12 @@ def test_connects_duffel_for_live_mode_and_prints_the_integration_id(team, setti
 
 
 def test_replaces_the_active_integration(team):
-    first = connect(team.id, "duffel", "--access-token", "duffel_live_first").strip()
+    first = connect(team.id, "duffel", token="duffel_live_first").strip()
     test_mode = integration_connect(
         team=team, live_mode=False, provider="duffel", access_token="duffel_test_x"
     )
 
-    second = connect(team.id, "duffel", "--access-token", "  duffel_live_second\n").strip()
+    second = connect(team.id, "duffel", token="  duffel_live_second").strip()
 
     assert second != first
     old, new = Integration.objects.get(pk=first), Integration.objects.get(pk=second)
@@ -70,28 +71,46 @@ def test_replaces_the_active_integration(team):
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "token", "message"),
     [
-        (("team_unknown", "duffel", "--access-token", "x"), "Unknown team: 'team_unknown'"),
+        (("team_unknown", "duffel"), "x", "Unknown team: 'team_unknown'"),
+        (("{team}", "amadeus"), "x", "Unknown provider: 'amadeus' (known: duffel)"),
+        (("{team}", "duffel"), "", "The access token is empty"),
+        (("{team}", "duffel"), "   ", "The access token is empty"),
         (
-            ("{team}", "amadeus", "--access-token", "x"),
-            "Unknown provider: 'amadeus' (known: duffel)",
+            ("{team}", "duffel", "--access-token", "x"),
+            "",
+            "The access token is not taken on the command line (other users and the shell's "
+            "history would see it): pipe it on standard input or use --access-token-file",
         ),
-        (("{team}", "duffel", "--access-token", ""), "The access token is empty"),
-        (("{team}", "duffel", "--access-token", "   "), "The access token is empty"),
+        (
+            ("{team}", "duffel", "--access-token-file", "/nonexistent/token"),
+            "",
+            "Cannot read the access token file: [Errno 2] No such file or directory: "
+            "'/nonexistent/token'",
+        ),
     ],
 )
-def test_errors_change_nothing(team, args, message):
-    connect(team.id, "duffel", "--access-token", "duffel_live_first")
+def test_errors_change_nothing(team, args, token, message):
+    connect(team.id, "duffel", token="duffel_live_first")
     events = Event.objects.count()
     args = [a.format(team=team.id) for a in args]
 
     with pytest.raises(CommandError) as raised:
-        connect(*args)
+        connect(*args, token=token)
 
     assert str(raised.value) == message
     assert Integration.objects.get().access_token == "duffel_live_first"
     assert Event.objects.count() == events
+
+
+def test_the_token_may_come_from_a_file(team, tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text("duffel_live_from_file\n")
+
+    connect(team.id, "duffel", "--access-token-file", str(token_file), token="ignored")
+
+    assert Integration.objects.get().access_token == "duffel_live_from_file"
 
 
 # As from a shell: Django closes the database connections after the command, which a test
@@ -99,7 +118,14 @@ def test_errors_change_nothing(team, args, message):
 @pytest.mark.django_db(transaction=True)
 def test_from_the_command_line_an_error_exits_non_zero_with_its_message(team, capsys):
     utility = ManagementUtility(
-        ["manage.py", "connect_supplier", "team_unknown", "duffel", "--access-token", "x"]
+        [
+            "manage.py",
+            "connect_supplier",
+            "team_unknown",
+            "duffel",
+            "--access-token-file",
+            "/dev/null",
+        ]
     )
 
     with pytest.raises(SystemExit) as exited:
@@ -111,12 +137,13 @@ def test_from_the_command_line_an_error_exits_non_zero_with_its_message(team, ca
     assert not Integration.objects.exists()
 
 
-def test_the_access_token_is_required(team, capsys):
+def test_the_access_token_is_required(team, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", StringIO(""))  # nothing piped in
     utility = ManagementUtility(["manage.py", "connect_supplier", team.id, "duffel"])
 
     with pytest.raises(SystemExit) as exited:
         utility.execute()
 
-    assert exited.value.code == 2  # argparse: a usage error
-    assert "--access-token" in capsys.readouterr().err
+    assert exited.value.code == 1
+    assert "The access token is empty" in capsys.readouterr().err
     assert not Integration.objects.exists()

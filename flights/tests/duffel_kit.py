@@ -21,7 +21,7 @@ def duffel(settings, team):
     with FakeDuffel(token=TOKEN) as fake:
         settings.DUFFEL_BASE_URL = fake.base_url
         out = StringIO()
-        call_command("connect_supplier", team.id, "duffel", "--access-token", TOKEN, stdout=out)
+        call_command("connect_supplier", team.id, "duffel", stdout=out, stdin=StringIO(TOKEN))
         assert out.getvalue().strip().startswith("itg_")
         yield fake
 

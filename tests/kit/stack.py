@@ -162,11 +162,12 @@ class Stack:
         """Celery beat on its own, as production runs it beside several workers (exactly one)."""
         return self._start(["celery", "-A", "config", "beat", "--loglevel=WARNING"])
 
-    def manage(self, *arguments: str) -> str:
+    def manage(self, *arguments: str, stdin: str = "") -> str:
         completed = subprocess.run(  # noqa: S603 - fixed argument lists
             [sys.executable, "manage.py", *arguments],
             cwd=ROOT,
             env=self.env,
+            input=stdin,
             capture_output=True,
             text=True,
             timeout=120,
