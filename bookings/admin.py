@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -191,7 +192,7 @@ class BookingAdmin(TeamScopedAdmin):
         """The readable booking page (bookings/display.py) above the booking's fields: only for a
         booking the user may see (get_object is scoped to their team), with only the actions
         they may take."""
-        booking = self.get_object(request, object_id)
+        booking = self.get_object(request, unquote(object_id))
         if booking is not None and self.has_view_or_change_permission(request, booking):
             extra_context = {
                 "page": booking_page(booking),

@@ -110,3 +110,34 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     assert "Ana Souza" not in page and "ana@example.com" not in page
     assert booking.booking_reference in page and "Conexão em" in page
     assert money_display(booking.client_amount).replace("\N{NO-BREAK SPACE}", " ") in page
+
+
+@pytest.mark.usefixtures("live_sandbox")
+def test_a_booking_opens_on_its_page_from_the_bookings_list(live_server, browser_pt_br):
+    """The review's finding: the list's links carry the admin's quoted id (`ord_5F01…`), which
+    the page did not unquote, so a booking opened from the list showed only its raw fields."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from bookings.tests.helpers import instant
+
+    made = make_team("Alpha Travel", owner_email="ana@alpha.example", owner_password=PASSWORD)
+    fund(made.team, "100000.00")
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {made.live_key}")
+    response = instant(api, "Souza")
+    assert response.status_code == 201, response.content
+    booking = Booking.objects.get(pk=response.json()["id"])
+
+    wait = WebDriverWait(browser_pt_br, 20)
+    log_in(live_server, browser_pt_br, wait)
+    open_page(live_server, browser_pt_br, wait, reverse("admin:bookings_booking_changelist"))
+    link = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#result_list tbody a")))
+    assert "ord_5F" in link.get_attribute("href")  # quoted, as the admin writes every link
+    link.click()
+
+    summary = wait.until(EC.visibility_of_element_located((By.ID, "bp-itinerary")))
+    assert summary.is_displayed()
+    assert "Localizador" in browser_pt_br.find_element(By.ID, "content").text
+    assert booking.booking_reference in browser_pt_br.find_element(By.ID, "content").text
