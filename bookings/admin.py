@@ -1,13 +1,20 @@
+from datetime import date
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.utils.formats import localize
+from django.utils.formats import date_format, localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from bookings.display import booking_page, cancellation_effect, cancellation_note_for_people
+from bookings.display import (
+    booking_page,
+    booking_route,
+    cancellation_effect,
+    cancellation_note_for_people,
+)
 from bookings.models import Booking, BookingCancellation, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
@@ -20,7 +27,14 @@ from bookings.services import (
 from core.exceptions import ApplicationError
 from core.money import money_display
 from flights.models import PassengerType
-from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, money_cell, status_label
+from panel.admin import (
+    TeamScopedAdmin,
+    admin_url,
+    is_support,
+    live_mode_filter,
+    money_cell,
+    status_label,
+)
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event
@@ -117,12 +131,17 @@ class NeedsAttentionFilter(admin.SimpleListFilter):
 
 @admin.register(Booking)
 class BookingAdmin(TeamScopedAdmin):
+    # What an agency reads a booking by, and its price in reais (the client's; the cost for
+    # support too): never the airline's fare in its own currency, which mixes currencies.
     list_display = [
         "booking_reference_display",
         "lead_passenger",
+        "route_display",
+        "departure_display",
         "team",
         "status_display",
-        "money_total",
+        "money_client",
+        "money_cost_brl",
         "created_at",
     ]
     list_filter = [
@@ -220,11 +239,12 @@ class BookingAdmin(TeamScopedAdmin):
             )
         return actions
 
-    @admin.display(description=_("booking"), ordering="booking_reference")
+    @admin.display(description=_("locator"), ordering="booking_reference")
     def booking_reference_display(self, obj):
-        return format_html(
-            "<strong>{}</strong><br><small>{}</small>", obj.booking_reference or "—", obj.id
-        )
+        # The locator (our id on hover: the page shows it); the id when there is no locator yet.
+        if not obj.booking_reference:
+            return format_html("<small>{}</small>", obj.id)
+        return format_html('<strong title="{}">{}</strong>', obj.id, obj.booking_reference)
 
     @admin.display(description=_("lead passenger"))
     def lead_passenger(self, obj):
@@ -235,6 +255,31 @@ class BookingAdmin(TeamScopedAdmin):
         if len(passengers) > 1:
             return f"{lead} +{len(passengers) - 1}"
         return lead
+
+    def get_list_display(self, request):
+        display = super().get_list_display(request)
+        return display if is_support(request) else [c for c in display if c != "money_cost_brl"]
+
+    @admin.display(description=_("route"))
+    def route_display(self, obj):
+        return booking_route(obj.slices) or "—"
+
+    @admin.display(description=_("departure"), ordering="departing_at")
+    def departure_display(self, obj):
+        """The first flight's date as the airline gives it (the departure airport's own day)."""
+        try:
+            local = obj.slices[0]["segments"][0]["departing_at"]
+        except (IndexError, KeyError, TypeError):
+            return "—"
+        return date_format(date.fromisoformat(local[:10]), "SHORT_DATE_FORMAT")
+
+    @admin.display(description=_("client price"), ordering="client_amount")
+    def money_client(self, obj):
+        return money_cell(obj.client_amount, "BRL")
+
+    @admin.display(description=_("cost"), ordering="base_cost_brl")
+    def money_cost_brl(self, obj):
+        return money_cell(obj.base_cost_brl, "BRL")
 
     @admin.display(description=_("status"), ordering="status")
     def status_display(self, obj):

@@ -732,6 +732,17 @@ class BookingPage:
     extras: list[ExtrasSummary] = field(default_factory=list)
 
 
+def booking_route(slices: list[dict]) -> str:
+    """ "GRU → LIS → GRU" from a booking's stored slices (the lists' column: no itinerary built)."""
+    codes: list[str] = []
+    for slice_ in slices or []:
+        for end in (slice_.get("origin"), slice_.get("destination")):
+            code = (end or {}).get("iata_code")
+            if code and (not codes or codes[-1] != code):
+                codes.append(code)
+    return " → ".join(codes)
+
+
 def _route(slices: list[Slice]) -> str:
     codes: list[str] = []
     for slice_ in slices:

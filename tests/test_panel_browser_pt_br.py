@@ -50,12 +50,23 @@ def test_a_brazilian_agency_user_works_in_portuguese_sao_paulo_time_and_reais(
     local = timezone.localtime(ticketed.created_at)
     assert f"{local:%d/%m/%Y %H:%M:%S}\nhorário de Brasília" in bookings
     assert "Emitida" in bookings and "Pendente" in bookings
-    total = f"{ticketed.total_amount:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    # The client's price in reais; no cost column for an agency user, no airline currency.
+    total = f"{ticketed.client_amount:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
     assert f"R$ {total}" in bookings
+    headers = [th.text for th in browser_pt_br.find_elements(By.CSS_SELECTOR, "#result_list th")]
+    assert [h for h in headers if h][:4] == [
+        "LOCALIZADOR",
+        "PASSAGEIRO PRINCIPAL",
+        "ROTA",
+        "PARTIDA",
+    ], headers
+    assert not any("CUSTO" in h for h in headers)
+    row = browser_pt_br.find_element(By.CSS_SELECTOR, "#result_list tbody tr").text
+    assert " → " in row  # the route
     assert "Dados reais" in bookings and "Dados de teste" in bookings  # the mode switch
     label = browser_pt_br.find_element(By.CSS_SELECTOR, ".status[data-status=ticketed]")
     assert label.value_of_css_property("background-color") != "rgba(0, 0, 0, 0)"
-    amount_cell = browser_pt_br.find_element(By.CSS_SELECTOR, "#result_list td.field-money_total")
+    amount_cell = browser_pt_br.find_element(By.CSS_SELECTOR, "#result_list td.field-money_client")
     assert amount_cell.value_of_css_property("text-align") == "right"
     screenshot(browser_pt_br, "bookings-1440", DESKTOP)
     screenshot(browser_pt_br, "bookings-390", PHONE)
