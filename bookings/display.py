@@ -283,6 +283,9 @@ class DeliveryState:
     status: str  # pending, succeeded, failed
     label: str
     attempts: int
+    endpoint_id: str = ""
+    # Pending, but its webhook is deactivated: it waits for the reactivation, not for a time.
+    held: bool = False
 
 
 @dataclass
@@ -310,10 +313,13 @@ def booking_events(booking: Booking):
 
 
 def _delivery_state(delivery: Delivery) -> DeliveryState:
+    held = delivery.status == Delivery.Status.PENDING and not delivery.endpoint.active
     if delivery.status == Delivery.Status.SUCCEEDED:
         label = _("Delivered")
     elif delivery.status == Delivery.Status.FAILED:
         label = _("Failed")
+    elif held:
+        label = _("Waiting for the webhook to be reactivated")
     elif delivery.next_attempt_at:
         label = _("Pending: next attempt %(when)s") % {
             "when": sao_paulo_time_for_people(delivery.next_attempt_at)
@@ -326,6 +332,8 @@ def _delivery_state(delivery: Delivery) -> DeliveryState:
         status=delivery.status,
         label=label,
         attempts=delivery.attempt_count,
+        endpoint_id=delivery.endpoint_id,
+        held=held,
     )
 
 

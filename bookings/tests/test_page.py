@@ -268,6 +268,33 @@ def test_the_timeline_is_in_order_with_deliveries_and_emails(
     assert timeline[2].title.startswith("Pago com a carteira: -R$")
 
 
+def test_deliveries_held_by_a_deactivated_webhook_wait_for_its_reactivation(live_client, priced):
+    """The review's finding: a delivery held by a deactivated webhook read "next attempt at" a
+    time already past. It says it waits for the webhook's reactivation, linked to the webhook."""
+    from webhooks.models import Delivery
+
+    endpoint = make_endpoint(priced, "https://receiver.example/hooks", events=BOOKING_EVENTS)
+    with time_machine.travel(NOW, tick=False):  # deliveries recorded, none sent yet
+        booking = book_two(live_client, round_trip_with_a_codeshare_connection(live_client))
+    # Then the receiver kept failing and the webhook was deactivated, holding what waited.
+    Delivery.objects.filter(endpoint=endpoint).update(next_attempt_at=NOW + timedelta(hours=1))
+    endpoint.active = False
+    endpoint.save()
+
+    with time_machine.travel(NOW + timedelta(hours=3), tick=False):
+        [created] = [e for e in booking_page(booking).timeline if e.code == "booking.created"]
+        support = BrowserClient()
+        support.force_login(SupportUserFactory())
+        html = support.get(reverse("admin:bookings_booking_change", args=[booking.pk])).content
+
+    [held] = created.deliveries
+    assert held.status == "pending" and held.held
+    assert held.label == "Aguardando a reativação do webhook"
+    assert "próxima tentativa" not in held.label.lower()
+    endpoint_page = reverse("admin:webhooks_webhookendpoint_change", args=[endpoint.pk])
+    assert f'class="bp-held-endpoint" href="{endpoint_page}"' in html.decode()
+
+
 def test_a_booking_whose_personal_data_was_erased(live_client, priced):
     with time_machine.travel(NOW, tick=False):
         offer = round_trip_with_a_codeshare_connection(live_client)
