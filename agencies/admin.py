@@ -5,6 +5,7 @@ invitee accepts one."""
 from decimal import Decimal
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -24,7 +25,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
-from agencies.pricing import price_offer
+from agencies.pricing import (
+    FX_MARGIN_MAX_PERCENT,
+    fx_quote,
+    price_offer,
+    team_fx_margin_percent,
+)
 from agencies.services import (
     IntegrationAlreadyConnected,
     InvitationAlreadyMember,
@@ -51,7 +57,7 @@ from panel.admin import (
 )
 from panel.forms import LocalizedDecimalField
 
-PRICING_FIELDS = ("markup_percent", "fee")
+PRICING_FIELDS = ("markup_percent", "fee", "fx_margin_percent")
 EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost
 
 
@@ -71,15 +77,37 @@ class TeamForm(forms.ModelForm):
         max_value=Decimal("9999999999.99"),
         help_text=_("Fixed fee in BRL added to every offer, e.g. 25,50."),
     )
+    fx_margin_percent = LocalizedDecimalField(
+        label=capfirst(_("FX margin (%)")),
+        required=False,
+        min_value=Decimal("0"),
+        max_value=FX_MARGIN_MAX_PERCENT,
+        help_text=_(
+            "The cost of foreign exchange (bank spread, IOF) added to the reference exchange "
+            "rate of every fare in another currency, e.g. 2,5. Empty: the service's default "
+            "(%(default)s)."
+        ),
+    )
 
     class Meta:
         model = Team
-        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email", "language"]
+        fields = [
+            "name",
+            "tax_id",
+            "markup_percent",
+            "fee",
+            "fx_margin_percent",
+            "notification_email",
+            "language",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and "fee" in self.fields:
             self.initial["fee"] = self.instance.fee.amount
+        if "fx_margin_percent" in self.fields:
+            field = self.fields["fx_margin_percent"]
+            field.help_text = field.help_text % {"default": _percent(settings.FX_MARGIN_PERCENT)}
         if "language" in self.fields:  # a form posted without it keeps the team's language
             self.fields["language"].required = False
 
@@ -104,6 +132,7 @@ class TeamAdmin(TeamScopedAdmin):
         "tax_id",
         "markup_percent",
         "fee",
+        "fx_margin_percent",
         "notification_email",
         "language",
         "created_at",
@@ -145,8 +174,9 @@ class TeamAdmin(TeamScopedAdmin):
         return False
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        """A change of markup or fee reprices every offer: it is confirmed on a page that shows
-        the old and new pricing of an example offer, then saved by the same form POST."""
+        """A change of markup, fee or FX margin reprices every offer: it is confirmed on a page
+        that shows the old and new pricing of example offers, then saved by the same form
+        POST."""
         if request.method == "POST" and object_id and request.POST.get("_pricing") != "confirmed":
             confirmation = self._pricing_confirmation(request, object_id)
             if confirmation is not None:
@@ -188,6 +218,11 @@ class TeamAdmin(TeamScopedAdmin):
             )
         if saved.fee != obj.fee:
             parts.append(_("fee %(old)s → %(new)s") % {"old": old["fee"], "new": new["fee"]})
+        if saved.fx_margin_percent != obj.fx_margin_percent:
+            parts.append(
+                _("FX margin %(old)s → %(new)s")
+                % {"old": old["fx_margin"], "new": new["fx_margin"]}
+            )
         summary = ", ".join(str(part) for part in parts)
         audit_action(
             actor=request.user,
@@ -199,22 +234,49 @@ class TeamAdmin(TeamScopedAdmin):
 
 
 def _pricing_changed(saved: Team, new: Team) -> bool:
-    return saved.markup_percent != new.markup_percent or saved.fee != new.fee
+    return (
+        saved.markup_percent != new.markup_percent
+        or saved.fee != new.fee
+        or saved.fx_margin_percent != new.fx_margin_percent
+    )
+
+
+def _percent(value: Decimal) -> str:
+    return f"{number_format(value, decimal_pos=2)}\N{NO-BREAK SPACE}%"
 
 
 def _pricing_rows(team: Team) -> dict:
+    fee = team.fee.amount  # type: ignore[attr-defined]  # MoneyField: Money, not Decimal
     price = price_offer(
         total_amount=EXAMPLE_BASE_COST,
         total_currency="BRL",
         exchange_rate=Decimal("1"),
         markup_percent=team.markup_percent,
-        fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money, not Decimal
+        fee=fee,
     )
+    # A fare in another currency worth EXAMPLE_BASE_COST at the reference rate (1 unit = R$ 1):
+    # the FX margin is in its cost.
+    foreign = price_offer(
+        total_amount=EXAMPLE_BASE_COST,
+        total_currency="XXX",
+        fx=fx_quote(
+            currency="XXX",
+            reference_rate=Decimal("1"),
+            margin_percent=team_fx_margin_percent(team),
+        ),
+        markup_percent=team.markup_percent,
+        fee=fee,
+    )
+    margin = _percent(team_fx_margin_percent(team))
     return {
-        "markup": f"{number_format(team.markup_percent, decimal_pos=2)}\N{NO-BREAK SPACE}%",
-        "fee": money_display(team.fee.amount),  # type: ignore[attr-defined]  # as above
+        "markup": _percent(team.markup_percent),
+        "fee": money_display(fee),
+        "fx_margin": margin
+        if team.fx_margin_percent is not None
+        else _("%(margin)s (the default)") % {"margin": margin},
         "markup_amount": money_display(price.markup_amount),
         "client_amount": money_display(price.client_amount),
+        "foreign_client_amount": money_display(foreign.client_amount),
     }
 
 

@@ -37,6 +37,19 @@ class Team(models.Model):
         validators=[MinMoneyValidator(0)],
         help_text=_("Fixed fee in BRL added to every offer."),
     )
+    # None: the FX_MARGIN_PERCENT setting's (agencies.pricing.team_fx_margin_percent).
+    fx_margin_percent = models.DecimalField(
+        _("FX margin (%)"),
+        max_digits=4,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("20"))],
+        help_text=_(
+            "The cost of foreign exchange (bank spread, IOF) added to the reference rate of "
+            "every fare in another currency; empty: the service's default."
+        ),
+    )
     tax_id = models.CharField(
         _("CNPJ or CPF"),
         max_length=18,
@@ -67,6 +80,11 @@ class Team(models.Model):
                 name="team_markup_percent_range",
             ),
             models.CheckConstraint(condition=models.Q(fee__gte=0), name="team_fee_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(fx_margin_percent__isnull=True)
+                | (models.Q(fx_margin_percent__gte=0) & models.Q(fx_margin_percent__lte=20)),
+                name="team_fx_margin_percent_range",
+            ),
         ]
 
     def __str__(self):

@@ -139,8 +139,10 @@ OPERATIONS = {
     ),
     "flights_search": (
         "Search flight offers",
-        "Offers priced for the agency: the airline fare converted to BRL at a locked rate, "
-        "plus the team's markup and fee (`client_amount`). Book one by its id before it expires.",
+        "Offers priced for the agency: the airline fare converted to BRL at a locked rate "
+        "(`exchange_rate_used`: the reference rate `fx_reference_rate` plus the FX margin "
+        "`fx_margin_percent`, for a fare in another currency than BRL), plus the team's markup "
+        "and fee (`client_amount`). Book one by its id before it expires.",
     ),
     "bookings_create": (
         "Book an offer (hold or instant)",

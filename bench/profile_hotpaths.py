@@ -164,7 +164,7 @@ def search_parts(team, search, search_body: bytes, n: int) -> str:
     from django.utils import timezone
 
     from agencies.authentication import api_key_for_secret
-    from agencies.pricing import price_offer
+    from agencies.pricing import fx_quote, price_offer, team_fx_margin_percent
     from core.ids import new_id, sibling_id
     from flights import packing, payloads
     from flights.apis import FlightSearchApi
@@ -180,7 +180,12 @@ def search_parts(team, search, search_body: bytes, n: int) -> str:
     request = serializer.validated_data
     supplier = supplier_for(team=key.team, live_mode=False)
     offers = supplier.search(request)
-    rate = rate_provider().rate(offers[0].total_currency)
+    currency = offers[0].total_currency
+    rate = fx_quote(
+        currency=currency,
+        reference_rate=rate_provider().rate(currency),
+        margin_percent=team_fx_margin_percent(key.team),
+    )
     search_id = new_id("orq")
     passengers = [(new_id("pas"), kind) for kind in request.passengers]
 
@@ -189,7 +194,7 @@ def search_parts(team, search, search_body: bytes, n: int) -> str:
             price_offer(
                 total_amount=offer.total_amount,
                 total_currency=offer.total_currency,
-                exchange_rate=rate,
+                fx=rate,
                 markup_percent=key.team.markup_percent,
                 fee=key.team.fee.amount,
             )

@@ -163,6 +163,8 @@ CHANGE_OFFER_EXAMPLE: dict[str, object] = {
     "client_change_amount": "762.23",
     "client_currency": "BRL",
     "exchange_rate_used": 6.148,
+    "fx_reference_rate": 6.148,
+    "fx_margin_percent": "0.00",
 }
 REFUND_OFFER_EXAMPLE = {
     **CHANGE_OFFER_EXAMPLE,

@@ -50,7 +50,18 @@ class ChangeOfferSerializer(serializers.Serializer):
         "change\"): the cost, the team's markup on a positive cost, and the team's fee."
     )
     client_currency = serializers.RegexField(r"^BRL$", help_text="Always BRL.")
-    exchange_rate_used = serializers.FloatField(help_text="The booking's own rate (BRL per unit).")
+    exchange_rate_used = serializers.FloatField(
+        help_text="The booking's own rate (BRL per unit), the FX margin it was booked with "
+        "already in it."
+    )
+    fx_reference_rate = serializers.FloatField(
+        help_text="The reference rate the booking's rate was quoted from (BRL per unit), before "
+        "its FX margin."
+    )
+    fx_margin_percent = serializers.CharField(
+        help_text="The FX margin in the booking's rate (bank spread, IOF), a percentage with two "
+        'decimals ("2.50"); "0.00" for a booking in BRL or booked without one.'
+    )
 
 
 class ChangeSliceSerializer(serializers.Serializer):

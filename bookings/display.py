@@ -100,6 +100,9 @@ class Money:
     airline_base: str
     airline_taxes: str
     exchange_rate: str
+    # The FX margin in exchange_rate and the reference it was added to ("" when none).
+    fx_margin: str
+    fx_reference_rate: str
     foreign: bool
     movements: list[Movement]
     paid: str  # what the wallet paid in the end (payments − refunds), "" if nothing moved
@@ -110,6 +113,12 @@ def _rate(value: Decimal) -> str:
     from django.utils.formats import number_format
 
     return number_format(value.normalize(), use_l10n=True)
+
+
+def _percent(value: Decimal) -> str:
+    from django.utils.formats import number_format
+
+    return f"{number_format(value, decimal_pos=2, use_l10n=True)}\N{NO-BREAK SPACE}%"
 
 
 def movements(booking: Booking) -> list[Movement]:
@@ -182,6 +191,8 @@ def money(booking: Booking, moved: list[Movement] | None = None) -> Money:
         airline_base=money_display(booking.base_amount, currency),
         airline_taxes=money_display(booking.tax_amount, currency),
         exchange_rate=_rate(booking.exchange_rate),
+        fx_margin=_percent(booking.fx_margin_percent) if booking.fx_margin_percent else "",
+        fx_reference_rate=_rate(booking.fx_reference_rate or booking.exchange_rate),
         foreign=currency != "BRL",
         movements=moved,
         paid=money_display(paid - refunded) if moved else "",

@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -49,6 +51,15 @@ class Booking(models.Model):
     base_amount = models.DecimalField(_("base fare"), max_digits=14, decimal_places=2)
     tax_amount = models.DecimalField(_("taxes"), max_digits=14, decimal_places=2)
     exchange_rate = models.DecimalField(_("exchange rate"), max_digits=18, decimal_places=8)
+    # How the offer's rate was quoted: the reference and the FX margin in `exchange_rate`
+    # (agencies.pricing). A reference of None: booked before FX margins, the rate is the
+    # reference (and the margin 0).
+    fx_reference_rate = models.DecimalField(
+        _("reference exchange rate"), max_digits=18, decimal_places=8, null=True, blank=True
+    )
+    fx_margin_percent = models.DecimalField(
+        _("FX margin (%)"), max_digits=4, decimal_places=2, default=Decimal("0.00")
+    )
     base_cost_brl = models.DecimalField(
         _("cost in BRL"),
         max_digits=14,
@@ -488,6 +499,13 @@ class BookingChangeOffer(models.Model):
     refund_to = models.CharField(_("refunded to"), max_length=30, blank=True)
     expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
     exchange_rate = models.DecimalField(_("exchange rate"), max_digits=18, decimal_places=8)
+    # The booking's (Booking.fx_reference_rate, fx_margin_percent), kept with its rate.
+    fx_reference_rate = models.DecimalField(
+        _("reference exchange rate"), max_digits=18, decimal_places=8, null=True, blank=True
+    )
+    fx_margin_percent = models.DecimalField(
+        _("FX margin (%)"), max_digits=4, decimal_places=2, default=Decimal("0.00")
+    )
     change_cost_brl = models.DecimalField(_("change cost in BRL"), max_digits=14, decimal_places=2)
     # The agency's price of the change (docs/after-sale.md "Pricing a change"): the wallet is
     # never debited these.

@@ -12,7 +12,8 @@ compresses the whole search's array (lz4) in one value.
                 tax_amount, exchange_rate, base_cost_brl, expires_at, requires_instant_payment,
                 payment_required_by, price_guarantee_expires_at, refund, change, slices,
                 markup_amount, fee_amount, passenger_identity_documents_required,
-                allowed_passenger_identity_document_types]
+                allowed_passenger_identity_document_types, fx_reference_rate,
+                fx_margin_percent]
     slice    = [origin, destination, duration_minutes, fare_brand_name, segments]
     segment  = [origin, destination, origin_terminal, destination_terminal, departing_at,
                 arriving_at, marketing_carrier, marketing_flight_number, operating_carrier,
@@ -50,8 +51,10 @@ class StoredOffer:
 
     id: str
     offer: SupplierOffer
-    exchange_rate: Decimal
+    exchange_rate: Decimal  # the rate used: the reference with the FX margin in it
     base_cost_brl: Decimal
+    fx_reference_rate: Decimal
+    fx_margin_percent: Decimal
     # None for an offer packed before they were kept (see flights.selectors._bookable).
     markup_amount: Decimal | None
     fee_amount: Decimal | None
@@ -124,6 +127,7 @@ class OfferPacker:
         return found[1]
 
     def pack(self, *, offer_id: str, offer: SupplierOffer, price: Price) -> list:
+        assert price.fx is not None, "an offer is priced at a rate quoted for it"
         return [
             offer_id,
             offer.supplier_offer_id,
@@ -145,6 +149,8 @@ class OfferPacker:
             str(price.fee_amount),
             offer.passenger_identity_documents_required,
             list(offer.allowed_passenger_identity_document_types),
+            str(price.fx.reference_rate),
+            str(price.fx.margin_percent),
         ]
 
 
@@ -204,8 +210,9 @@ def _unpack_segment(value: list) -> SupplierSegment:
 
 # The values packed after the first 16, in order, and what an offer packed before each was kept
 # reads: the agency's markup and fee (priced again, flights.selectors._bookable), the document
-# rules (none required, every type allowed).
-_PACKED_LATER = (None, None, False, None)
+# rules (none required, every type allowed), the FX reference rate and margin (no margin: the
+# rate used was the reference).
+_PACKED_LATER = (None, None, False, None, None, None)
 
 
 def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> StoredOffer:
@@ -230,6 +237,8 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         fee_amount,
         documents_required,
         document_types,
+        fx_reference_rate,
+        fx_margin_percent,
     ) = [*value, *_PACKED_LATER[len(value) - 16 :]]  # type: ignore[misc]  # mixed on purpose
     offer = SupplierOffer(
         supplier_offer_id=supplier_offer_id,
@@ -265,6 +274,8 @@ def unpack_offer(value: list, *, supplier_passenger_ids: tuple[str, ...]) -> Sto
         offer=offer,
         exchange_rate=Decimal(exchange_rate),
         base_cost_brl=Decimal(base_cost_brl),
+        fx_reference_rate=Decimal(fx_reference_rate or exchange_rate),
+        fx_margin_percent=Decimal(fx_margin_percent or "0.00"),
         markup_amount=None if markup_amount is None else Decimal(markup_amount),
         fee_amount=None if fee_amount is None else Decimal(fee_amount),
     )

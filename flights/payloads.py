@@ -255,6 +255,7 @@ class OfferRenderer:
         }
 
     def offer(self, *, offer_id: str, offer: SupplierOffer, price: Price) -> dict:
+        assert price.fx is not None, "an offer is priced at a rate quoted for it"
         markup = fmt(price.markup_amount)
         fee = fmt(price.fee_amount)
         return {
@@ -268,6 +269,8 @@ class OfferRenderer:
             "original_amount": number(price.total_amount),
             "original_currency": price.total_currency,
             "exchange_rate_used": self.number(price.exchange_rate),
+            "fx_reference_rate": self.number(price.fx.reference_rate),
+            "fx_margin_percent": fmt(price.fx.margin_percent),
             "base_cost_brl": fmt(price.base_cost_brl),
             "agency_markup_percent": self.number(price.markup_percent),
             "agency_markup_amount": markup,

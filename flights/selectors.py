@@ -29,8 +29,10 @@ class BookableOffer:
     total_currency: str
     base_amount: Decimal
     tax_amount: Decimal
-    exchange_rate: Decimal
+    exchange_rate: Decimal  # the rate used, the FX margin in it (agencies.pricing)
     base_cost_brl: Decimal
+    fx_reference_rate: Decimal
+    fx_margin_percent: Decimal
     markup_amount: Decimal  # the agency's, priced at search time
     fee_amount: Decimal
     client_amount: Decimal  # what the agency's customer pays
@@ -92,7 +94,7 @@ def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffe
     stored = packing.unpack_offer(packed, supplier_passenger_ids=supplier_ids)
     offer = stored.offer
     markup_amount, fee_amount = stored.markup_amount, stored.fee_amount
-    # Packed before the agency's price was kept: price it again.
+    # Packed before the agency's price was kept: price it again, at the stored rate as it is.
     if markup_amount is None or fee_amount is None:
         price = price_offer(
             total_amount=offer.total_amount,
@@ -123,6 +125,8 @@ def _bookable(search: OfferRequest, packed: list, *, team: Team) -> BookableOffe
         tax_amount=offer.tax_amount,
         exchange_rate=stored.exchange_rate,
         base_cost_brl=stored.base_cost_brl,
+        fx_reference_rate=stored.fx_reference_rate,
+        fx_margin_percent=stored.fx_margin_percent,
         markup_amount=markup_amount,
         fee_amount=fee_amount,
         client_amount=stored.base_cost_brl + markup_amount + fee_amount,

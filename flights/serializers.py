@@ -108,7 +108,18 @@ class OfferSerializer(serializers.Serializer):
     client_currency = serializers.CharField()
     original_amount = serializers.FloatField()
     original_currency = serializers.CharField()
-    exchange_rate_used = serializers.FloatField(help_text="BRL per unit of total_currency.")
+    exchange_rate_used = serializers.FloatField(
+        help_text="BRL per unit of total_currency: fx_reference_rate × (1 + fx_margin_percent "
+        "/ 100), 8 decimals at most (1 for BRL)."
+    )
+    fx_reference_rate = serializers.FloatField(
+        help_text="The reference rate, BRL per unit of total_currency (the Banco Central PTAX "
+        "selling rate, or the configured table), before the FX margin (1 for BRL)."
+    )
+    fx_margin_percent = serializers.CharField(
+        help_text="The cost of foreign exchange (bank spread, IOF) added to the reference rate, "
+        'a percentage with two decimals ("2.50"); "0.00" for BRL.'
+    )
     base_cost_brl = serializers.CharField()
     agency_markup_percent = serializers.FloatField()
     agency_markup_amount = serializers.CharField()

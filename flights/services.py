@@ -1,17 +1,16 @@
 """Flight search: validate → ask the supplier → price with the team's markup and fee at a locked
-exchange rate → store what a booking needs of the offers (one row per search, flights/packing.py)
-→ return them. Each stage is timed and the
-split is reported in the `Server-Timing` response header."""
+exchange rate (the reference rate plus the team's FX margin, agencies.pricing) → store what a
+booking needs of the offers (one row per search, flights/packing.py) → return them. Each stage
+is timed and the split is reported in the `Server-Timing` response header."""
 
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 from django.utils import timezone
 
 from agencies.models import Team
-from agencies.pricing import price_offer
+from agencies.pricing import FxQuote, fx_quote, price_offer, team_fx_margin_percent
 from core.exceptions import register_error
 from core.ids import new_id, sibling_id
 from flights import packing, payloads
@@ -55,20 +54,24 @@ def flight_search(
     supplier_passenger_ids: tuple[str, ...] = ()
 
     rates = rate_provider()
-    rate_of: dict[str, Decimal] = {}
+    margin = team_fx_margin_percent(team)  # the team's now: a change applies to the next search
+    rate_of: dict[str, FxQuote] = {}
     rendered, packed = [], []
     renderer, packer = payloads.OfferRenderer(passenger_pairs), packing.OfferPacker()
     for supplier_offer in supplier_offers:
         currency = supplier_offer.total_currency
         if currency not in rate_of:
             try:
-                rate_of[currency] = rates.rate(currency)
+                reference = rates.rate(currency)
             except UnknownCurrency:
                 raise SupplierError(NO_EXCHANGE_RATE.format(currency=currency)) from None
+            rate_of[currency] = fx_quote(
+                currency=currency, reference_rate=reference, margin_percent=margin
+            )
         price = price_offer(
             total_amount=supplier_offer.total_amount,
             total_currency=currency,
-            exchange_rate=rate_of[currency],
+            fx=rate_of[currency],
             markup_percent=team.markup_percent,
             fee=team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
         )

@@ -3,8 +3,8 @@ the supplier sells them, with our ids and the team's BRL price beside each, and 
 booking buys, checked and priced (docs/extras.md).
 
 The pricing rule: an extra is priced as an offer is, with the offer's (or booking's) locked
-exchange rate and the team's markup, but without the fixed fee, which is the booking's and is
-charged once with the offer:
+exchange rate (the FX margin it was quoted with already in it) and the team's markup, but
+without the fixed fee, which is the booking's and is charged once with the offer:
 
     base_cost_brl = q(total_amount × quantity × exchange_rate)   (what the wallet is debited)
     agency_markup_amount = q(base_cost_brl × markup_percent / 100)
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from agencies.models import Team
-from agencies.pricing import price_offer
+from agencies.pricing import fx_quote, price_offer, team_fx_margin_percent
 from core.exceptions import InvalidRequest
 from core.money import fmt
 from flights.fx import UnknownCurrency, rate_provider
@@ -99,20 +99,25 @@ def trip_of_offer(offer) -> Trip:
     )
 
 
-def _rate(trip: Trip, currency: str) -> Decimal:
+def _rate(trip: Trip, team: Team, currency: str) -> Decimal:
+    """The trip's locked rate (its FX margin in it: never added again), or, for an extra in
+    another currency, today's reference rate with the team's FX margin, as a search's."""
     if currency == trip.currency:
         return trip.exchange_rate
     try:
-        return rate_provider().rate(currency)
+        reference = rate_provider().rate(currency)
     except UnknownCurrency:
         raise SupplierError(f"No exchange rate for {currency}") from None
+    return fx_quote(
+        currency=currency, reference_rate=reference, margin_percent=team_fx_margin_percent(team)
+    ).rate
 
 
 def _priced(trip: Trip, team: Team, amount: Decimal, currency: str) -> dict:
     price = price_extra(
         amount=amount,
         currency=currency,
-        exchange_rate=_rate(trip, currency),
+        exchange_rate=_rate(trip, team, currency),
         markup_percent=team.markup_percent,
     )
     return {

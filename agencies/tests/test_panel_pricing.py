@@ -91,3 +91,99 @@ def test_the_pricing_inputs_are_text_with_a_decimal_keypad_and_show_the_users_fo
         assert 'type="text"' in html and 'inputmode="decimal"' in html, html
         assert f'value="{shown}"' in html
     assert 'type="number"' not in page.content.decode()
+
+
+# --- The FX margin (docs/decisions.md "Exchange rates") -----------------------------------------
+
+
+def post_fx_margin(user, margin: str, *, confirmed: bool, language: str = "pt-br"):
+    browser = BrowserClient(headers={"accept-language": language})
+    browser.force_login(user)
+    team = user.team
+    posted = {
+        "name": team.name,
+        "tax_id": team.tax_id,
+        "markup_percent": "10,00" if language == "pt-br" else "10.00",
+        "fee": "0",
+        "fx_margin_percent": margin,
+        "notification_email": team.notification_email,
+    }
+    if confirmed:
+        posted["_pricing"] = "confirmed"
+    return browser.post(reverse("admin:agencies_team_change", args=[team.pk]), posted)
+
+
+def test_a_teams_fx_margin_is_confirmed_with_its_effect_then_saved_and_audited(
+    team, team_owner, settings
+):
+    from core.models import AuditEntry
+
+    settings.FX_MARGIN_PERCENT = Decimal("1.00")
+    team.markup_percent = Decimal("10.00")
+    team.save()
+
+    confirmation = post_fx_margin(team_owner, "2,5", confirmed=False)
+
+    assert confirmation.status_code == 200
+    assert "admin/agencies/team/confirm_pricing.html" in [t.name for t in confirmation.templates]
+    page = confirmation.content.decode()
+    assert "Custo de câmbio das tarifas em outra moeda" in page
+    assert "1,00\N{NO-BREAK SPACE}% (o padrão)" in page and "2,50\N{NO-BREAK SPACE}%" in page
+    # A foreign fare worth R$ 1.000,00 at the reference rate: 1.010,00 + 10 % now,
+    # 1.025,00 + 10 % after.
+    assert "R$\N{NO-BREAK SPACE}1.111,00" in page and "R$\N{NO-BREAK SPACE}1.127,50" in page
+    team.refresh_from_db()
+    assert team.fx_margin_percent is None  # nothing saved before "yes"
+
+    saved = post_fx_margin(team_owner, "2,5", confirmed=True)
+
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    team.refresh_from_db()
+    assert team.fx_margin_percent == Decimal("2.50")
+    entry = AuditEntry.objects.order_by("-pk").first()
+    assert entry.additional_data["action"] == "pricing_change"
+    assert entry.changes["fx_margin_percent"] == ["None", "2.50"]
+    assert "2,50" in entry.additional_data["summary"]
+    assert "1,00\N{NO-BREAK SPACE}% (o padrão)" in entry.additional_data["summary"]
+
+
+def test_an_empty_fx_margin_goes_back_to_the_default(team, team_owner):
+    team.markup_percent, team.fx_margin_percent = Decimal("10.00"), Decimal("3.00")
+    team.save()
+    page = BrowserClient(headers={"accept-language": "pt-br"})
+    page.force_login(team_owner)
+    form = page.get(reverse("admin:agencies_team_change", args=[team.pk])).context["adminform"]
+    assert 'value="3,00"' in str(form.form["fx_margin_percent"])
+
+    assert post_fx_margin(team_owner, "", confirmed=False).status_code == 200  # a change
+    assert post_fx_margin(team_owner, "", confirmed=True).status_code == 302
+
+    team.refresh_from_db()
+    assert team.fx_margin_percent is None
+
+
+def test_the_same_fx_margin_needs_no_confirmation(team, team_owner):
+    team.markup_percent, team.fx_margin_percent = Decimal("10.00"), Decimal("3.00")
+    team.save()
+    assert post_fx_margin(team_owner, "3,00", confirmed=False).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("language", "margin", "message"),
+    [
+        ("pt-br", "20,01", "no máximo 20,00"),
+        ("pt-br", "2,555", "no máximo 2 casas"),
+        ("pt-br", "-1", "Informe um número como"),
+        ("pt-br", "2.5", "Use , para separar os centavos"),
+        ("en", "25", "at most 20.00"),
+    ],
+)
+def test_an_fx_margin_outside_0_to_20_or_with_3_decimals_is_a_form_error(
+    team, team_owner, language, margin, message
+):
+    response = post_fx_margin(team_owner, margin, confirmed=True, language=language)
+    assert response.status_code == 200
+    assert list(response.context["adminform"].form.errors) == ["fx_margin_percent"]
+    assert message in response.content.decode()
+    team.refresh_from_db()
+    assert team.fx_margin_percent is None

@@ -363,6 +363,36 @@ def test_pricing_changed_in_the_panel_prices_the_next_search(
     assert offer_prices(search(test_client)) == {("8.5", "12.00")}
 
 
+def fx_margins(response) -> set[tuple[bool, str]]:
+    """(a BRL fare?, its FX margin) of each offer."""
+    return {
+        (o["total_currency"] == "BRL", o["fx_margin_percent"]) for o in response.json()["offers"]
+    }
+
+
+def test_an_fx_margin_changed_in_the_panel_prices_the_next_search(
+    test_client, team, team_owner, django_capture_on_commit_callbacks
+):
+    assert fx_margins(search(test_client)) == {(False, "0.00"), (True, "0.00")}
+    browser = BrowserClient(headers={"accept-language": "en"})
+    browser.force_login(team_owner)
+    with other_process(), django_capture_on_commit_callbacks(execute=True):
+        response = browser.post(
+            reverse("admin:agencies_team_change", args=[team.pk]),
+            {
+                "name": team.name,
+                "tax_id": "",
+                "markup_percent": "0",
+                "fee": "0",
+                "fx_margin_percent": "3.5",
+                "notification_email": "",
+                "_pricing": "confirmed",
+            },
+        )
+        assert response.status_code == 302, response.content.decode()[:2000]
+    assert fx_margins(search(test_client)) == {(False, "3.50"), (True, "0.00")}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_team_saved_by_a_service_is_seen_by_every_process(test_client, team):
     assert offer_prices(search(test_client)) == {("0", "0.00")}

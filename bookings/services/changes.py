@@ -98,11 +98,11 @@ def change_price(
     *, booking: Booking, team: Team, change_total: Decimal, refund_to: str | None
 ) -> ChangePrice:
     """The agency's price of a change (docs/after-sale.md "Pricing a change"): its cost is
-    `change_total_amount` × the booking's own rate (cents, half up, as offers are). The client
-    pays the cost, the team's markup on a positive cost (none on a refund) and the team's fee
-    (the work of rebooking, on every change); a refund the client gets back in money is
-    subtracted, one to a voucher or airline credits is not (the credit stays with the
-    airline)."""
+    `change_total_amount` × the booking's own rate (cents, half up, as offers are), the FX
+    margin it was booked with already in it (never added again). The client pays the cost,
+    the team's markup on a positive cost (none on a refund) and the team's fee (the work of
+    rebooking, on every change); a refund the client gets back in money is subtracted, one to
+    a voucher or airline credits is not (the credit stays with the airline)."""
     cost = q(change_total * booking.exchange_rate)
     markup = q(cost * team.markup_percent / 100) if cost > 0 else ZERO
     fee = q(team.fee.amount)  # type: ignore[attr-defined]  # MoneyField: Money
@@ -262,6 +262,8 @@ def _offer_row(
         refund_to=offer.refund_to or "",
         expires_at=offer.expires_at,
         exchange_rate=booking.exchange_rate,
+        fx_reference_rate=booking.fx_reference_rate,
+        fx_margin_percent=booking.fx_margin_percent,
         change_cost_brl=price.change_cost_brl,
         markup_amount=price.markup_amount,
         fee_amount=price.fee_amount,
@@ -584,6 +586,11 @@ def change_offer_object(offer: BookingChangeOffer) -> dict:
         "client_change_amount": fmt(offer.client_change_amount),
         "client_currency": "BRL",
         "exchange_rate_used": number(offer.exchange_rate),
+        # How the booking's rate was quoted (None: booked before FX margins, no margin in it).
+        "fx_reference_rate": number(
+            offer.exchange_rate if offer.fx_reference_rate is None else offer.fx_reference_rate
+        ),
+        "fx_margin_percent": fmt(offer.fx_margin_percent),
     }
 
 

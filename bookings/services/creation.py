@@ -182,7 +182,9 @@ def _claim_offer(
                 total_currency=offer.total_currency,
                 base_amount=offer.base_amount + extras.total_amount,  # services: no tax split
                 tax_amount=offer.tax_amount,
-                exchange_rate=offer.exchange_rate,
+                exchange_rate=offer.exchange_rate,  # the FX margin is in it already
+                fx_reference_rate=offer.fx_reference_rate,
+                fx_margin_percent=offer.fx_margin_percent,
                 base_cost_brl=offer.base_cost_brl + extras.base_cost_brl,
                 markup_amount=offer.markup_amount + extras.markup_amount,
                 fee_amount=offer.fee_amount,

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from agencies.pricing import price_offer
+from agencies.pricing import fx_quote, price_offer, team_fx_margin_percent
 from bookings.emails import email_queue
 from bookings.errors import (
     BookingAlreadyCancelled,
@@ -83,10 +83,10 @@ def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
 def _current_price(*, booking: Booking, payment: PaymentInput) -> Booking:
     """A pending hold without a price guarantee left (none, or past `price_guarantee_expires_at`)
     may cost more or less at the airline now: its order is read back (outside any lock). A new
-    total is recorded on the booking, priced as offers are (today's exchange rate, the team's
-    markup and fee), with a `booking.updated`; then a payment of the new total goes on, any
-    other is refused with PriceChanged (nothing debited). SupplierError when the order cannot
-    be read: nothing is debited either."""
+    total is recorded on the booking, priced as offers are (today's reference rate with the
+    team's FX margin, the team's markup and fee), with a `booking.updated`; then a payment of
+    the new total goes on, any other is refused with PriceChanged (nothing debited).
+    SupplierError when the order cannot be read: nothing is debited either."""
     guarantee = booking.price_guarantee_expires_at
     if (
         booking.status != Booking.Status.PENDING
@@ -125,7 +125,7 @@ def _record_new_price(booking: Booking, order: SupplierOrder) -> Booking:
     assert order.total_amount is not None
     total, currency = order.total_amount, order.total_currency or booking.total_currency
     try:
-        rate = rate_provider().rate(currency)
+        reference = rate_provider().rate(currency)
     except UnknownCurrency:
         raise SupplierError(NO_EXCHANGE_RATE.format(currency=currency)) from None
     with transaction.atomic():
@@ -134,10 +134,16 @@ def _record_new_price(booking: Booking, order: SupplierOrder) -> Booking:
             (booking.total_amount, booking.total_currency) == (total, currency)
         ):
             return booking  # settled, or repriced by another request meanwhile
+        # A new price: today's reference rate and the team's FX margin now, as a search's.
+        fx = fx_quote(
+            currency=currency,
+            reference_rate=reference,
+            margin_percent=team_fx_margin_percent(booking.team),
+        )
         price = price_offer(
             total_amount=total,
             total_currency=currency,
-            exchange_rate=rate,
+            fx=fx,
             markup_percent=booking.team.markup_percent,
             fee=booking.team.fee.amount,  # type: ignore[attr-defined]  # MoneyField: Money
         )
@@ -149,7 +155,8 @@ def _record_new_price(booking: Booking, order: SupplierOrder) -> Booking:
             tax = total - order.base_amount if order.base_amount is not None else Decimal("0.00")
         booking.total_amount, booking.total_currency = total, currency
         booking.tax_amount, booking.base_amount = tax, total - tax
-        booking.exchange_rate, booking.base_cost_brl = rate, price.base_cost_brl
+        booking.exchange_rate, booking.base_cost_brl = fx.rate, price.base_cost_brl
+        booking.fx_reference_rate, booking.fx_margin_percent = fx.reference_rate, fx.margin_percent
         booking.markup_amount, booking.fee_amount = price.markup_amount, price.fee_amount
         booking.client_amount = price.client_amount
         booking.price_guarantee_expires_at = order.price_guarantee_expires_at

@@ -6,6 +6,7 @@ project root (the README's start command writes one with a random secret key).
 
 from collections.abc import Callable
 from datetime import timedelta
+from decimal import Decimal, InvalidOperation
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -716,6 +717,26 @@ FX_STATIC_RATES = env.json(
         "MXN": "0.2900",
     },
 )
+
+
+def fx_margin_percent(text: str) -> Decimal:
+    """FX_MARGIN_PERCENT read strictly: 0 to 20 (agencies.pricing.FX_MARGIN_MAX_PERCENT), at
+    most 2 decimals, e.g. "2.5"."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or not 0 <= value <= 20 or value != value.quantize(Decimal("0.01")):
+        raise ImproperlyConfigured(
+            f"FX_MARGIN_PERCENT is a percentage from 0 to 20 with at most 2 decimals, not {text!r}"
+        )
+    return value.quantize(Decimal("0.01"))
+
+
+# The cost of foreign exchange (bank spread, IOF) on a fare in another currency than BRL: its
+# exchange_rate_used is the reference rate above × (1 + FX_MARGIN_PERCENT / 100). A team may
+# have its own in the panel's pricing (docs/decisions.md "Exchange rates").
+FX_MARGIN_PERCENT = fx_margin_percent(env.str("FX_MARGIN_PERCENT", default="0"))
 DUFFEL_BASE_URL = env.str("DUFFEL_BASE_URL", default="https://api.duffel.com")
 # Live mode without a connected supplier refuses to search or book (supplier_not_connected):
 # real wallet money must not buy sandbox tickets. Demos and staging may allow the sandbox in

@@ -193,6 +193,8 @@ OFFER_FIELDS = {
     "original_amount",
     "original_currency",
     "exchange_rate_used",
+    "fx_reference_rate",
+    "fx_margin_percent",
     "base_cost_brl",
     "agency_markup_percent",
     "agency_markup_amount",
