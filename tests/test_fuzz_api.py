@@ -163,6 +163,12 @@ def _refused_for_what_a_schema_cannot_say(case, response) -> bool:
     ):
         # Relations to the stored offer and what its supplier sells now.
         return True
+    if operation in ("clients_create", "clients_update") and code == "invalid_request":
+        # A CPF's or CNPJ's check digits; in Brazil a CEP and a UF (a relation to `country`,
+        # on an update the stored one); metadata keys of 1 to 40 characters (no
+        # propertyNames), and at most 50 keys once an update is merged with the stored ones.
+        details = response.json()["error"]["details"] or {}
+        return bool(details) and set(details) <= {"tax_id", "postal_code", "state", "metadata"}
     if operation == "webhooks_recover":
         # `since` within the retention window (30 days back) and not in the future: relative
         # to now.
