@@ -42,6 +42,7 @@ from agencies.services import (
     invitation_from_token,
     invitation_usable,
 )
+from api.fields import PHONE_PATTERN
 from core.addresses import cep_compact, state_compact
 from core.audit import audit_action
 from core.metadata import (
@@ -410,13 +411,15 @@ class TaxIdFormField(forms.CharField):
 
 
 PHONE_SEPARATORS = re.compile(r"[\s().-]")
-PHONE = re.compile(r"\+[0-9]{8,15}")
+PHONE = re.compile(PHONE_PATTERN)
 
 
 class MetadataFormField(forms.JSONField):
     """The client's metadata as JSON, one key per line; the API's rule (core.metadata)."""
 
     def prepare_value(self, value):
+        if value is None or value == {}:
+            return ""  # none yet: an empty box, not "null" or "{}"
         if isinstance(value, dict):
             return json.dumps(value, ensure_ascii=False, indent=2)
         return super().prepare_value(value)

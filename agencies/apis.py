@@ -12,7 +12,14 @@ from agencies.payloads import BRAZIL, client_object
 from agencies.selectors import client_get, client_list
 from agencies.services import client_create, client_update
 from api.apis import ApiView, envelope
-from api.fields import EmailAddressField, MetadataField, PatternField, PlainTextField
+from api.fields import (
+    PHONE_MESSAGE,
+    PHONE_PATTERN,
+    EmailAddressField,
+    MetadataField,
+    PatternField,
+    PlainTextField,
+)
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from api.serializers import FirstProblemSerializer
@@ -46,7 +53,6 @@ TAX_ID_MESSAGE = (
     "Not a valid CPF or CNPJ: 11 digits (123.456.789-09) or 14 (12.345.678/0001-95), "
     "with or without the punctuation, with valid check digits."
 )
-PHONE_PATTERN = r"^\+[0-9]{8,15}$"
 
 
 class ClearablePatternField(PatternField):
@@ -97,7 +103,7 @@ class ClientFieldsSerializer(FirstProblemSerializer):
     )
     phone_number = ClearablePatternField(
         PHONE_PATTERN,
-        message="Use the country code and digits: +5511987654321.",
+        message=PHONE_MESSAGE,
         required=False,
         allow_null=True,
         help_text="Country code and ASCII digits: +5511987654321.",

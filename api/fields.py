@@ -119,6 +119,9 @@ class QueryChoicesFieldSchema(OpenApiSerializerFieldExtension):
 # message, as the spec words it, and never coerces (DRF's CharField takes 12 as "12").
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# A phone number with its country code (a passenger's, a client's): `+` and 8 to 15 digits.
+PHONE_PATTERN = r"^\+[0-9]{8,15}$"
+PHONE_MESSAGE = "Use the country code and digits: +5511987654321."
 
 
 def one_of_message(values) -> str:

@@ -10,6 +10,8 @@ from agencies.models import Client
 from agencies.selectors import client_get
 from api.apis import ApiView, envelope
 from api.fields import (
+    PHONE_MESSAGE,
+    PHONE_PATTERN,
     EmailTextField,
     IsoDateField,
     MetadataField,
@@ -251,8 +253,8 @@ class PassengerInputSerializer(FirstProblemSerializer):
     born_on = IsoDateField(help_text=f"YYYY-MM-DD. Age on the first departure: {_ages_in_words()}.")
     email = EmailTextField(max_length=MAX_EMAIL_LENGTH)
     phone_number = PatternField(
-        r"^\+[0-9]{8,15}$",
-        message="Use the country code and digits: +5511987654321.",
+        PHONE_PATTERN,
+        message=PHONE_MESSAGE,
         help_text="Country code and ASCII digits: +5511987654321.",
     )
     identity_documents = IdentityDocumentInputSerializer(  # type: ignore[call-arg]  # list kwargs

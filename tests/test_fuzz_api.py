@@ -3,8 +3,9 @@ runs EVERY one of its checks on each answer (docs/fuzzing.md): no server error; 
 content type, headers and body as documented; invalid data rejected and valid data accepted;
 a missing required header refused; methods the path does not have answered 405 with `Allow`;
 the answer without the API key 401; and, in the stateful phase (the schema's OpenAPI links:
-recharge → read/cancel, search → book → confirm/cancel/read, webhook → read/update/delete/
-recover), a deleted resource gone and a created one readable. With a test and a live key.
+recharge → read/cancel, search → book → confirm/cancel/read, client → read/update, webhook →
+read/update/delete/recover), a deleted resource gone and a created one readable. With a test
+and a live key.
 
 Phases: explicit examples, coverage (boundary values, both positive and negative) and fuzzing
 per operation, then the stateful phase. Derandomized so that a failure reproduces, and bounded
