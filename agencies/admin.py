@@ -415,7 +415,7 @@ PHONE = re.compile(PHONE_PATTERN)
 
 
 class MetadataFormField(forms.JSONField):
-    """The client's metadata as JSON, one key per line; the API's rule (core.metadata)."""
+    """The client's metadata as a JSON object (shown indented); the API's rule (core.metadata)."""
 
     def prepare_value(self, value):
         if value is None or value == {}:

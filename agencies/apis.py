@@ -309,6 +309,8 @@ class ClientDetailApi(ApiView):
     @extend_schema_serializer(component_name="ClientUpdate")
     class InputSerializer(ClientFieldsSerializer):
         def to_internal_value(self, data) -> dict:
+            if not isinstance(data, Mapping):
+                raise serializers.ValidationError("Must be a JSON object.")
             client: Client = self.context["client"]
             body = self.cleared(data)
             self.country_of_address = client.country

@@ -315,7 +315,8 @@ class EmailAddressField(PlainTextField, serializers.EmailField):
 
 class PlainTextFieldSchema(OpenApiSerializerFieldExtension):
     """Exactly what PlainTextField checks: a string (null too with `allow_null`), at most
-    `max_length` characters, its pattern ("" matches an optional one's)."""
+    `max_length` characters, its pattern (an optional one's "" is drf-spectacular's `oneOf`
+    for a blank value)."""
 
     target_class = PlainTextField
     match_subclasses = True

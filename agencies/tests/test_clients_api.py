@@ -329,3 +329,12 @@ def test_an_idempotency_key_creates_one_client(test_client):
     assert again["Idempotent-Replayed"] == "true"
     assert again.json()["data"] == first.json()["data"]
     assert Client.objects.count() == 1
+
+
+@pytest.mark.parametrize("body", [[], "x", 1])
+def test_an_update_that_is_not_an_object_is_400(test_client, body):
+    data = create(test_client).json()["data"]
+
+    error = refused(test_client.patch(f"{CLIENTS}/{data['id']}", body, format="json"))
+
+    assert error["details"] == {"body": ["Must be a JSON object."]}
