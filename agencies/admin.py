@@ -2,6 +2,8 @@
 their roles, API keys, clients, supplier integrations, invitations, and the page where an
 invitee accepts one."""
 
+import json
+import re
 from decimal import Decimal
 
 from django import forms
@@ -25,12 +27,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
 from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
+from agencies.payloads import BRAZIL, postal_code_display
 from agencies.pricing import (
     FX_MARGIN_MAX_PERCENT,
     fx_quote,
     price_offer,
     team_fx_margin_percent,
 )
+from agencies.selectors import client_search
 from agencies.services import (
     IntegrationAlreadyConnected,
     InvitationAlreadyMember,
@@ -45,8 +49,17 @@ from agencies.services import (
     invitation_from_token,
     invitation_usable,
 )
+from api.fields import PHONE_PATTERN
+from core.addresses import cep_compact, state_compact
 from core.audit import audit_action
+from core.metadata import (
+    MAX_METADATA_KEY_LENGTH,
+    MAX_METADATA_KEYS,
+    MAX_METADATA_VALUE_LENGTH,
+    metadata_problem,
+)
 from core.money import money_display
+from core.tax_ids import tax_id_compact, tax_id_display
 from panel.admin import (
     AuditedAdminMixin,
     TeamScopedAdmin,
@@ -440,13 +453,128 @@ class ApiKeyAdmin(TeamScopedAdmin):
         )
 
 
+class TaxIdFormField(forms.CharField):
+    """A CPF or CNPJ typed with or without its punctuation, stored as its digits
+    (core.tax_ids) and shown formatted."""
+
+    def prepare_value(self, value):
+        return tax_id_display(value) if isinstance(value, str) and value.isdigit() else value
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value:
+            return ""
+        digits = tax_id_compact(value)
+        if digits is None:
+            raise forms.ValidationError(
+                _("Not a valid CPF or CNPJ: check the digits (11 for a CPF, 14 for a CNPJ)."),
+                code="invalid",
+            )
+        return digits
+
+
+PHONE_SEPARATORS = re.compile(r"[\s().-]")
+PHONE = re.compile(PHONE_PATTERN)
+
+
+class MetadataFormField(forms.JSONField):
+    """The client's metadata as a JSON object (shown indented); the API's rule (core.metadata)."""
+
+    def prepare_value(self, value):
+        if value is None or value == {}:
+            return ""  # none yet: an empty box, not "null" or "{}"
+        if isinstance(value, dict):
+            return json.dumps(value, ensure_ascii=False, indent=2)
+        return super().prepare_value(value)
+
+    def clean(self, value):
+        value = super().clean(value)
+        if value in (None, ""):
+            return {}
+        problem = metadata_problem(value)
+        if problem is not None:
+            raise forms.ValidationError(
+                _(
+                    "Write an object of at most %(keys)s keys of 1 to %(key_length)s characters, "
+                    'each value text of at most %(value_length)s characters: {"crm_id": "C-1029"}.'
+                )
+                % {
+                    "keys": MAX_METADATA_KEYS,
+                    "key_length": MAX_METADATA_KEY_LENGTH,
+                    "value_length": MAX_METADATA_VALUE_LENGTH,
+                },
+                code="invalid",
+            )
+        return value
+
+
 class ClientForm(forms.ModelForm):
     """An agency user's form has no team field, so Django's uniqueness check would skip the
-    (team, mode, e-mail) constraint and the database would answer with an error page."""
+    (team, mode, e-mail) constraint and the database would answer with an error page. The tax
+    id, CEP, UF and metadata follow the API's rules (docs/clients.md)."""
+
+    tax_id = TaxIdFormField(
+        label=capfirst(_("CPF or CNPJ")),
+        required=False,
+        max_length=18,
+        help_text=_("With or without punctuation: 390.533.447-05 or 11.222.333/0001-81."),
+    )
+    metadata = MetadataFormField(
+        label=capfirst(_("metadata")),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_('The agency\'s own data, as JSON: {"crm_id": "C-1029"}.'),
+    )
 
     class Meta:
         model = Client
-        fields = ["team", "live_mode", "full_name", "email", "phone_number"]
+        fields = [
+            "team",
+            "live_mode",
+            "full_name",
+            "email",
+            "phone_number",
+            "tax_id",
+            "postal_code",
+            "street",
+            "street_number",
+            "complement",
+            "district",
+            "city",
+            "state",
+            "country",
+            "metadata",
+        ]
+        help_texts = {
+            "phone_number": _("With the country code: +55 11 98765-4321."),
+            "postal_code": _("In Brazil, the CEP: 01310-100."),
+            "state": _("In Brazil, the UF: SP, RJ."),
+            "country": _("Two letters (ISO 3166-1): BR, PT, US."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "country" in self.fields:
+            self.fields["country"].required = False  # Brazil when left empty
+        if "postal_code" in self.fields and self.instance.pk:
+            self.initial["postal_code"] = postal_code_display(self.instance)
+
+    def clean_email(self):
+        return self.cleaned_data["email"].lower()
+
+    def clean_phone_number(self):
+        phone = PHONE_SEPARATORS.sub("", self.cleaned_data.get("phone_number") or "")
+        if phone and not PHONE.fullmatch(phone):
+            raise forms.ValidationError(
+                _("Use the country code and the number: +55 11 98765-4321."), code="invalid"
+            )
+        return phone
+
+    def clean_country(self):
+        country = (self.cleaned_data.get("country") or BRAZIL).strip().upper()
+        if not re.fullmatch(r"[A-Z]{2}", country):
+            raise forms.ValidationError(_("Two letters (ISO 3166-1): BR, PT, US."), code="invalid")
+        return country
 
     def clean(self):
         cleaned = super().clean()
@@ -456,16 +584,81 @@ class ClientForm(forms.ModelForm):
             taken = Client.objects.filter(team_id=team_id, live_mode=live_mode, email=email)
             if taken.exclude(pk=self.instance.pk).exists():
                 self.add_error("email", _("A client with this e-mail already exists."))
+        if cleaned.get("country") == BRAZIL:
+            self._check_brazilian_address(cleaned)
         return cleaned
+
+    def _check_brazilian_address(self, cleaned: dict) -> None:
+        postal_code = (cleaned.get("postal_code") or "").strip()
+        if postal_code:
+            cep = cep_compact(postal_code)
+            if cep is None:
+                self.add_error("postal_code", _("Not a CEP: 8 digits, e.g. 01310-100."))
+            else:
+                cleaned["postal_code"] = cep
+        state = (cleaned.get("state") or "").strip()
+        if state:
+            uf = state_compact(state)
+            if uf is None:
+                self.add_error("state", _("Not a Brazilian state: a UF such as SP or RJ."))
+            else:
+                cleaned["state"] = uf
 
 
 @admin.register(Client)
 class ClientAdmin(TeamScopedAdmin):
     form = ClientForm
-    list_display = ["full_name", "email", "phone_number", "team", "created_at"]
+    list_display = ["full_name", "email", "tax_id_display", "phone_number", "team", "created_at"]
     list_filter = [live_mode_filter(), "team"]
     search_fields = ["full_name", "email", "phone_number", "id"]
-    readonly_fields = ["id", "created_at"]
+    search_help_text = _(
+        "Name (with or without accents), e-mail, CPF or CNPJ (with or without punctuation), "
+        "phone or id."
+    )
+    readonly_fields = ["id", "made_from_booking", "created_at"]
+    fieldsets = [
+        (
+            None,
+            {"fields": ["id", "team", "live_mode", "full_name", "email", "phone_number", "tax_id"]},
+        ),
+        (
+            _("Address"),
+            {
+                "fields": [
+                    "postal_code",
+                    "street",
+                    "street_number",
+                    "complement",
+                    "district",
+                    "city",
+                    "state",
+                    "country",
+                ]
+            },
+        ),
+        (_("Metadata"), {"fields": ["metadata", "made_from_booking", "created_at"]}),
+    ]
+
+    @admin.display(description=_("CPF or CNPJ"), ordering="tax_id")
+    def tax_id_display(self, obj):
+        return tax_id_display(obj.tax_id)
+
+    def get_fieldsets(self, request, obj=None):
+        if is_support(request):
+            return self.fieldsets
+        # An agency user's clients are their team's: no team field (TeamScopedAdmin).
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f != "team"]})
+            for name, options in self.fieldsets
+        ]
+
+    def get_search_results(self, request, queryset, search_term):
+        # Names without their accents (search_name), and a CPF or CNPJ with or without its
+        # dots, slash and dash: the API's search (agencies.selectors.client_search).
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            results = results | queryset.filter(client_search(search_term))
+        return results, may_have_duplicates
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form_class = super().get_form(request, obj, change, **kwargs)

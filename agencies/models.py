@@ -1,4 +1,5 @@
 import hashlib
+import unicodedata
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractUser
@@ -198,8 +199,17 @@ class ApiKey(models.Model):
         return self.revoked_at is None
 
 
+def name_folded(text: str) -> str:
+    """`text` as names are searched: without accents, case folded, spaces collapsed
+    ("  JOÃO  da Silva" → "joao da silva")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().split())
+
+
 class Client(models.Model):
-    """The agency's customer a booking is made for (the lead passenger by default)."""
+    """The agency's customer a booking is made for: a record the agency keeps (API
+    `/clients`, the panel), or one made from a booking's lead passenger (docs/clients.md)."""
 
     id = PrefixedIdField(prefix="cli")
     team = models.ForeignKey(
@@ -210,8 +220,26 @@ class Client(models.Model):
     full_name = models.CharField(_("full name"), max_length=255)
     email = models.EmailField(_("e-mail"))
     phone_number = models.CharField(_("phone number"), max_length=20, blank=True)
-    # CPF (11 digits) or CNPJ (14), stored as digits only; blank when the agency has none.
+    # CPF (11 digits) or CNPJ (14), stored as digits only (core.tax_ids); blank when the
+    # agency has none. Reports read these digits.
     tax_id = models.CharField(_("CPF or CNPJ"), max_length=14, blank=True)
+    # The address, as Brazilian addresses are written; in Brazil the postal code is a CEP
+    # (stored as its 8 digits) and the state a UF (SP).
+    postal_code = models.CharField(_("postal code (CEP)"), max_length=16, blank=True)
+    street = models.CharField(_("street"), max_length=120, blank=True)
+    street_number = models.CharField(_("number"), max_length=20, blank=True)
+    complement = models.CharField(_("complement"), max_length=60, blank=True)
+    district = models.CharField(_("district"), max_length=60, blank=True)
+    city = models.CharField(_("city"), max_length=60, blank=True)
+    state = models.CharField(_("state"), max_length=60, blank=True)
+    country = models.CharField(_("country"), max_length=2, default="BR")
+    # The agency's own key-value data, bounded as Stripe bounds it (core.metadata).
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    # full_name as searched (name_folded), kept by save().
+    search_name = models.CharField(max_length=255, editable=False, default="")
+    # Made by a booking from its lead passenger (not by the agency): erased with the last of
+    # its bookings (bookings/retention.py).
+    made_from_booking = models.BooleanField(_("made from a booking"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -226,6 +254,13 @@ class Client(models.Model):
 
     def __str__(self):
         return f"{self.full_name} <{self.email}>"
+
+    def save(self, *args, **kwargs):
+        self.search_name = name_folded(self.full_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "full_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
 
     def get_additional_data(self):
         return {"team_id": self.team_id}

@@ -2,7 +2,7 @@ import secrets
 import string
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from djmoney.money import Money
 
-from agencies.models import ApiKey, Integration, Invitation, Team, User, hash_secret
+from agencies.models import ApiKey, Client, Integration, Invitation, Team, User, hash_secret
 from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from agencies.tasks import send_invitation_email as send_invitation_email_task
@@ -290,3 +290,64 @@ def invitation_accept(*, invitation: Invitation, password: str) -> User:
         invitation.user = user
         invitation.save(update_fields=["accepted_at", "user"])
     return user
+
+
+# --- Clients (docs/clients.md) --------------------------------------------------------------
+
+# What an agency sets on its clients, over the API and in the panel (metadata: a dict).
+CLIENT_FIELDS = frozenset(
+    {
+        "full_name",
+        "email",
+        "phone_number",
+        "tax_id",
+        "postal_code",
+        "street",
+        "street_number",
+        "complement",
+        "district",
+        "city",
+        "state",
+        "country",
+        "metadata",
+    }
+)
+
+
+class ClientEmailTaken(Conflict):
+    """Another client of the team in this mode has the e-mail (e-mails are unique there)."""
+
+    code = "client_email_taken"
+    message = "A client with this e-mail already exists"
+
+
+def client_create(*, team: Team, live_mode: bool, **fields: Any) -> Client:
+    """A client record of the team in this mode, with `fields` (CLIENT_FIELDS, already
+    checked: the tax id as digits, the e-mail in lower case). E-mails are unique per team and
+    mode: another client's is `client_email_taken`."""
+    _check_client_fields(fields)
+    return _client_saved(Client(team=team, live_mode=live_mode, **fields))
+
+
+def client_update(*, client: Client, **changes: Any) -> Client:
+    """The client with `changes` (CLIENT_FIELDS, already checked; `metadata` as it is to be
+    stored, already merged) written; another client's e-mail is `client_email_taken`."""
+    _check_client_fields(changes)
+    for name, value in changes.items():
+        setattr(client, name, value)
+    return _client_saved(client)
+
+
+def _check_client_fields(fields: dict[str, Any]) -> None:
+    unknown = set(fields) - CLIENT_FIELDS
+    if unknown:
+        raise TypeError(f"Not a client field: {', '.join(sorted(unknown))}")
+
+
+def _client_saved(client: Client) -> Client:
+    try:
+        with transaction.atomic():
+            client.save()
+    except IntegrityError:
+        raise ClientEmailTaken() from None
+    return client

@@ -54,6 +54,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
     ),
     "bookings_create": (
         "offer_not_found:404",
+        "client_not_found",
         "offer_expired:400",
         "instant_payment_required:400",
         "invalid_passenger_data",
@@ -182,6 +183,10 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "supplier_not_connected",
         SUPPLIER,
     ),
+    "clients_list": (),
+    "clients_create": ("client_email_taken",),
+    "clients_get": ("client_not_found",),
+    "clients_update": ("client_not_found", "client_email_taken"),
     "webhooks_list": (),
     "webhooks_create": (
         "invalid_url",
@@ -248,6 +253,10 @@ WHEN = {
     "not_found": "An unknown path under /api/.",
     "test_mode_only": "Simulating a payment with a live key.",
     "booking_not_found": "Invalid booking id.",
+    "client_not_found": "Unknown client id (or another team's or mode's): reading or updating "
+    "a client, or a booking's `client_id`.",
+    "client_email_taken": "Creating a client, or changing its e-mail, to the e-mail of another "
+    "client of the team in this mode.",
     "event_not_found": "Invalid event id, or an event older than the retention.",
     "offer_not_found": "Unknown offer id (or another team's or mode's).",
     "instant_payment_required": "A hold of an offer that must be paid at once.",

@@ -9,11 +9,14 @@ patterns are matched against the whole string (`fullmatch`: `$` alone would acce
 import re
 from datetime import date
 
+from django.core.validators import MaxLengthValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from core.metadata import MAX_METADATA_KEYS, MAX_METADATA_VALUE_LENGTH, metadata_problem
 
 ASCII_DIGITS = re.compile(r"[0-9]{1,20}")
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -116,6 +119,9 @@ class QueryChoicesFieldSchema(OpenApiSerializerFieldExtension):
 # message, as the spec words it, and never coerces (DRF's CharField takes 12 as "12").
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# A phone number with its country code (a passenger's, a client's): `+` and 8 to 15 digits.
+PHONE_PATTERN = r"^\+[0-9]{8,15}$"
+PHONE_MESSAGE = "Use the country code and digits: +5511987654321."
 
 
 def one_of_message(values) -> str:
@@ -230,3 +236,98 @@ class StringChoiceField(serializers.ChoiceField):
         if not isinstance(data, str):
             self.fail("invalid")
         return data.strip()
+
+
+class MetadataField(serializers.DictField):
+    """Free-form `metadata` (a booking's, a client's), bounded like Stripe's
+    (core.metadata): an object of at most 50 keys of 1 to 40 characters whose values are
+    strings of at most 500 characters. Absent or null is {} (with `allow_null`, null is None:
+    an update's "remove every key"). Its keys' lengths are not in the schema: OpenAPI 3.0 has
+    no propertyNames (docs/fuzzing.md)."""
+
+    def __init__(self, **kwargs):
+        kwargs["child"] = serializers.CharField(
+            max_length=MAX_METADATA_VALUE_LENGTH, allow_blank=True
+        )
+        super().__init__(**kwargs)
+        self.validators.append(MaxLengthValidator(MAX_METADATA_KEYS))  # the schema's maxProperties
+
+    def run_validation(self, data=serializers.empty) -> dict[str, str] | None:
+        if data is None and self.allow_null:
+            return None
+        if data is serializers.empty or data is None:
+            return {}
+        problem = metadata_problem(data)
+        if problem is not None:
+            key, message = problem
+            raise serializers.ValidationError({key: message} if key is not None else message)
+        return data
+
+
+# Characters a person's text never holds (C0 and C1 controls, DEL), and one that is neither
+# such a character nor a space: the schema's patterns of PlainTextField. Python's `\s` is what
+# str.strip() strips; the schema's patterns are read by Python's `re` in our tests' tools.
+_NOT_CONTROL = r"[^\x00-\x1f\x7f-\x9f]"
+_VISIBLE = r"[^\x00-\x1f\x7f-\x9f\s]"
+
+
+class PlainTextField(serializers.RegexField):
+    """A string of at most `max_length` characters (as sent) without control characters,
+    kept stripped: what the schema states with maxLength and a pattern, so that the schema
+    and the check agree on every value. Required: it holds a character that is not a space.
+    Optional (`required=False`): "" is allowed too (a cleared value; the schema's `oneOf`)."""
+
+    def __init__(self, *, max_length: int, required: bool = True, **kwargs):
+        pattern = (
+            rf"^{_NOT_CONTROL}*{_VISIBLE}{_NOT_CONTROL}*$" if required else rf"^{_NOT_CONTROL}+$"
+        )
+        kwargs.setdefault("allow_blank", not required)
+        super().__init__(pattern, max_length=max_length, required=required, **kwargs)
+        self.pattern = pattern
+
+    def run_validation(self, data=serializers.empty) -> str:
+        if data is serializers.empty and not self.required:
+            return ""
+        if not isinstance(data, str):
+            raise serializers.ValidationError(
+                "Required, a non-empty string." if self.required else "Must be a string or null."
+            )
+        if self.max_length is not None and len(data) > self.max_length:
+            raise serializers.ValidationError(f"At most {self.max_length} characters.")
+        if CONTROL_CHARACTERS.search(data):
+            raise serializers.ValidationError("Must not contain control characters.")
+        value = data.strip()
+        if self.required and not value:
+            raise serializers.ValidationError("Required, a non-empty string.")
+        return value
+
+
+class EmailAddressField(PlainTextField, serializers.EmailField):
+    """A PlainTextField that is an e-mail address (one `@`, a dot in the domain, no spaces),
+    kept in lower case; the schema's format is `email`."""
+
+    def run_validation(self, data=serializers.empty) -> str:
+        value = super().run_validation(data)
+        if not EMAIL.fullmatch(value):
+            raise serializers.ValidationError("Not an e-mail address.")
+        return value.lower()
+
+
+class PlainTextFieldSchema(OpenApiSerializerFieldExtension):
+    """Exactly what PlainTextField checks: a string (null too with `allow_null`), at most
+    `max_length` characters, its pattern (an optional one's "" is drf-spectacular's `oneOf`
+    for a blank value)."""
+
+    target_class = PlainTextField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        field = self.target
+        schema = {
+            **build_basic_type(OpenApiTypes.STR),
+            "maxLength": field.max_length,
+            "pattern": field.pattern,
+        }
+        if isinstance(field, serializers.EmailField):
+            schema["format"] = "email"
+        return schema

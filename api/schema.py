@@ -232,6 +232,23 @@ OPERATIONS = {
         "tickets and total follow. A lost answer is `change_outcome_unknown`, settled by the "
         "reconcile job.",
     ),
+    "clients_list": (
+        "List and search clients",
+        "The team's clients of this mode, newest first. `q` searches the name (accents and case "
+        "aside), the e-mail and the CPF/CNPJ (with or without its punctuation).",
+    ),
+    "clients_create": (
+        "Create a client",
+        "A client record: name and e-mail (unique in the mode), and optionally phone, CPF or "
+        "CNPJ (check digits verified), a Brazilian-shaped address and metadata. Name it in a "
+        "booking with `client_id`.",
+    ),
+    "clients_get": ("Read a client", "One client of the team in this mode."),
+    "clients_update": (
+        "Update a client",
+        'Changes only the fields given; null (or "") clears an optional one. `metadata` is '
+        'merged: keys given are set, a key given "" is removed, null removes every key.',
+    ),
     "webhooks_list": ("List webhooks", "The team's endpoints of this mode, with statistics."),
     "webhooks_create": (
         "Register a webhook",
@@ -282,6 +299,10 @@ LINKS = {
             "bookings_changes_create",
             {"booking_id": "$response.body#/data/booking_id"},
         ),
+    },
+    ("clients_create", "201"): {
+        "ReadClient": ("clients_get", {"client_id": "$response.body#/data/id"}),
+        "UpdateClient": ("clients_update", {"client_id": "$response.body#/data/id"}),
     },
     ("webhooks_create", "201"): {
         "ReadWebhook": ("webhooks_retrieve", {"webhook_id": "$response.body#/data/id"}),

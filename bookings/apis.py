@@ -2,16 +2,19 @@ from collections.abc import Mapping
 from datetime import date
 from typing import cast
 
-from django.core.validators import MaxLengthValidator
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
-from stdnum.br import cpf
 
+from agencies.models import Client
+from agencies.selectors import client_get
 from api.apis import ApiView, envelope
 from api.fields import (
+    PHONE_MESSAGE,
+    PHONE_PATTERN,
     EmailTextField,
     IsoDateField,
+    MetadataField,
     OneOfField,
     PatternField,
     QueryChoicesField,
@@ -56,7 +59,9 @@ from bookings.services import (
     booking_offer_get,
     cancellation_object,
 )
+from core.metadata import MAX_METADATA_KEY_LENGTH, MAX_METADATA_KEYS, MAX_METADATA_VALUE_LENGTH
 from core.money import fmt, parse_amount
+from core.tax_ids import cpf_compact
 from core.timestamps import iso_utc
 from flights import airports
 from flights.models import PASSENGER_AGES, PassengerType
@@ -69,10 +74,6 @@ MAX_EMAIL_LENGTH = BookingPassenger._meta.get_field("email").max_length  # RFC 5
 MAX_DOCUMENTS = 10
 MAX_LOYALTY_ACCOUNTS = 10
 MAX_IDENTIFIER_LENGTH = 50  # a document's unique_identifier, a loyalty account_number
-# metadata, bounded as Stripe bounds it: how many keys, how long a key and a value.
-MAX_METADATA_KEYS = 50
-MAX_METADATA_KEY_LENGTH = 40
-MAX_METADATA_VALUE_LENGTH = 500
 
 
 def list_item(booking) -> dict:
@@ -150,14 +151,15 @@ class IdentityDocumentInputSerializer(FirstProblemSerializer):
 def cpf_checked(number: str) -> str:
     """A Brazilian tax id (CPF) with valid check digits, as its 11 digits (`123.456.789-09`
     is read as `12345678909`)."""
-    if not cpf.is_valid(number):
+    digits = cpf_compact(number)
+    if digits is None:
         raise serializers.ValidationError(
             {
                 "unique_identifier": "Not a valid CPF (a BR tax_id): 11 digits with valid "
                 "check digits."
             }
         )
-    return cpf.compact(number)
+    return digits
 
 
 class LoyaltyAccountInputSerializer(FirstProblemSerializer):
@@ -251,8 +253,8 @@ class PassengerInputSerializer(FirstProblemSerializer):
     born_on = IsoDateField(help_text=f"YYYY-MM-DD. Age on the first departure: {_ages_in_words()}.")
     email = EmailTextField(max_length=MAX_EMAIL_LENGTH)
     phone_number = PatternField(
-        r"^\+[0-9]{8,15}$",
-        message="Use the country code and digits: +5511987654321.",
+        PHONE_PATTERN,
+        message=PHONE_MESSAGE,
         help_text="Country code and ASCII digits: +5511987654321.",
     )
     identity_documents = IdentityDocumentInputSerializer(  # type: ignore[call-arg]  # list kwargs
@@ -350,36 +352,15 @@ class BalancePaymentInputSerializer(FirstProblemSerializer):
         return PaymentInput(amount=amount, currency=given if isinstance(given, str) else None)
 
 
-class MetadataField(serializers.DictField):
-    """The booking's free-form `metadata`, bounded like Stripe's: an object of at most
-    `max_keys` keys (1 to `max_key_length` characters) whose values are strings of at most
-    `max_value_length` characters. Absent or null is {}. Its keys' lengths are not in the
-    schema: OpenAPI 3.0 has no propertyNames (docs/fuzzing.md)."""
+class ClientIdField(serializers.CharField):
+    """The id of an existing client (looked up after the body's shape is checked); absent or
+    null: none."""
 
-    def __init__(self, *, max_keys: int, max_key_length: int, max_value_length: int, **kwargs):
-        self.max_keys = max_keys
-        self.max_key_length = max_key_length
-        self.max_value_length = max_value_length
-        kwargs["child"] = serializers.CharField(max_length=max_value_length, allow_blank=True)
-        super().__init__(**kwargs)
-        self.validators.append(MaxLengthValidator(max_keys))  # the schema's maxProperties
-
-    def run_validation(self, data=serializers.empty) -> dict[str, str]:
+    def run_validation(self, data=serializers.empty) -> str:
         if data is serializers.empty or data is None:
-            return {}
-        if not isinstance(data, dict):
-            raise serializers.ValidationError("Must be an object.")
-        if len(data) > self.max_keys:
-            raise serializers.ValidationError(f"At most {self.max_keys} keys.")
-        for key, value in data.items():
-            if not 1 <= len(key) <= self.max_key_length:
-                raise serializers.ValidationError(
-                    f"Keys are 1 to {self.max_key_length} characters."
-                )
-            if not isinstance(value, str) or len(value) > self.max_value_length:
-                raise serializers.ValidationError(
-                    {key: f"A string of at most {self.max_value_length} characters."}
-                )
+            return ""
+        if not isinstance(data, str) or not 0 < len(data) <= (self.max_length or len(data)):
+            raise serializers.ValidationError("Must be a client id (cli_…).")
         return data
 
 
@@ -457,8 +438,8 @@ class BookingCreateApi(ApiView):
 
     # Checked in the spec's order, the first problem answered: metadata, type, the offer
     # (booking_offer_get: the team's, not expired, bookable so, a supplier connected), the
-    # passengers against it, their passports, then an instant booking's payment. The context
-    # gives the key's `team` and `live_mode`.
+    # client named (client_id), the passengers against the offer, their passports, then an
+    # instant booking's payment. The context gives the key's `team` and `live_mode`.
     @extend_schema_serializer(component_name="BookingCreateInput")
     class InputSerializer(FirstProblemSerializer):
         offerId = OfferIdField(
@@ -486,12 +467,19 @@ class BookingCreateApi(ApiView):
         )
         metadata = MetadataField(
             required=False,
-            max_keys=MAX_METADATA_KEYS,
-            max_key_length=MAX_METADATA_KEY_LENGTH,
-            max_value_length=MAX_METADATA_VALUE_LENGTH,
             help_text=f"Free-form: at most {MAX_METADATA_KEYS} keys of at most "
             f"{MAX_METADATA_KEY_LENGTH} characters, values of at most "
-            f"{MAX_METADATA_VALUE_LENGTH}. `client_id` (cli_…) links the booking to that client.",
+            f"{MAX_METADATA_VALUE_LENGTH}. `client_id` (cli_…) here links the booking to that "
+            "client too (the body's `client_id` is the way to; if both are given they must be "
+            "the same).",
+        )
+        client_id = ClientIdField(
+            required=False,
+            allow_null=True,
+            max_length=Client._meta.get_field("id").max_length,
+            help_text="cli_… of an existing client of the team in this mode (POST /clients): "
+            "the booking is made for it. Not given: the client whose e-mail is the lead adult "
+            "passenger's (created from the passenger if new). Unknown: 404 client_not_found.",
         )
 
         problem_errors = {"passengers": InvalidPassengerData}
@@ -506,6 +494,7 @@ class BookingCreateApi(ApiView):
                 offer_id=self.checked("offerId", body),
                 type=kind,
             )
+            client = self._client(body, metadata)
             self.share(
                 passenger_types={p["id"]: PassengerType(p["type"]) for p in offer.passengers},
                 departure_date=offer.first_departure.date(),
@@ -521,7 +510,23 @@ class BookingCreateApi(ApiView):
                 "payment": payment,
                 "metadata": metadata,
                 "services": self.checked("services", body),
+                "client": client,
             }
+
+        def _client(self, body: dict, metadata: dict[str, str]) -> Client | None:
+            """The client `client_id` names (the team's, in this mode), or None."""
+            client_id = self.checked("client_id", body)
+            if not client_id:
+                return None
+            if metadata.get("client_id", client_id) != client_id:
+                raise serializers.ValidationError(
+                    {"client_id": "Differs from metadata.client_id: give one client."}
+                )
+            return client_get(
+                team=self.context["team"],
+                live_mode=self.context["live_mode"],
+                client_id=client_id,
+            )
 
         @staticmethod
         def _check_passports(offer: BookableOffer, passengers: list[PassengerInput]) -> None:
@@ -612,7 +617,7 @@ class BookingCreateApi(ApiView):
             400: error_response(
                 "Offer expired, Invalid passenger data, Passport required, Payment amount mismatch"
             ),
-            404: error_response("Offer not found"),
+            404: error_response("Offer not found, Client not found"),
             409: error_response("Offer already booked"),
             422: error_response("Insufficient balance, No flight supplier connected (live mode)"),
             502: error_response("Supplier error"),

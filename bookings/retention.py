@@ -5,7 +5,8 @@ slice, whatever the booking's status), a daily job erases its passengers' names,
 phones, birth dates, identity documents and loyalty accounts, in the booking and in the payloads
 of its stored events. What stays: the booking with its amounts, status, references, route and
 tickets, the ledger and the events themselves (with the erased marker): the money records. The
-client record made from the lead passenger is erased with the last of its bookings. The erasure
+client record made from the lead passenger is erased with the last of its bookings; a client the
+agency created (API or panel) is its own record, kept until the agency changes it. The erasure
 is a `booking.updated` whose `previous_attributes` name `passengers` with the erased marker: the
 erased values are never sent again."""
 
@@ -108,17 +109,37 @@ def booking_personal_data_erase(*, booking: Booking) -> bool:
     return True
 
 
+# What identifies a client, erased with it (a client made from a booking has only its name,
+# e-mail and phone, but the agency may have added the rest since).
+_CLIENT_ERASED_FIELDS = {
+    "phone_number": ERASED,
+    "tax_id": "",
+    "postal_code": "",
+    "street": "",
+    "street_number": "",
+    "complement": "",
+    "district": "",
+    "city": "",
+    "state": "",
+    "metadata": {},
+}
+
+
 def _client_erase_if_unused(*, client_id: str) -> None:
-    """The client record was made from the lead passenger: once none of its bookings keeps
+    """A client record made from the lead passenger: once none of its bookings keeps
     personal data, erase it too. Its e-mail becomes a unique undeliverable marker (e-mails are
-    unique per team and mode), so the same person booking again gets a new client record."""
+    unique per team and mode), so the same person booking again gets a new client record. A
+    client the agency created itself is left as it is."""
     client = Client.objects.select_for_update().get(pk=client_id)
+    if not client.made_from_booking:
+        return
     if client.bookings.filter(personal_data_erased_at__isnull=True).exists():
         return
     client.full_name = ERASED
     client.email = f"{client.id}@erased.invalid"
-    client.phone_number = ERASED
-    client.save(update_fields=["full_name", "email", "phone_number"])
+    for name, value in _CLIENT_ERASED_FIELDS.items():
+        setattr(client, name, value)
+    client.save(update_fields=["full_name", "email", *_CLIENT_ERASED_FIELDS])
 
 
 def erase_expired_passenger_data(*, today: date | None = None) -> int:

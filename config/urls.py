@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from agencies import urls as agencies_urls
 from agencies.admin import invitation_accept_view
 from api.apis import api_not_found, health
 from bookings import urls as bookings_urls
@@ -52,6 +53,7 @@ api_v1 += [
     *flights_urls.urlpatterns,
     *bookings_urls.urlpatterns,
     *webhooks_urls.urlpatterns,
+    *agencies_urls.urlpatterns,
 ]
 
 urlpatterns = [

@@ -94,6 +94,7 @@ def test_an_agencys_journey_through_the_generated_client(
             ],
             "webhooks": ["webhooks_create", "webhooks_list", "webhooks_recover"],
             "events": ["events_list", "events_retrieve"],
+            "clients": ["clients_create", "clients_update", "clients_get", "clients_list"],
         }.items()
         for name in names
     }
@@ -193,6 +194,29 @@ def test_an_agencys_journey_through_the_generated_client(
             **extra,
         )
 
+    customer = call["clients_create"].sync(
+        client=client,
+        body=models.ClientCreateRequest(
+            full_name="Ana Souza",
+            email="ana.souza@example.com",
+            tax_id="390.533.447-05",
+            postal_code="01310-100",
+            state="SP",
+            metadata=models.ClientCreateRequestMetadataType0.from_dict({"crm_id": "C-1029"}),
+        ),
+    )
+    assert isinstance(customer, models.ClientEnvelope), customer
+    assert customer.data.tax_id == "390.533.447-05"
+    changed = call["clients_update"].sync(
+        customer.data.id,
+        client=client,
+        body=models.PatchedClientUpdateRequest(city="São Paulo"),
+    )
+    assert changed.data.city == "São Paulo" and changed.data.metadata["crm_id"] == "C-1029"
+    assert call["clients_get"].sync(customer.data.id, client=client).data.state == "SP"
+    found = call["clients_list"].sync(client=client, q="39053344705")
+    assert [c.id for c in found.data] == [customer.data.id]
+
     hold = call["bookings_create"].sync(
         client=client,
         body=models.BookingCreateInputRequest(
@@ -202,6 +226,7 @@ def test_an_agencys_journey_through_the_generated_client(
                 person(grown, "Ana", date(1990, 5, 1), infant_passenger_id=infant.id),
                 person(infant, "Bia", departure - timedelta(days=200)),
             ],
+            client_id=customer.data.id,
         ),
     )
     assert isinstance(hold, models.Booking), hold
@@ -224,6 +249,7 @@ def test_an_agencys_journey_through_the_generated_client(
 
     listed = call["bookings_list"].sync(client=client, status="ticketed")
     assert [item.id for item in listed.data] == [hold.id]
+    assert listed.data[0].client.id == customer.data.id
     assert listed.data[0].flight_summary.airline == offer.owner.name
 
     cancelled = call["bookings_cancel"].sync(hold.id, client=client)

@@ -10,6 +10,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from bookings import apis as bookings_apis
 from bookings.models import BookingPassenger
+from core import metadata as metadata_limits
 from flights import apis as flights_apis
 from tests.kit.factories import fund
 
@@ -28,13 +29,15 @@ def properties(schema, component: str) -> dict:
 def test_the_schema_states_the_limits_the_validation_uses(schema):
     body = properties(schema, "BookingCreateInputRequest")
     metadata = body["metadata"]
-    assert metadata["maxProperties"] == bookings_apis.MAX_METADATA_KEYS == 50
-    assert metadata["additionalProperties"]["maxLength"] == bookings_apis.MAX_METADATA_VALUE_LENGTH
+    assert metadata["maxProperties"] == metadata_limits.MAX_METADATA_KEYS == 50
+    assert (
+        metadata["additionalProperties"]["maxLength"] == metadata_limits.MAX_METADATA_VALUE_LENGTH
+    )
     # Keys' lengths: OpenAPI 3.0 has no propertyNames; the description says it.
     assert (
-        f"at most {bookings_apis.MAX_METADATA_KEYS} keys of at most "
-        f"{bookings_apis.MAX_METADATA_KEY_LENGTH} characters, values of at most "
-        f"{bookings_apis.MAX_METADATA_VALUE_LENGTH}" in metadata["description"]
+        f"at most {metadata_limits.MAX_METADATA_KEYS} keys of at most "
+        f"{metadata_limits.MAX_METADATA_KEY_LENGTH} characters, values of at most "
+        f"{metadata_limits.MAX_METADATA_VALUE_LENGTH}" in metadata["description"]
     )
     assert body["payments"]["minItems"] == body["payments"]["maxItems"] == 1
 

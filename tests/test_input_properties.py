@@ -160,11 +160,15 @@ def world(db, settings, live_sandbox):
             team=created.team, live_mode=True, amount=Decimal("250.00"), payment_method="pix"
         )
         endpoint = make_endpoint(created.team, "https://hooks.example.com/a")
+        customer = client.post(
+            "/api/v1/clients", {"full_name": "Carla", "email": "carla@example.com"}, format="json"
+        ).json()["data"]
     return {
         "client": client,
         "recharge": recharge,
         "booking": booking,
         "endpoint": endpoint,
+        "customer": customer,
         "bodies": {
             "wallet/recharge": {"amount": "250.00", "currency": "BRL", "payment_method": "pix"},
             "flights/search": search,
@@ -187,6 +191,16 @@ def world(db, settings, live_sandbox):
                 "events": ["wallet.credit"],
                 "active": True,
             },
+            "clients": {
+                "full_name": "Bia Lima",
+                "email": "bia@example.com",
+                "phone_number": "+5511987654321",
+                "tax_id": "390.533.447-05",
+                "postal_code": "01310-100",
+                "state": "SP",
+                "metadata": {"crm_id": "C-1"},
+            },
+            "client": {"city": "Rio", "tax_id": "11.222.333/0001-81", "metadata": {"a": ""}},
         },
     }
 
@@ -210,6 +224,10 @@ OPERATIONS = [
     ("get", "webhooks/{endpoint}", None, ()),
     ("put", "webhooks/{endpoint}", "webhook", ()),
     ("delete", "webhooks/{endpoint}", None, ()),
+    ("get", "clients", None, ("page", "limit", "q")),
+    ("post", "clients", "clients", ()),
+    ("get", "clients/{customer}", None, ()),
+    ("patch", "clients/{customer}", "client", ()),
     ("get", "boleto/{recharge}", None, ("token",)),
     ("get", "pix/qr/{recharge}", None, ("token", "format")),
 ]
@@ -222,6 +240,7 @@ def requests_for(draw, operation, world):
         "recharge": world["recharge"].id,
         "booking": world["booking"]["id"],
         "endpoint": world["endpoint"].id,
+        "customer": world["customer"]["id"],
     }
     if "{" in template and draw(st.booleans()):
         name = template[template.index("{") + 1 : template.index("}")]

@@ -54,10 +54,12 @@ def booking_create(
     metadata: dict[str, str],
     idempotency_key: str = "",
     services: list[dict] | None = None,
+    client: Client | None = None,
 ) -> Booking:
     """Book `offer` (from booking_offer_get) for its `passengers`; an instant booking pays
     `payment`, which must be the offer's original total, plus the `services` (extras,
-    `[{id, quantity}]`: bookings/services/extras.py) bought with it."""
+    `[{id, quantity}]`: bookings/services/extras.py) bought with it. The booking is made for
+    `client` (the team's, in this mode) when given, otherwise as `_client_for` finds it."""
     extras = offer_extras(team=team, live_mode=live_mode, offer=offer, type=type, requests=services)
     if type == Booking.Type.INSTANT:
         payment_check(
@@ -76,6 +78,7 @@ def booking_create(
             metadata=metadata,
             idempotency_key=idempotency_key,
             extras=extras,
+            client=client,
         )
     except OfferAlreadyBooked:
         # The same request again, whose first attempt died after writing the booking (the
@@ -158,6 +161,7 @@ def _claim_offer(
     metadata: dict,
     idempotency_key: str = "",
     extras: Extras | None = None,
+    client: Client | None = None,
 ) -> Booking:
     """Write the booking and its passengers (and, for instant, debit the wallet) in one short
     transaction. A second booking of the same offer fails on the unique constraint. The
@@ -172,9 +176,8 @@ def _claim_offer(
             booking = Booking.objects.create(
                 team=team,
                 live_mode=live_mode,
-                client=_client_for(
-                    team=team, live_mode=live_mode, people=people, metadata=metadata
-                ),
+                client=client
+                or _client_for(team=team, live_mode=live_mode, people=people, metadata=metadata),
                 offer_id=offer.id,
                 type=type,
                 supplier=offer.supplier,
@@ -254,6 +257,7 @@ def _client_for(
         defaults={
             "full_name": f"{lead.given_name} {lead.family_name}",
             "phone_number": lead.phone_number,
+            "made_from_booking": True,
         },
     )
     return client

@@ -227,3 +227,40 @@ def test_the_job_is_in_the_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["erase-expired-passenger-data"]
     assert entry["task"] == "bookings.tasks.erase_expired_passenger_data"
     assert settings.PASSENGER_DATA_RETENTION_DAYS == 180  # the documented default
+
+
+def test_a_client_the_agency_created_is_kept_and_one_made_from_a_booking_is_erased_whole(
+    live_client, team, settings
+):
+    settings.PASSENGER_DATA_RETENTION_DAYS = 30
+    record = live_client.post(
+        "/api/v1/clients",
+        {
+            "full_name": "Viagens Ltda",
+            "email": "compras@viagens.example",
+            "tax_id": "11222333000181",
+        },
+        format="json",
+    ).json()["data"]
+    named = Booking.objects.get(
+        pk=book(live_client, holdable(live_client), client_id=record["id"]).json()["id"]
+    )
+    made = Booking.objects.get(pk=book(live_client, holdable(live_client)).json()["id"])
+    # The agency added a CPF, an address and metadata to the client made from the passenger.
+    made.client.tax_id, made.client.city, made.client.metadata = "39053344705", "Rio", {"a": "b"}
+    made.client.save()
+
+    with time_machine.travel(travel_end_date(made) + timedelta(days=45), tick=False):
+        assert erase_expired_passenger_data.delay().get() == 2
+
+    kept = live_client.get(f"/api/v1/clients/{named.client_id}").json()["data"]
+    assert kept == record
+    erased = live_client.get(f"/api/v1/clients/{made.client_id}").json()["data"]
+    assert {k: erased[k] for k in ("full_name", "email", "tax_id", "city", "metadata")} == {
+        "full_name": ERASED,
+        "email": f"{made.client_id}@erased.invalid",
+        "tax_id": None,
+        "city": None,
+        "metadata": {},
+    }
+    assert live_client.get("/api/v1/clients", {"q": "ana"}).json()["data"] == []

@@ -108,6 +108,34 @@ def _journey(team, receiver_url: str) -> dict:
             and Decimal(o["base_cost_brl"]) < Decimal("5000.00")
         )
 
+    customer = call(
+        "clients_create",
+        "post",
+        "/clients",
+        {
+            "full_name": "Ana Souza",
+            "email": "ana@example.com",
+            "phone_number": "+5511987654321",
+            "tax_id": "390.533.447-05",
+            "postal_code": "01310-100",
+            "street": "Avenida Paulista",
+            "street_number": "1578",
+            "complement": "Apto 42",
+            "district": "Bela Vista",
+            "city": "São Paulo",
+            "state": "SP",
+            "metadata": {"crm_id": "C-1029"},
+        },
+    )["data"]
+    call(
+        "clients_update",
+        "patch",
+        f"/clients/{customer['id']}",
+        {"phone_number": "+5521998765432", "metadata": {"segment": "corporate"}},
+    )
+    call("clients_get", "get", f"/clients/{customer['id']}")
+    call("clients_list", "get", "/clients", q="390.533.447")
+
     held_offer = affordable(False)
     hold = call(
         "bookings_create",
@@ -117,6 +145,7 @@ def _journey(team, receiver_url: str) -> dict:
             "offerId": held_offer["id"],
             "type": "hold",
             "passengers": [passenger(held_offer)],
+            "client_id": customer["id"],
             "metadata": {"client_reference": "PED-2291"},
         },
     )
