@@ -195,7 +195,7 @@ class InvitationUserExists(Conflict):
 
 
 class InvitationAlreadyMember(Conflict):
-    code = "user_exists"
+    code = "already_team_member"
     message = "This person is already a member of this team"
 
 
