@@ -73,7 +73,16 @@ class TeamForm(forms.ModelForm):
 
     class Meta:
         model = Team
-        fields = ["name", "tax_id", "markup_percent", "fee", "notification_email", "language"]
+        fields = [
+            "name",
+            "tax_id",
+            "markup_percent",
+            "fee",
+            "municipal_service_code",
+            "municipal_service_name",
+            "notification_email",
+            "language",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -103,6 +112,8 @@ class TeamAdmin(TeamScopedAdmin):
         "tax_id",
         "markup_percent",
         "fee",
+        "municipal_service_code",
+        "municipal_service_name",
         "notification_email",
         "language",
         "created_at",
