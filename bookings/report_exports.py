@@ -258,7 +258,7 @@ def _pdf(report: SalesReport, *, language: str, generated_at: datetime) -> bytes
         _("Net revenue"),
     ]
     # Landscape A4 less 15 mm margins: 267 mm. Amounts fit "-R$ 1.234.567,89" at 7 points.
-    widths = [mm * w for w in (30, 44, 35, 22, 22, 19, 17, 26, 26, 26)]
+    widths = [mm * w for w in (30, 38, 30, 22, 22, 19, 17, 30, 31, 28)]
     padding = 6
 
     def wrap(text: str, width: float) -> str:
