@@ -12,7 +12,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
-from api.fields import QueryDateField
+from api.fields import MAX_QUERY_DATE, MIN_QUERY_DATE, QueryDateField
 from api.pagination import PaginationFilterSerializer, PaginationSerializer
 from api.schema import enveloped, error_response
 from bookings.models import Booking
@@ -164,16 +164,18 @@ class ReportPeriodMixin(serializers.Serializer):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         try:
-            attrs["period"] = report_period(start=attrs["start_date"], end=attrs["end_date"])
-        except StatementPeriodError as error:
-            field = "start_date" if error.code == "too_early" else "end_date"
+            attrs["period"] = report_period(
+                start=attrs["start_date"],
+                end=attrs["end_date"],
+                earliest=MIN_QUERY_DATE,
+                latest=MAX_QUERY_DATE,
+            )
+        except StatementPeriodError as error:  # the days themselves are the field's to check
             messages = {
-                "too_early": "Must be 2000-01-01 or later.",
-                "too_late": "Must be 2099-12-31 or earlier.",
                 "start_after_end": "Must not be before start_date.",
                 "too_long": f"At most {MAX_REPORT_DAYS} days from start_date.",
             }
-            raise serializers.ValidationError({field: messages[error.code]}) from None
+            raise serializers.ValidationError({"end_date": messages[error.code]}) from None
         return attrs
 
 

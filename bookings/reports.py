@@ -77,12 +77,16 @@ MONEY_COLUMNS = (
 _CHUNK = 2000  # ids per IN (...) query
 
 
-def report_period(*, start: date, end: date) -> StatementPeriod:
+def report_period(
+    *, start: date, end: date, earliest: date = EARLIEST_DAY, latest: date = LATEST_DAY
+) -> StatementPeriod:
     """The period, or StatementPeriodError saying what is wrong with it (`code`: too_early,
-    too_late, start_after_end, too_long)."""
-    if start < EARLIEST_DAY or end < EARLIEST_DAY:
+    too_late, start_after_end, too_long). The panel keeps typed dates within the statement's
+    years (01/01/2000 to 31/12/2099: anything else is a typing mistake); the API takes the
+    days its date filters take (`earliest`, `latest`)."""
+    if start < earliest or end < earliest:
         raise StatementPeriodError("too_early", _("Choose dates from 01/01/2000 on."))
-    if start > LATEST_DAY or end > LATEST_DAY:
+    if start > latest or end > latest:
         raise StatementPeriodError("too_late", _("Choose dates up to 31/12/2099."))
     if start > end:
         raise StatementPeriodError(

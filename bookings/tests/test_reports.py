@@ -313,9 +313,9 @@ def test_the_api_is_per_key_mode(month, test_client):
             "At most 366 days from start_date.",
         ),
         (
-            {"start_date": "1999-01-01", "end_date": "1999-02-01"},
+            {"start_date": "1899-12-31", "end_date": "1900-01-01"},
             "start_date",
-            "Must be 2000-01-01 or later.",
+            "Use YYYY-MM-DD, a calendar day from 1900-01-01 to 2999-12-31.",
         ),
     ],
 )
