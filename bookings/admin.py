@@ -8,7 +8,6 @@ from django.utils.translation import gettext_lazy as _
 
 from bookings.display import booking_page, cancellation_effect, cancellation_note_for_people
 from bookings.models import Booking, BookingCancellation, BookingDocument, BookingPassenger
-from bookings.report_admin import urls as report_urls
 from bookings.selectors import bookings_needing_attention
 from bookings.services import (
     booking_cancellable,
@@ -187,11 +186,6 @@ class BookingAdmin(TeamScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("passengers")
-
-    def get_urls(self):
-        # The sales report (bookings/report_admin.py): /admin/bookings/booking/report/, before
-        # the catch-all object URL.
-        return report_urls(self) + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         """The readable booking page (bookings/display.py) above the booking's fields: only for a

@@ -1,11 +1,12 @@
 """The sales and commission report in the panel: the page, its CSV, its PDF and the NFS-e export
 (bookings/reports.py computes, bookings/report_exports.py writes the files).
 
-Mounted by BookingAdmin.get_urls under /admin/bookings/booking/report/, behind the admin's login
-and the bookings' view permission, and listed in the menu beside the wallet's statement
-(dashboard/sites.py). The query is the statement's (wallet/admin/periods.py): an agency user
-always gets their own team, support chooses one; `mode=live` (the default) or `mode=test`;
-`start` and `end` São Paulo days, at most MAX_REPORT_DAYS apart."""
+Mounted by the dashboard's site under /admin/wallet/sales-report/ (dashboard/sites.py: the page
+reads the bookings and the wallet, and sits in the menu beside the wallet's statement), behind
+the admin's login and the bookings' view permission (BookingAdmin's). The query is the
+statement's (wallet/admin/periods.py): an agency user always gets their own team, support
+chooses one; `mode=live` (the default) or `mode=test`; `start` and `end` São Paulo days, at
+most MAX_REPORT_DAYS apart."""
 
 from math import ceil
 
@@ -41,10 +42,10 @@ def urls(model_admin) -> list:
         return site.admin_view(wrapped)
 
     return [
-        path("report/", view(report_page), name="bookings_sales_report"),
-        path("report/csv/", view(report_csv), name="bookings_sales_report_csv"),
-        path("report/pdf/", view(report_pdf), name="bookings_sales_report_pdf"),
-        path("report/nfse/", view(report_nfse), name="bookings_sales_report_nfse"),
+        path("sales-report/", view(report_page), name="bookings_sales_report"),
+        path("sales-report/csv/", view(report_csv), name="bookings_sales_report_csv"),
+        path("sales-report/pdf/", view(report_pdf), name="bookings_sales_report_pdf"),
+        path("sales-report/nfse/", view(report_nfse), name="bookings_sales_report_nfse"),
     ]
 
 

@@ -214,7 +214,7 @@ def _pdf(report: SalesReport, *, language: str, generated_at: datetime) -> bytes
                 _("Client amount"),
                 _("Cost"),
                 _("Markup and fee"),
-                _("Changes and extras"),
+                _("Revenue on changes and extras"),
                 _("Refunds"),
                 _("Net revenue"),
             ],

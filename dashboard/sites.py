@@ -4,7 +4,7 @@ before the admin's own, and the home page is the admin's index with the dashboar
 
 from functools import partial
 
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import NoReverseMatch, include, path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from dashboard.display import home_page_context
@@ -15,6 +15,8 @@ class DashboardAdminSite(PanelAdminSite):
     def get_urls(self):
         # Imported here, not above: Django builds the site while it discovers the admin
         # modules, and the views' module imports panel.admin, which registers on this site.
+        from bookings.models import Booking
+        from bookings.report_admin import urls as sales_report_urls
         from dashboard.admin import team_overview_view
 
         base_urlpatterns = super().get_urls()
@@ -25,6 +27,9 @@ class DashboardAdminSite(PanelAdminSite):
                 self.admin_view(partial(team_overview_view, site=self)),
                 name="agencies_team_overview",
             ),
+            # The sales report (bookings/report_admin.py) in the wallet's part of the panel,
+            # on the bookings' permission: /admin/wallet/sales-report/.
+            path("wallet/", include(sales_report_urls(self._registry[Booking]))),
         ]
         return extra_urlpatterns + base_urlpatterns
 
