@@ -110,6 +110,8 @@ class TeamForm(forms.ModelForm):
             "markup_percent",
             "fee",
             "fx_margin_percent",
+            "municipal_service_code",
+            "municipal_service_name",
             "notification_email",
             "language",
         ]
@@ -146,6 +148,8 @@ class TeamAdmin(TeamScopedAdmin):
         "markup_percent",
         "fee",
         "fx_margin_percent",
+        "municipal_service_code",
+        "municipal_service_name",
         "notification_email",
         "language",
         "created_at",

@@ -57,6 +57,24 @@ class Team(models.Model):
         blank=True,
         help_text=_("CNPJ or CPF, printed as the payer on boletos."),
     )
+    # The agency's own service in its NFS-e (the sales report's export, docs/reports.md): the
+    # code its municipality gives the service (LC 116 item 9.02, travel agencies, written as
+    # the city hall lists it) and that service's name; blank until the agency sets them.
+    municipal_service_code = models.CharField(
+        _("municipal service code"),
+        max_length=30,
+        blank=True,
+        help_text=_(
+            "Your service's code in your city hall's NFS-e list (LC 116 item 9.02, travel "
+            "agencies), e.g. 09.02. Written in the NFS-e export."
+        ),
+    )
+    municipal_service_name = models.CharField(
+        _("municipal service name"),
+        max_length=255,
+        blank=True,
+        help_text=_("That service's name, as your city hall lists it."),
+    )
     notification_email = models.EmailField(
         _("notification e-mail"),
         blank=True,

@@ -31,6 +31,8 @@ SUPPLIER = "<supplier>"
 OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
     "wallet_balance": (),
     "wallet_transactions": (),
+    "reports_sales": (),
+    "reports_nfse": (),
     "wallet_recharge_create": (
         "amount_below_minimum",
         "amount_above_maximum",

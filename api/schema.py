@@ -249,6 +249,20 @@ OPERATIONS = {
         'Changes only the fields given; null (or "") clears an optional one. `metadata` is '
         'merged: keys given are set, a key given "" is removed, null removes every key.',
     ),
+    "reports_sales": (
+        "Sales and commission report",
+        "The team's bookings with money in the period (São Paulo days, both included, at most "
+        "366): per booking its client, route and travel date, the sale's client amount, cost, "
+        "markup and fee, its changes and extras, its refunds and the agency's net revenue; the "
+        "period's totals on every page. The cost columns sum to the wallet's booking movements "
+        "of the same days (docs/reports.md).",
+    ),
+    "reports_nfse": (
+        "Export the agency's NFS-e (CSV)",
+        "One line per ticketed booking whose revenue in the period is positive, in Asaas's "
+        "invoice field names (`value` what the customer paid, `deductions` the airline's cost), "
+        "for the accountant to import: an export, not an issuance (docs/reports.md).",
+    ),
     "webhooks_list": ("List webhooks", "The team's endpoints of this mode, with statistics."),
     "webhooks_create": (
         "Register a webhook",
@@ -386,11 +400,12 @@ def _attach_examples(operation: dict, example: dict | None) -> None:
         return
     sandbox = {"summary": "From the sandbox (test key)"}
     answer = operation["responses"].get(example["status"], {}).get("content", {})
-    if "application/json" in answer:
-        answer["application/json"].setdefault("examples", {})["Sandbox"] = {
-            **sandbox,
-            "value": example["response"],
-        }
+    for media_type in ("application/json", "text/csv"):  # a file's example is its text
+        if media_type in answer:
+            answer[media_type].setdefault("examples", {})["Sandbox"] = {
+                **sandbox,
+                "value": example["response"],
+            }
     body = operation.get("requestBody", {}).get("content", {}).get("application/json")
     if body is not None and "request" in example:
         body.setdefault("examples", {})["Sandbox"] = {**sandbox, "value": example["request"]}

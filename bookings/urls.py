@@ -1,6 +1,6 @@
 from django.urls import path
 
-from bookings import apis, apis_services, change_apis, supplier_webhooks
+from bookings import apis, apis_reports, apis_services, change_apis, supplier_webhooks
 
 urlpatterns = [
     path("bookings", apis.BookingCreateApi.as_view(), name="bookings"),
@@ -56,4 +56,6 @@ urlpatterns = [
         apis_services.BookingServicesApi.as_view(),
         name="booking-services",
     ),
+    path("reports/sales", apis_reports.SalesReportApi.as_view(), name="reports-sales"),
+    path("reports/nfse", apis_reports.NfseExportApi.as_view(), name="reports-nfse"),
 ]

@@ -17,6 +17,7 @@ server a probe can reach here).
 
 import math
 import re
+from datetime import date, timedelta
 
 import pytest
 import schemathesis
@@ -142,6 +143,10 @@ def _refused_for_what_a_schema_cannot_say(case, response) -> bool:
     query = case.query or {}
     if operation == "wallet_transactions" and "start_date" in query and "end_date" in query:
         return code == "invalid_request" and query["start_date"] > query["end_date"]
+    if operation in ("reports_sales", "reports_nfse") and {"start_date", "end_date"} <= set(query):
+        # A report's period: the days in order, at most 366 of them.
+        span = date.fromisoformat(query["end_date"]) - date.fromisoformat(query["start_date"])
+        return code == "invalid_request" and not timedelta(0) <= span < timedelta(days=366)
     if operation == "wallet_recharge_create":
         # The daily limit counts the day's earlier recharges: state, not shape.
         return code == "daily_limit_exceeded"

@@ -1,63 +1,41 @@
 """The statement as files: CSV for spreadsheets and a PDF for reading and filing.
 
-CSV: UTF-8 with a byte order mark (so Excel reads the accents), in the reader's language:
-Portuguese with `;` between fields and a decimal comma (what Excel expects in a Brazilian
-locale), English with `,` and a decimal point; amounts have no thousands separator so that
-spreadsheets read them as numbers. A few `label;value` lines first (agency, period, data,
-opening balance, credits, debits, closing balance), an empty line, then one line per movement
-with its signed amount and the running balance.
+CSV, in the reader's language with the conventions of core/exports.py (a byte order mark;
+Portuguese: `;` and a decimal comma; English: `,` and a decimal point). A few `label;value`
+lines first (agency, period, data, opening balance, credits, debits, closing balance), an empty
+line, then one line per movement with its signed amount and the running balance.
 
 PDF: A4, the agency's name and tax id, the period, the totals, then every movement.
 """
 
-import csv
 import io
 from collections.abc import Iterator
 from datetime import datetime
 from decimal import Decimal
-from functools import cache
-from pathlib import Path
 
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from core.money import money_display, q
+from core.exports import (
+    csv_day,
+    csv_moment,
+    csv_number,
+    csv_stream,
+    csv_text,
+    pdf_escape,
+    pdf_fonts,
+    pdf_wrap_lines,
+)
+from core.money import money_display
 from wallet.display import Statement, description_for_people
 from wallet.models import TEST_MODE_BALANCE, Transaction
-
-BOM = "\ufeff"
-# Cells a spreadsheet would run as a formula (OWASP "CSV injection"): written as text.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _portuguese(language: str) -> bool:
-    return not language.lower().startswith("en")
-
-
-def csv_number(value: Decimal, *, language: str) -> str:
-    text = f"{q(value):f}"
-    return text.replace(".", ",") if _portuguese(language) else text
-
-
-def _day(value, *, language: str) -> str:
-    return value.strftime("%d/%m/%Y") if _portuguese(language) else value.isoformat()
-
-
-def _moment(value: datetime, *, language: str) -> str:
-    local = timezone.localtime(value)
-    pattern = "%d/%m/%Y %H:%M:%S" if _portuguese(language) else "%Y-%m-%d %H:%M:%S"
-    return local.strftime(pattern)
-
-
-def _text(value: str) -> str:
-    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
 
 
 def period_label(statement: Statement, *, language: str) -> str:
     return _("%(start)s to %(end)s") % {
-        "start": _day(statement.period.start, language=language),
-        "end": _day(statement.period.end, language=language),
+        "start": csv_day(statement.period.start, language=language),
+        "end": csv_day(statement.period.end, language=language),
     }
 
 
@@ -87,9 +65,9 @@ def _reference(txn: Transaction) -> str:
 def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[str]]:
     with translation.override(language):
         number = lambda value: csv_number(value, language=language)  # noqa: E731
-        yield [_("Wallet statement"), _text(statement.team.name)]
+        yield [_("Wallet statement"), csv_text(statement.team.name)]
         if getattr(statement.team, "tax_id", ""):
-            yield [_("CNPJ or CPF"), _text(statement.team.tax_id)]
+            yield [_("CNPJ or CPF"), csv_text(statement.team.tax_id)]
         yield [_("Period"), period_label(statement, language=language)]
         yield [_("Data"), mode_label(statement)]
         yield [_("Opening balance"), number(statement.opening_balance)]
@@ -112,8 +90,8 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
         for line in statement.lines():
             txn = line.transaction
             yield [
-                _moment(txn.created_at, language=language),
-                _text(description_for_people(txn.description)),
+                csv_moment(txn.created_at, language=language),
+                csv_text(description_for_people(txn.description)),
                 _type_label(txn),
                 _reference(txn),
                 number(line.signed_amount),
@@ -122,56 +100,12 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
             ]
 
 
-class _Echo:
-    def write(self, value):
-        return value
-
-
 def statement_csv(statement: Statement, *, language: str) -> Iterator[bytes]:
     """The CSV, line by line (a long period streams instead of being built in memory)."""
-    delimiter = ";" if _portuguese(language) else ","
-    writer = csv.writer(_Echo(), delimiter=delimiter, lineterminator="\r\n")
-    yield BOM.encode("utf-8")
-    for row in statement_csv_rows(statement, language=language):
-        yield writer.writerow(row).encode("utf-8")
+    return csv_stream(statement_csv_rows(statement, language=language), language=language)
 
 
 # --- PDF ----------------------------------------------------------------------------------------
-
-FONT_FILES = {
-    "regular": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "bold": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-}
-
-
-@cache
-def _fonts() -> tuple[str, str]:
-    """DejaVu Sans where installed (any name prints), else the PDF's built-in Helvetica
-    (Latin-1: Portuguese prints)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    if all(Path(path).exists() for path in FONT_FILES.values()):
-        pdfmetrics.registerFont(TTFont("StatementSans", FONT_FILES["regular"]))
-        pdfmetrics.registerFont(TTFont("StatementSans-Bold", FONT_FILES["bold"]))
-        return "StatementSans", "StatementSans-Bold"
-    return "Helvetica", "Helvetica-Bold"
-
-
-def _wrap_lines(text: str, font: str, size: float, width: float) -> list[str]:
-    from reportlab.lib.utils import simpleSplit
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    lines = []
-    for line in simpleSplit(text, font, size, width) or [""]:
-        while stringWidth(line, font, size) > width and len(line) > 1:  # one long word (an id)
-            cut = len(line) - 1
-            while cut > 1 and stringWidth(line[:cut], font, size) > width:
-                cut -= 1
-            lines.append(line[:cut])
-            line = line[cut:]
-        lines.append(line)
-    return lines
 
 
 def statement_pdf(statement: Statement, *, language: str, generated_at: datetime) -> bytes:
@@ -187,7 +121,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, Table
     from reportlab.platypus.tables import TableStyle
 
-    regular, bold = _fonts()
+    regular, bold = pdf_fonts()
     grey = colors.HexColor("#555555")
     line_colour = colors.HexColor("#cccccc")
     styles = {
@@ -207,8 +141,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
         "small": ParagraphStyle("small", fontName=regular, fontSize=7, leading=9, textColor=grey),
     }
 
-    def esc(text) -> str:
-        return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    esc = pdf_escape
 
     def money(value: Decimal) -> str:
         return money_display(value)
@@ -226,7 +159,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     meta.append(f"{_('Data')}: {mode_label(statement)}")
     meta.append(
         _("Times in Brasília time. Issued on %(when)s.")
-        % {"when": _moment(generated_at, language=language)}
+        % {"when": csv_moment(generated_at, language=language)}
     )
     story.extend(Paragraph(esc(text), styles["meta"]) for text in meta)
     if statement.balances_are_notional:
@@ -244,10 +177,11 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
             ],
             [
                 _("at the start of %(day)s")
-                % {"day": _day(statement.period.start, language=language)},
+                % {"day": csv_day(statement.period.start, language=language)},
                 movements_count(statement.credit_count),
                 movements_count(statement.debit_count),
-                _("at the end of %(day)s") % {"day": _day(statement.period.end, language=language)},
+                _("at the end of %(day)s")
+                % {"day": csv_day(statement.period.end, language=language)},
             ],
         ],
         colWidths=[45 * mm] * 4,
@@ -283,7 +217,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
 
     def wrap(text: str, size: float, width: float) -> str:
         """Plain text broken into lines that fit (a Paragraph per cell is ten times slower)."""
-        return "\n".join(_wrap_lines(text, regular, size, width - padding))
+        return "\n".join(pdf_wrap_lines(text, regular, size, width - padding))
 
     rows = [header]
     for line in statement.lines():
@@ -291,7 +225,7 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
         reference = Transaction.ReferenceType(txn.reference_type).label
         rows.append(
             [
-                _moment(txn.created_at, language=language),
+                csv_moment(txn.created_at, language=language),
                 wrap(description_for_people(txn.description), 7, widths[1]),
                 f"{reference}\n{wrap(txn.reference_id, 6, widths[2])}",
                 money(line.signed_amount),

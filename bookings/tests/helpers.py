@@ -168,3 +168,174 @@ def paid_seat(seat_map: dict) -> tuple[dict, dict]:
                     if Decimal(service["total_amount"]) > 0:
                         return element, service
     raise AssertionError("no paid seat")
+
+
+# --- A month of sales (the sales report's tests and its browser test) ---
+
+
+SALES_MONTH = (2026, 11)  # November 2026 in São Paulo; the sandbox flies 15/01/2027
+CPF = "52998224725"  # 529.982.247-25
+CNPJ = "11222333000181"  # 11.222.333/0001-81
+
+
+def _sao_paulo(day: int, hour: int = 12, *, month: int = 11):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    return datetime(2026, month, day, hour, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))
+
+
+def _person(offer, family_name: str) -> dict:
+    """Ana `family_name`, with her own e-mail (so each booking has its own client)."""
+    email = f"ana.{family_name.lower()}@example.com"
+    return passenger(offer["passengers"][0]["id"], family_name=family_name, email=email)
+
+
+def _instant(client, offer, family_name: str) -> Booking:
+    response = book(client, offer, type="instant", people=[_person(offer, family_name)])
+    assert response.status_code == 201, response.content
+    return Booking.objects.get(pk=response.json()["id"])
+
+
+def _refundable(client) -> dict:
+    return next(
+        o
+        for o in offers(client)
+        if o["conditions"]["refund_before_departure"]["allowed"]
+        and o["conditions"]["refund_before_departure"]["penalty_amount"]
+    )
+
+
+def _changeable(client) -> dict:
+    return next(o for o in offers(client) if o["conditions"]["change_before_departure"]["allowed"])
+
+
+def _change_offers(client, booking: Booking, day: str) -> list[dict]:
+    body = {
+        "slices": {
+            "remove": [{"slice_id": booking.slices[0]["id"]}],
+            "add": [
+                {
+                    "origin": "GRU",
+                    "destination": "BSB",
+                    "departure_date": day,
+                    "cabin_class": "economy",
+                },
+            ],
+        }
+    }
+    response = client.post(f"{BOOKINGS}/{booking.pk}/change_requests", body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()["data"]["change_offers"]
+
+
+def _change(client, booking: Booking, *, positive: bool) -> None:
+    offered = next(
+        o
+        for day in ("2027-01-20", "2027-01-08", "2027-01-22")
+        for o in _change_offers(client, booking, day)
+        if (Decimal(o["change_total_amount"]) > 0) is positive
+    )
+    body = {
+        "change_offer_id": offered["id"],
+        "payment": {
+            "type": "balance",
+            "amount": offered["change_total_amount"],
+            "currency": offered["change_total_currency"],
+        },
+    }
+    response = client.post(f"{BOOKINGS}/{booking.pk}/changes", body, format="json")
+    assert response.status_code == 200, response.content
+
+
+def _add_bag(client, booking: Booking) -> None:
+    response = client.get(f"{BOOKINGS}/{booking.pk}/available_services")
+    assert response.status_code == 200, response.content
+    bag = response.json()["data"][0]
+    body = {
+        "add_services": [{"id": bag["id"], "quantity": 1}],
+        "payment": {
+            "type": "balance",
+            "amount": bag["total_amount"],
+            "currency": booking.total_currency,
+        },
+    }
+    response = client.post(f"{BOOKINGS}/{booking.pk}/services", body, format="json")
+    assert response.status_code == 200, response.content
+
+
+def _cancel(client, booking: Booking) -> None:
+    response = client.delete(f"{BOOKINGS}/{booking.pk}")
+    assert response.status_code == 200, response.content
+
+
+def a_month_of_sales(client, team) -> dict[str, Booking]:
+    """Live sandbox bookings of `team` (markup 10 %, fee R$ 25,00; the client is given the
+    team's live key), around November 2026 in São Paulo:
+
+    - `october`: sold on 20/10, cancelled with a refund on 05/11;
+    - `plain`: sold on 03/11; `bag`: sold on 04/11, a bag added that day;
+    - `cheaper`: sold on 06/11, changed on 07/11 to cheaper flights refunded in cash;
+    - `dearer`: sold on 08/11, changed to dearer flights the same day;
+    - `failed`: its issuance failed on 09/11 (debited and refunded);
+    - `voucher`: sold on 10/11, changed the same day, the difference to a voucher;
+    - `cancelled`: sold and cancelled on 11/11 (the airline refunds half: Refundlow);
+    - `december`: sold at 00:00 on 01/12, São Paulo (03:00 UTC): the next month's.
+
+    Clients: `plain`'s has a CPF, `bag`'s a CNPJ, the others none."""
+    import time_machine
+
+    from agencies.models import Client
+    from tests.kit.factories import fund
+
+    team.markup_percent = Decimal("10.00")
+    team.fee = Decimal("25.00")
+    team.save()
+    with time_machine.travel(_sao_paulo(1, month=10), tick=False):
+        fund(team, "200000.00", reference_id="rch_sales_month")
+    made: dict[str, Booking] = {}
+    with time_machine.travel(_sao_paulo(20, month=10), tick=False):
+        made["october"] = _instant(client, _refundable(client), "Souza")
+    with time_machine.travel(_sao_paulo(3), tick=False):
+        made["plain"] = _instant(client, holdable(client), "Lima")
+    with time_machine.travel(_sao_paulo(4), tick=False):
+        basic = next(
+            o
+            for o in offers(client, origin="GRU", destination="SSA")
+            if not any(
+                b["type"] == "checked" and b["quantity"]
+                for b in o["slices"][0]["segments"][0]["passengers"][0]["baggages"]
+            )
+        )
+        made["bag"] = _instant(client, basic, "Costa")
+        _add_bag(client, made["bag"])
+    with time_machine.travel(_sao_paulo(5), tick=False):
+        _cancel(client, made["october"])
+    with time_machine.travel(_sao_paulo(6), tick=False):
+        made["cheaper"] = _instant(client, _changeable(client), "Changecheaper")
+    with time_machine.travel(_sao_paulo(7), tick=False):
+        _change(client, made["cheaper"], positive=False)
+    with time_machine.travel(_sao_paulo(8), tick=False):
+        made["dearer"] = _instant(client, _changeable(client), "Alves")
+        _change(client, made["dearer"], positive=True)
+    with time_machine.travel(_sao_paulo(9), tick=False):
+        offer = next(
+            o for o in offers(client) if o["payment_requirements"]["requires_instant_payment"]
+        )
+        response = book(client, offer, type="instant", people=[_person(offer, "Issuancefail")])
+        made["failed"] = Booking.objects.get(offer_id=offer["id"])
+        assert made["failed"].status == "failed", response.content
+    with time_machine.travel(_sao_paulo(10), tick=False):
+        made["voucher"] = _instant(client, _changeable(client), "Changevoucher")
+        _change(client, made["voucher"], positive=False)
+    with time_machine.travel(_sao_paulo(11), tick=False):
+        made["cancelled"] = _instant(client, _refundable(client), "Refundlow")
+        _cancel(client, made["cancelled"])
+    with time_machine.travel(_sao_paulo(1, 0, month=12), tick=False):
+        made["december"] = _instant(client, holdable(client), "Rocha")
+    Client.objects.filter(pk=made["plain"].client_id).update(tax_id=CPF)
+    Client.objects.filter(pk=made["bag"].client_id).update(tax_id=CNPJ)
+    for name, booking in made.items():
+        booking.refresh_from_db()
+        made[name] = booking
+    return made

@@ -292,8 +292,73 @@ def _journey(team, receiver_url: str) -> dict:
     )
     call("webhooks_delete", "delete", f"/webhooks/{hook['id']}")
     examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"
+    _reports(examples)
     examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
     return examples
+
+
+def _reports(examples) -> None:
+    """The sales report and the NFS-e export of an agency with a markup and a fee, its clients
+    given a CPF and a CNPJ and its municipal service code set, as an agency sets them: two
+    instant bookings today."""
+    from decimal import Decimal
+
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    from agencies.models import Client
+    from bookings.apis import PASSENGER_EXAMPLE
+    from core.timestamps import business_date
+    from tests.kit.factories import make_team
+
+    made = make_team("Viagens Aurora", markup_percent=Decimal("10.00"), fee=Decimal("25.00"))
+    made.team.municipal_service_code = "09.02"
+    made.team.municipal_service_name = "Agenciamento de viagens"
+    made.team.save()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.test_key}")
+    departure = date.today() + timedelta(days=45)
+    search = {
+        "type": "one_way",
+        "passengers": [{"type": "adult", "count": 1}],
+        "slices": [{"origin": "GRU", "destination": "SSA", "departureDate": str(departure)}],
+    }
+    offers = client.post("/api/v1/flights/search", search, format="json").json()["offers"]
+    booked = []
+    for offer, (given, email) in zip(
+        offers, (("Ana", "ana@example.com"), ("Bruno", "bruno@example.com")), strict=False
+    ):
+        person = {
+            **PASSENGER_EXAMPLE,
+            "id": offer["passengers"][0]["id"],
+            "given_name": given,
+            "email": email,
+        }
+        body = {
+            "offerId": offer["id"],
+            "type": "instant",
+            "passengers": [person],
+            "payments": [
+                {
+                    "type": "balance",
+                    "amount": offer["total_amount"],
+                    "currency": offer["total_currency"],
+                }
+            ],
+        }
+        response = client.post("/api/v1/bookings", body, format="json")
+        assert response.status_code == 201, response.content
+        booked.append(response.json())
+    for booking, tax_id in zip(booked, ("52998224725", "11222333000181"), strict=True):
+        Client.objects.filter(bookings__pk=booking["id"]).update(tax_id=tax_id)
+    today = business_date(timezone.now())
+    period = {"start_date": today.replace(day=1).isoformat(), "end_date": today.isoformat()}
+    response = client.get("/api/v1/reports/sales", period)
+    assert response.status_code == 200, response.content
+    examples["reports_sales"] = {"status": "200", "response": response.json()}
+    response = client.get("/api/v1/reports/nfse", period)
+    assert response.status_code == 200, response.content
+    examples["reports_nfse"] = {"status": "200", "response": response.content.decode("utf-8")}
 
 
 def _extras(call, client, offers, passenger, examples) -> None:

@@ -7,12 +7,9 @@ statement (a `team` in the query is ignored); support chooses the team. Live and
 never mixed: `mode=live` (the default) or `mode=test`.
 """
 
-from datetime import date
 from math import ceil
 
-from django import forms
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -21,23 +18,14 @@ from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from agencies.models import Team
-from core.timestamps import business_date
-from panel.admin import is_support, user_team_id
 from wallet import statement_exports
-from wallet.display import (
-    Statement,
-    StatementPeriodError,
-    month_to_date,
-    statement_get,
-    statement_period,
-)
+from wallet.admin.periods import TeamPeriodRequest
+from wallet.display import Statement, statement_get
 
 PAGE_SIZE = 100
 # A PDF is for reading and filing; beyond this many rows the CSV is the right tool
 # (settings.WALLET_STATEMENT_PDF_MAX_MOVEMENTS overrides it).
 PDF_MAX_MOVEMENTS = 3000
-DATE_INPUT_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]  # dd/mm/aaaa as typed; ISO from links
 
 
 def pdf_max_movements() -> int:
@@ -60,109 +48,16 @@ def urls(model_admin) -> list:
     ]
 
 
-class StatementForm(forms.Form):
-    start = forms.DateField(
-        label=_("From"),
-        required=False,
-        input_formats=DATE_INPUT_FORMATS,
-        error_messages={"invalid": _("Enter the date as dd/mm/yyyy, such as 01/11/2026.")},
-    )
-    end = forms.DateField(
-        label=_("To"),
-        required=False,
-        input_formats=DATE_INPUT_FORMATS,
-        error_messages={"invalid": _("Enter the date as dd/mm/yyyy, such as 30/11/2026.")},
-    )
-    mode = forms.ChoiceField(
-        label=_("Data"),
-        required=False,
-        choices=[("live", _("Live data")), ("test", _("Test data"))],
-    )
-
-    def __init__(self, *args, today: date, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.today = today
-        for name in ("start", "end"):
-            self.fields[name].widget.attrs.update(
-                {
-                    "placeholder": _("dd/mm/yyyy"),
-                    "inputmode": "numeric",
-                    "autocomplete": "off",
-                    "size": 10,
-                    "maxlength": 10,
-                }
-            )
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        default = month_to_date(self.today)
-        start = data.get("start") or (default.start if not data.get("end") else None)
-        end = data.get("end") or self.today
-        if start is None:  # only the end given: from the first of its month
-            start = end.replace(day=1)
-        try:
-            data["period"] = statement_period(start=start, end=end)
-        except StatementPeriodError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
-        data["live_mode"] = data.get("mode") != "test"
-        return data
-
-
-def _today() -> date:
-    return business_date(timezone.now())
-
-
-def _format_day(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
-
-
-class _Request:
-    """What a statement request asks for, checked: the team the user may see, the mode and the
-    period; `statement` is None while something is missing or wrong (`form.errors` say what)."""
+class _Request(TeamPeriodRequest):
+    """The statement's query (wallet/admin/periods.py), and the statement once it is valid."""
 
     def __init__(self, request, model_admin):
-        if not model_admin.has_view_permission(request):
-            raise PermissionDenied
-        self.support = is_support(request)
-        self.unknown_team = False
-        today = _today()
-        data = request.GET.copy()
-        if not data.get("start") and not data.get("end"):
-            default = month_to_date(today)
-            data["start"], data["end"] = _format_day(default.start), _format_day(default.end)
-        self.form = StatementForm(data, today=today)
-        self.team = self._team(request)
+        super().__init__(request, model_admin)
         self.statement: Statement | None = None
-        if self.form.is_valid() and self.team is not None:
+        if self.ready and self.team is not None and self.period is not None:
             self.statement = statement_get(
-                team=self.team,
-                live_mode=self.form.cleaned_data["live_mode"],
-                period=self.form.cleaned_data["period"],
+                team=self.team, live_mode=self.live_mode, period=self.period
             )
-
-    def _team(self, request):
-        if not self.support:
-            return Team.objects.filter(pk=user_team_id(request)).first()
-        chosen = request.GET.get("team", "").strip()
-        team = Team.objects.filter(pk=chosen).first() if chosen else None
-        self.unknown_team = bool(chosen) and team is None
-        return team
-
-    def query(self, **changes) -> str:
-        """The query string of this statement (team, mode, period), with `changes`."""
-        params = {}
-        if self.statement is not None:
-            params = {
-                "start": self.statement.period.start.isoformat(),
-                "end": self.statement.period.end.isoformat(),
-                "mode": "live" if self.statement.live_mode else "test",
-            }
-        if self.support and self.team is not None:
-            params["team"] = self.team.pk
-        params.update({k: v for k, v in changes.items() if v is not None})
-        return urlencode(params)
 
 
 def statement_page(request, model_admin, *, status: int = 200, export_error=None):
@@ -176,7 +71,7 @@ def statement_page(request, model_admin, *, status: int = 200, export_error=None
         "form": asked.form,
         "support": asked.support,
         "team": asked.team,
-        "teams": Team.objects.order_by("name").only("id", "name") if asked.support else [],
+        "teams": asked.teams(),
         "statement": statement,
         "export_error": export_error,
         "unknown_team": asked.unknown_team,
