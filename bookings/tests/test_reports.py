@@ -414,3 +414,19 @@ def test_the_menu_lists_the_report_beside_the_statement(team_owner):
     home = panel(team_owner).get(reverse("admin:index")).content.decode()
     assert reverse("admin:bookings_sales_report") in home
     assert reverse("admin:wallet_statement") in home
+
+
+def test_the_csv_in_english_has_commas_and_decimal_points(month, team, team_owner):
+    client = BrowserClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(team_owner)
+    response = client.get(
+        reverse("admin:bookings_sales_report_csv"),
+        {"start": "2026-11-01", "end": "2026-11-30"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    body = b"".join(response.streaming_content).decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body)))
+    header = rows[rows.index([]) + 1]
+    assert header[0] == "Booking reference" and "Net revenue (R$)" in header
+    report = sales_report(team=team, live_mode=True, period=NOVEMBER)
+    assert rows[-1][header.index("Net revenue (R$)")] == f"{report.totals.net_revenue}"
