@@ -25,7 +25,8 @@ from flights.services_extras import Extras, slices_with_services
 from flights.suppliers import supplier_for, supplier_for_booking
 from flights.suppliers.base import FlightSupplier, SupplierError, SupplierOutcomeUnknown
 from wallet.models import Transaction
-from wallet.services import wallet_debit
+from wallet.selectors import wallet_restricted
+from wallet.services import WalletRestricted, wallet_debit
 
 
 def booking_offer_get(*, team: Team, live_mode: bool, offer_id: str, type: str) -> BookableOffer:
@@ -58,6 +59,10 @@ def booking_create(
     """Book `offer` (from booking_offer_get) for its `passengers`; an instant booking pays
     `payment`, which must be the offer's original total, plus the `services` (extras,
     `[{id, quantity}]`: bookings/services/extras.py) bought with it."""
+    if wallet_restricted(team=team, live_mode=live_mode) and not _booked_by_the_same_request(
+        offer=offer, team=team, key=idempotency_key
+    ):
+        raise WalletRestricted()  # in debt: no new booking, not even a hold (docs/reversals.md)
     extras = offer_extras(team=team, live_mode=live_mode, offer=offer, type=type, requests=services)
     if type == Booking.Type.INSTANT:
         payment_check(
