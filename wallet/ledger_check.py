@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from django.db.models import Q, Sum
 
+from core.money import fmt
 from wallet.models import Reversal, Transaction, Wallet
 
 
@@ -92,20 +93,20 @@ def _debt_problems(wallet: Wallet, ledger) -> list[LedgerProblem]:
         problems.append(LedgerProblem(wallet.team_id, message))
 
     if wallet.debt != reversals["owed"]:
-        problem(f"debt {wallet.debt} != what its reversals owe {reversals['owed']}")
+        problem(f"debt {fmt(wallet.debt)} != what its reversals owe {fmt(reversals['owed'])}")
     if wallet.debt > 0 and wallet.balance != 0:
-        problem(f"in debt ({wallet.debt}) with a balance of {wallet.balance}")
+        problem(f"in debt ({fmt(wallet.debt)}) with a balance of {fmt(wallet.balance)}")
     if moved["reversal_debits"] != reversals["debited"]:
         problem(
-            f"reversal debits {moved['reversal_debits']} != "
-            f"what the reversals debited {reversals['debited']}"
+            f"reversal debits {fmt(moved['reversal_debits'])} != "
+            f"what the reversals debited {fmt(reversals['debited'])}"
         )
     accounted = (
         moved["reversal_debits"] + moved["debt_payments"] - moved["reversal_credits"] + wallet.debt
     )
     if reversals["in_force"] != accounted:
         problem(
-            f"reversals in force {reversals['in_force']} != reversal debits + debt payments "
-            f"- reversal credits + debt {accounted}"
+            f"reversals in force {fmt(reversals['in_force'])} != reversal debits + debt "
+            f"payments - reversal credits + debt {fmt(accounted)}"
         )
     return problems
