@@ -160,5 +160,6 @@ def wallet_balance_snapshot(obj: Any) -> dict:  # any model with live_mode and t
     test-mode object never moves it)."""
     if not obj.live_mode:
         return {}
-    wallet = Wallet.objects.filter(team_id=obj.team_id).values("balance", "debt").first() or {}
-    return {"wallet balance": wallet.get("balance"), "wallet debt": wallet.get("debt")}
+    found = Wallet.objects.filter(team_id=obj.team_id).values_list("balance", "debt").first()
+    balance, debt = found or (None, None)
+    return {"wallet balance": balance, "wallet debt": debt}

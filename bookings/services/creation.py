@@ -59,10 +59,14 @@ def booking_create(
     """Book `offer` (from booking_offer_get) for its `passengers`; an instant booking pays
     `payment`, which must be the offer's original total, plus the `services` (extras,
     `[{id, quantity}]`: bookings/services/extras.py) bought with it."""
-    if wallet_restricted(team=team, live_mode=live_mode) and not _booked_by_the_same_request(
-        offer=offer, team=team, key=idempotency_key
+    # A wallet in debt makes no new booking (docs/reversals.md): an instant one's debit is
+    # refused (WalletRestricted, under the wallet's row lock); a hold debits nothing, so asks.
+    if (
+        type == Booking.Type.HOLD
+        and wallet_restricted(team=team, live_mode=live_mode)
+        and not _booked_by_the_same_request(offer=offer, team=team, key=idempotency_key)
     ):
-        raise WalletRestricted()  # in debt: no new booking, not even a hold (docs/reversals.md)
+        raise WalletRestricted()
     extras = offer_extras(team=team, live_mode=live_mode, offer=offer, type=type, requests=services)
     if type == Booking.Type.INSTANT:
         payment_check(

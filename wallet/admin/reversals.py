@@ -134,7 +134,7 @@ class ReversalInline(admin.TabularInline):
     extra = 0
     can_delete = False
     verbose_name_plural = _("reversals (refunds and chargebacks after the credit)")
-    fields = [
+    readonly_fields = [
         "reversal_link",
         "created_at",
         "reason",
@@ -143,7 +143,7 @@ class ReversalInline(admin.TabularInline):
         "money_debited",
         "money_debt_outstanding",
     ]
-    readonly_fields = fields
+    fields = [*readonly_fields]
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -146,7 +146,7 @@ def _reverse(
             amount=debited,
             reference_type=Transaction.ReferenceType.REVERSAL,
             reference_id=reversal.id,
-            description=f"{reversal.get_reason_display()} of recharge {recharge.id}",
+            description=f"{reason.capitalize()} of recharge {recharge.id}",  # not translated
         )
     if reversal.debt_created > 0:
         # Under the row lock taken above: the balance is 0.00 now (it covered what it could).
