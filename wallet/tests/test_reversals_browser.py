@@ -74,7 +74,7 @@ def a_refunded_agency():
         event_type="PAYMENT_REFUNDED",
     ).created
     assert reversal is not None
-    return made, recharge, reversal
+    return recharge, reversal
 
 
 def test_a_wallet_in_debt_in_the_panel(live_server, browser_pt_br):
@@ -83,7 +83,7 @@ def test_a_wallet_in_debt_in_the_panel(live_server, browser_pt_br):
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
-    made, recharge, reversal = a_refunded_agency()
+    recharge, reversal = a_refunded_agency()
     User.objects.create_superuser("suporte@agency.example", "suporte@agency.example", PASSWORD)
     wait = WebDriverWait(browser_pt_br, 20, ignored_exceptions=[StaleElementReferenceException])
 
