@@ -196,10 +196,10 @@ def _apply(
         recharge_fail(recharge=recharge, reason=notification.event_type)
         return verdict
     if verdict.state == State.PAID:
-        credited_before = recharge.status == Recharge.Status.COMPLETED
-        recharge_complete(recharge=recharge)  # the recharge amount, credited once
-        if not credited_before or not recharge.reversals.exists():
-            return verdict
+        # The recharge amount, credited once; then, as for any event of a credited payment,
+        # what the provider says went back since (a refund whose own event was lost, a
+        # chargeback given back) is reconciled.
+        recharge_complete(recharge=recharge)
     outcome = recharge_reversals_reconcile(
         recharge=recharge, payment=payment, event_type=notification.event_type
     )

@@ -179,10 +179,16 @@ def _cancel(reversal: Reversal, *, payment: ProviderPayment) -> Reversal:
     once (the credit pays any other debt first). Emits `wallet.reversal`, cancelled."""
     wallet = Wallet.objects.select_for_update(of=("self",)).get(team_id=reversal.team_id)
     owed = reversal.debt_outstanding
+    # Cancelled, and owing nothing, before the credit back: that credit pays the other
+    # reversals' debt (never this one's).
+    reversal.debt_outstanding = ZERO
+    reversal.status = Reversal.Status.CANCELLED
+    reversal.cancelled_at = timezone.now()
+    reversal.provider_status = payment.status[:40]
+    reversal.save(update_fields=["debt_outstanding", "status", "cancelled_at", "provider_status"])
     if owed > 0:
         wallet.debt -= owed
         Wallet.objects.filter(pk=wallet.pk).update(debt=wallet.debt)
-        reversal.debt_outstanding = ZERO
     taken = reversal.amount - owed
     if taken > 0:
         reversal.credit_transaction = wallet_credit(
@@ -193,18 +199,7 @@ def _cancel(reversal: Reversal, *, payment: ProviderPayment) -> Reversal:
             reference_id=reversal.id,
             description=f"Chargeback of recharge {reversal.recharge_id} reversed",
         )
-    reversal.status = Reversal.Status.CANCELLED
-    reversal.cancelled_at = timezone.now()
-    reversal.provider_status = payment.status[:40]
-    reversal.save(
-        update_fields=[
-            "debt_outstanding",
-            "credit_transaction",
-            "status",
-            "cancelled_at",
-            "provider_status",
-        ]
-    )
+        reversal.save(update_fields=["credit_transaction"])
     event_record(
         team=reversal.recharge.team,
         live_mode=True,

@@ -27,6 +27,7 @@ from wallet.services import (
     wallet_credit,
     wallet_debit,
 )
+from wallet.tests.asaas import BASE_URL
 from webhooks.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -209,6 +210,28 @@ def test_a_chargeback_won_forgives_the_debt_and_credits_back_what_was_taken_once
     assert ledger_problems() == []
 
 
+def test_a_chargeback_given_back_pays_the_other_reversals_debt_not_its_own(team):
+    charged_back, refunded = credited(team, "500.00"), credited(team, "300.00")
+    spend(team, "600.00")  # 200.00 left
+    recharge_reversals_reconcile(
+        recharge=charged_back, payment=read_back(charged_back, charged_back=True)
+    )  # 200.00 debited, 300.00 owed
+    recharge_reversals_reconcile(
+        recharge=refunded, payment=read_back(refunded, status="REFUNDED", refunded="300.00")
+    )  # all of it owed
+    assert wallet_of(team) == (Decimal("0.00"), Decimal("600.00"))
+
+    recharge_reversals_reconcile(recharge=charged_back, payment=read_back(charged_back))
+
+    # 300.00 forgiven; the 200.00 taken comes back and pays the refund's debt.
+    assert wallet_of(team) == (Decimal("0.00"), Decimal("100.00"))
+    assert dict(Reversal.objects.values_list("recharge_id", "debt_outstanding")) == {
+        charged_back.id: Decimal("0.00"),
+        refunded.id: Decimal("100.00"),
+    }
+    assert ledger_problems() == []
+
+
 def test_less_reported_than_taken_without_a_chargeback_is_a_mismatch_and_moves_nothing(team):
     recharge = credited(team)
     recharge_reversals_reconcile(recharge=recharge, payment=read_back(recharge, refunded="300.00"))
@@ -219,6 +242,45 @@ def test_less_reported_than_taken_without_a_chargeback_is_a_mismatch_and_moves_n
 
     assert outcome.mismatch and outcome.created is None and outcome.cancelled == ()
     assert wallet_of(team) == (Decimal("700.00"), Decimal("0.00"))
+
+
+def test_a_payment_event_of_a_credited_recharge_takes_back_a_refund_whose_event_was_lost(
+    team, asaas, client
+):
+    """PAYMENT_PARTIALLY_REFUNDED never came; the next event of the payment (any) reads it
+    back with its refund done, and the refund is taken then."""
+    from wallet.tests.asaas import add_read_back, event_body, notify, pending_recharge
+
+    recharge = pending_recharge(asaas, team, amount="400.00")
+    add_read_back(asaas, recharge)
+    assert notify(client, event_body(recharge)).json()["result"] == "paid"
+    refunded = asaas_payment_with_refund(recharge, "150.00")
+    asaas.get(f"{BASE_URL}/payments/{recharge.provider_charge_id}", body=refunded)
+
+    again = notify(client, event_body(recharge, event="PAYMENT_CONFIRMED", event_id="evt_late&2"))
+
+    assert again.json()["result"] == "reversed"
+    assert Reversal.objects.get().amount == Decimal("150.00")
+    assert wallet_of(team) == (Decimal("250.00"), Decimal("0.00"))
+
+
+def asaas_payment_with_refund(recharge, value: str) -> str:
+    from wallet.tests.asaas import asaas_json, asaas_payment
+
+    payment = asaas_payment(recharge)
+    payment["refunds"] = [
+        {
+            "dateCreated": "2026-11-28 10:00:00",
+            "status": "DONE",
+            "value": Decimal(value),
+            "endToEndIdentifier": "D12345678202611281000abcdefghijk",
+            "description": "Overpayment",
+            "effectiveDate": "2026-11-28 10:00:05",
+            "transactionReceiptUrl": "https://sandbox.asaas.com/comprovantes/1",
+            "refundedSplits": None,
+        }
+    ]
+    return asaas_json(payment)
 
 
 # --- Every credit pays the debt first -------------------------------------------------------
