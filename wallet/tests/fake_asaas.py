@@ -267,7 +267,7 @@ class AsaasState:
                     "dateCreated": now_text(),
                     "status": status,
                     "value": value,
-                    "endToEndIdentifier": end_to_end or f"D{secrets.token_hex(15).upper()}"[:32],
+                    "endToEndIdentifier": end_to_end or "D" + secrets.token_hex(16).upper()[:31],
                     "description": description or None,
                     "effectiveDate": now_text() if status == "DONE" else None,
                     "transactionReceiptUrl": (
