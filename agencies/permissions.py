@@ -28,7 +28,7 @@ AGENCY_PERMISSIONS = {
         "delete_invitation",
     ],
     "core": ["view_auditentry"],
-    "wallet": ["view_wallet", "view_transaction", "view_recharge"],
+    "wallet": ["view_wallet", "view_transaction", "view_recharge", "view_reversal"],
     "webhooks": [
         "view_event",
         "view_webhookendpoint",

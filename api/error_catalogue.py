@@ -64,6 +64,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "payment_amount_mismatch:400",
         "offer_already_booked",
         "insufficient_balance",
+        "wallet_restricted",
         "supplier_not_connected",
         "services_need_instant:400",
         "service_not_available:400",
@@ -96,6 +97,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "service_quantity_invalid:400",
         "payment_amount_mismatch:400",
         "insufficient_balance",
+        "wallet_restricted",
         "services_outcome_unknown",
         "supplier_not_connected",
         SUPPLIER,
@@ -111,6 +113,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "booking_outcome_unknown",
         "price_changed:409",
         "insufficient_balance",
+        "wallet_restricted",
         "supplier_not_connected",
         SUPPLIER,
     ),
@@ -181,6 +184,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "change_in_progress",
         "cancellation_in_progress",
         "insufficient_balance",
+        "wallet_restricted",
         "change_outcome_unknown",
         "supplier_not_connected",
         SUPPLIER,
@@ -224,6 +228,11 @@ WHEN = {
     "recharge_not_found": "Invalid recharge id (spec); also a payment page opened without a "
     "valid token or key.",
     "recharge_not_pending": "Cancelling a recharge that is no longer pending.",
+    "wallet_restricted": "The live wallet is in debt after a recharge was refunded or charged "
+    "back once credited (docs/reversals.md): new bookings (holds too), hold confirmations, "
+    "flight changes that cost something and extras are refused until credits pay the debt.",
+    "reversal_check_refused": "Panel: support's check of a recharge's refunds and chargebacks "
+    "with the provider, when the provider's answer is not this recharge's payment.",
     "invalid_request": "Missing or invalid fields (spec: flight search with missing or "
     "invalid required fields); `details` names each field. Also an invalid "
     "`Idempotency-Key`, a NUL character in the path or query, a JSON body past the input "

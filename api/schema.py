@@ -112,8 +112,9 @@ def document_common_errors(result, generator, request, public):
 OPERATIONS = {
     "wallet_balance": (
         "Read the wallet balance",
-        "The balance, what pending holds tie up and what is available now. In test mode the "
-        "balance is a constant 5000.00.",
+        "The balance, what pending holds tie up and what is available now, and the debt left by "
+        "recharges reversed after they were credited (a wallet in debt is restricted). In test "
+        "mode the balance is a constant 5000.00 and there is never a debt.",
     ),
     "wallet_transactions": (
         "List wallet transactions",
@@ -504,6 +505,60 @@ EVENT_OBJECTS = {
         },
         "required": ["object", "balance", "currency", "threshold", "transaction_id"],
     },
+    "ReversalObject": {
+        "type": "object",
+        "description": "A recharge taken back after it was credited (docs/reversals.md): "
+        "refunded or charged back. The wallet was debited what its balance covered "
+        "(`transaction`, null when the balance was 0.00); the rest is debt, which restricts the "
+        "wallet until credits pay it. A chargeback later decided in the agency's favour comes "
+        "again as `cancelled`, with what it had taken credited back (`credit_transaction`).",
+        "properties": {
+            "id": {"type": "string", "description": "rvs_…"},
+            "object": {"type": "string", "enum": ["reversal"]},
+            "reason": {"type": "string", "enum": ["refund", "chargeback"]},
+            "status": {"type": "string", "enum": ["applied", "cancelled"]},
+            "amount": {**_MONEY, "description": "What was taken back by this reversal."},
+            "currency": {"type": "string", "enum": ["BRL"]},
+            "recharge": {"$ref": "#/components/schemas/Recharge"},
+            "transaction": {
+                "allOf": [{"$ref": "#/components/schemas/Transaction"}],
+                "nullable": True,
+                "description": "The debit (`reference_type` `reversal`) of what the balance "
+                "covered.",
+            },
+            "debt_created": {**_MONEY, "description": "What the balance could not cover."},
+            "debt_outstanding": {**_MONEY, "description": "What of it is still owed."},
+            "credit_transaction": {
+                "allOf": [{"$ref": "#/components/schemas/Transaction"}],
+                "nullable": True,
+                "description": "A cancelled chargeback's credit back.",
+            },
+            "wallet": {
+                "type": "object",
+                "description": "The wallet's debt and restriction after this change.",
+                "properties": {"debt_amount": _MONEY, "restricted": {"type": "boolean"}},
+                "required": ["debt_amount", "restricted"],
+            },
+            "created_at": _TIMESTAMP,
+            "cancelled_at": _NULLABLE_TIMESTAMP,
+        },
+        "required": [
+            "id",
+            "object",
+            "reason",
+            "status",
+            "amount",
+            "currency",
+            "recharge",
+            "transaction",
+            "debt_created",
+            "debt_outstanding",
+            "credit_transaction",
+            "wallet",
+            "created_at",
+            "cancelled_at",
+        ],
+    },
     "IntegrationObject": {
         "type": "object",
         "description": "Never the supplier's access token.",
@@ -542,6 +597,7 @@ EVENT_OBJECT_OF = {
     "wallet.debit": "Transaction",
     "wallet.recharge": "Recharge",
     "wallet.low_balance": "LowBalanceObject",
+    "wallet.reversal": "ReversalObject",
     "integration": "IntegrationObject",
     "api_key": "ApiKeyObject",
 }

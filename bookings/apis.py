@@ -619,7 +619,10 @@ class BookingCreateApi(ApiView):
             ),
             404: error_response("Offer not found, Client not found"),
             409: error_response("Offer already booked"),
-            422: error_response("Insufficient balance, No flight supplier connected (live mode)"),
+            422: error_response(
+                "Insufficient balance, wallet_restricted (in debt after a reversed recharge), "
+                "No flight supplier connected (live mode)"
+            ),
             502: error_response("Supplier error"),
         },
     )
@@ -694,7 +697,9 @@ class BookingConfirmApi(ApiView):
                 "total_currency and client_amount; nothing was debited: confirm again with the "
                 "new total"
             ),
-            422: error_response("Insufficient balance"),
+            422: error_response(
+                "Insufficient balance, wallet_restricted (in debt after a reversed recharge)"
+            ),
             502: error_response("Supplier error (the hold's current price could not be read)"),
         },
     )

@@ -81,7 +81,9 @@ class BookingServicesApi(ApiView):
             400: error_response("Payment amount mismatch, or a service not sold or too many"),
             404: error_response("Booking not found"),
             409: error_response("Not ticketed, departed, outcome unknown, or extras in progress"),
-            422: error_response("Insufficient balance"),
+            422: error_response(
+                "Insufficient balance, wallet_restricted (in debt after a reversed recharge)"
+            ),
             502: error_response(
                 "Supplier error; services_outcome_unknown: the answer was lost, the wallet was "
                 "debited once, the reconcile job settles it"

@@ -285,7 +285,10 @@ class BookingChangesApi(ApiView):
                 "change_offer_expired, booking_not_changeable, change_in_progress, "
                 "booking_outcome_unknown"
             ),
-            422: error_response("Insufficient balance, No flight supplier connected (live mode)"),
+            422: error_response(
+                "Insufficient balance, wallet_restricted (in debt after a reversed recharge: "
+                "a change that costs something), No flight supplier connected (live mode)"
+            ),
             502: error_response(
                 "Supplier error; change_outcome_unknown: the answer was lost, the reconcile job "
                 "settles it (nothing is debited twice)"

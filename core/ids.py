@@ -22,6 +22,7 @@ ID_PREFIXES = frozenset(
         "cli",
         "txn",
         "rch",
+        "rvs",  # reversals of recharges (refunds and chargebacks after the credit)
         "orq",
         "off",
         "ord",

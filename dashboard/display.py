@@ -21,7 +21,14 @@ from agencies.models import ApiKey, Integration, Team
 from bookings.display import cancellation_note_for_people, failure_reason_for_people
 from bookings.models import Booking, BookingAirlineChange, BookingCancellation
 from core.timestamps import business_date, business_day_bounds
-from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
+from wallet.models import (
+    TEST_MODE_BALANCE,
+    ProviderNotification,
+    Recharge,
+    Reversal,
+    Transaction,
+    Wallet,
+)
 from webhooks.models import Event, EventType, WebhookEndpoint
 
 ZERO = Decimal("0.00")
@@ -43,6 +50,7 @@ EVENT_LABELS = {
     EventType.WALLET_RECHARGE_COMPLETED: _("Recharge paid"),
     EventType.WALLET_RECHARGE_EXPIRED: _("Recharge expired"),
     EventType.WALLET_LOW_BALANCE: _("Low balance"),
+    EventType.WALLET_REVERSAL: _("Recharge reversed"),
     EventType.INTEGRATION_CONNECTED: _("Supplier connected"),
     EventType.INTEGRATION_DISCONNECTED: _("Supplier disconnected"),
     EventType.API_KEY_CREATED: _("API key created"),
@@ -111,11 +119,12 @@ def wallet_figures(*, team: Team | None, live_mode: bool) -> dict:
     if not live_mode:
         pending = holds.aggregate(total=Coalesce(Sum("base_cost_brl"), _zero()))["total"]
         if team is None:
-            return {"balance": None, "available": None, "holds": pending}
+            return {"balance": None, "available": None, "holds": pending, "debt": ZERO}
         return {
             "balance": TEST_MODE_BALANCE,
             "available": max(TEST_MODE_BALANCE - pending, ZERO),
             "holds": pending,
+            "debt": ZERO,
         }
     team_holds = (
         holds.filter(team=OuterRef("team"))
@@ -131,11 +140,18 @@ def wallet_figures(*, team: Team | None, live_mode: bool) -> dict:
         total_balance=Coalesce(Sum("balance"), _zero()),
         total_holds=Coalesce(Sum("held"), _zero()),
         total_available=Coalesce(Sum(Greatest(F("balance") - F("held"), _zero())), _zero()),
+        total_debt=Coalesce(Sum("debt"), _zero()),
+        in_debt=Count("pk", filter=Q(debt__gt=0)),
     )
     return {
         "balance": totals["total_balance"],
         "available": totals["total_available"],
         "holds": totals["total_holds"],
+        # Left by recharges reversed after their credit (docs/reversals.md): a wallet in debt
+        # is restricted. Across teams, the sum and how many wallets.
+        "debt": totals["total_debt"],
+        "wallets_in_debt": totals["in_debt"],
+        "reversals_url": _changelist("wallet_reversal", **_team_search(team)),
     }
 
 
@@ -324,10 +340,10 @@ def disabled_webhooks(*, live_mode: bool) -> QuerySet[WebhookEndpoint]:
 def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     """Support's worklist, each list with its count and first rows, most urgent first:
     bookings whose supplier outcome is unknown (until resolved), cancellations whose
-    confirmation's answer was lost (until settled), and over the last 7 days,
-    recharges paid after they expired, payment notifications rejected, bookings failed and
-    webhooks disabled after consecutive failures. Payment notifications have no mode: they are
-    listed in both."""
+    confirmation's answer was lost (until settled), wallets in debt (live, until paid), and over
+    the last 7 days, recharges reversed after their credit (live), recharges paid after they
+    expired, payment notifications rejected, bookings failed and webhooks disabled after
+    consecutive failures. Payment notifications have no mode: they are listed in both."""
     now = now or timezone.now()
     since = now - ATTENTION_LOOKBACK
     mode = _mode(live_mode)
@@ -408,6 +424,43 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
             },
         )
     )
+    if live_mode:  # reversals and debts are of live wallets only
+        in_debt = Wallet.objects.filter(debt__gt=0)
+        lists.append(
+            _attention_list(
+                key="wallets_in_debt",
+                title=_("Wallets in debt (restricted)"),
+                queryset=in_debt.select_related("team").order_by("-debt"),
+                url=_changelist("wallet_wallet", in_debt="yes"),
+                row=lambda w: {
+                    "label": w.team.name,
+                    "detail": _("Reversed recharges not covered by the balance"),
+                    "amount": w.debt,
+                    "at": w.last_transaction_at,
+                    "team": w.team,
+                    "url": _change("wallet_wallet", w.pk),
+                    "status": ("failed", _("Restricted")),
+                },
+            )
+        )
+        reversed_lately = Reversal.objects.filter(live_mode=True, created_at__gte=since)
+        lists.append(
+            _attention_list(
+                key="reversals",
+                title=_("Recharges refunded or charged back after the credit"),
+                queryset=reversed_lately.select_related("team").order_by("-created_at"),
+                url=_changelist("wallet_reversal", mode=mode),
+                row=lambda r: {
+                    "label": r.recharge_id,
+                    "detail": r.get_reason_display(),
+                    "amount": r.amount,
+                    "at": r.created_at,
+                    "team": r.team,
+                    "url": _change("wallet_reversal", r.pk),
+                    "status": ("failed", _("Reversed")),
+                },
+            )
+        )
     rejected = ProviderNotification.objects.filter(
         state=ProviderNotification.State.REJECTED, received_at__gte=since
     )
@@ -545,6 +598,13 @@ def team_overview(*, team: Team, live_mode: bool, now: datetime | None = None) -
 
 def _mode(live_mode: bool) -> str:
     return "live" if live_mode else "test"
+
+
+def _team_search(team: Team | None) -> dict:
+    """Like `_team_filter`, for the lists that find a team by its id in their search."""
+    if team is None or not getattr(team, "link_filtered", False):
+        return {}
+    return {"q": team.pk}
 
 
 def _team_filter(team: Team | None) -> dict:

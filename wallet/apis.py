@@ -32,6 +32,15 @@ class BalanceSerializer(serializers.Serializer):
     available_credit = serializers.CharField(help_text="balance - pending_amount, at least 0.")
     pending_amount = serializers.CharField(help_text="BRL cost of pending hold bookings.")
     last_transaction_at = serializers.DateTimeField(allow_null=True)
+    debt_amount = serializers.CharField(
+        help_text="What reversed recharges (refunds, chargebacks) took that the balance could "
+        'not cover: paid first by the next credits. "0.00" when none (always in test mode).'
+    )
+    restricted = serializers.BooleanField(
+        help_text="True while debt_amount is above 0.00: new bookings, hold confirmations, "
+        "flight changes that cost something, extras and withdrawals answer 422 "
+        "wallet_restricted."
+    )
 
 
 class TransactionSerializer(serializers.Serializer):

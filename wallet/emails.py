@@ -2,7 +2,8 @@
 written in the transaction that rejects it (so the alert is never lost); a Celery task sends
 the e-mail and stamps `alert_sent_at` under the row's lock (so it is sent once); a periodic
 sweep queues again any alert whose message was lost. A ledger check that found problems
-(`ledger_alert_send`) the same way: its LedgerCheck row first, then the e-mail once."""
+(`ledger_alert_send`) the same way: its LedgerCheck row first, then the e-mail once; and a
+reversal of a recharge (`reversal_alert_send`): its Reversal row, then the e-mail once."""
 
 from datetime import timedelta
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.emails import email_message
-from wallet.models import LedgerCheck, ProviderNotification
+from wallet.models import LedgerCheck, ProviderNotification, Reversal
 
 # How long the alert queued at a rejection has to arrive before the sweep queues it again.
 ALERT_GRACE = timedelta(minutes=2)
@@ -114,3 +115,57 @@ def ledger_alert_send(*, check_id: int) -> bool:
         check.alert_sent_to = ", ".join(recipients)[:500]
         check.save(update_fields=["alert_sent_at", "alert_sent_to"])
     return True
+
+
+def reversal_alert_send(*, reversal_id: str) -> bool:
+    """E-mail support about a reversal of a recharge (what was debited, the debt, the wallet
+    restricted), once. Returns whether it was sent now."""
+    with transaction.atomic():
+        reversal = (
+            Reversal.objects.select_for_update(of=("self",))
+            .select_related("recharge", "team__wallet", "transaction")
+            .filter(pk=reversal_id, alert_sent_at__isnull=True)
+            .first()
+        )
+        if reversal is None:
+            return False
+        recipients = support_recipients()
+        if recipients:
+            email_message(
+                template="reversal_alert",
+                subject=lambda: (
+                    gettext("Recharge reversed after credit: %(reason)s, %(team)s (%(recharge)s)")
+                    % {
+                        "reason": reversal.get_reason_display(),
+                        "team": reversal.team.name,
+                        "recharge": reversal.recharge_id,
+                    }
+                ),
+                context={
+                    "reversal": reversal,
+                    "recharge": reversal.recharge,
+                    "wallet": reversal.team.wallet,
+                    "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+                    + reverse("admin:wallet_reversal_change", args=[reversal.pk]),
+                },
+                to=recipients,
+            ).send()
+        reversal.alert_sent_at = timezone.now()
+        reversal.alert_sent_to = ", ".join(recipients)[:500]
+        reversal.save(update_fields=["alert_sent_at", "alert_sent_to"])
+    return True
+
+
+def reversal_alerts_requeue(*, now=None) -> int:
+    """Queue again the alerts of reversals not yet sent. Returns how many were queued."""
+    from wallet.tasks import send_reversal_alert
+
+    now = now or timezone.now()
+    waiting = list(
+        Reversal.objects.filter(
+            alert_sent_at__isnull=True, created_at__lte=now - ALERT_GRACE
+        ).values_list("pk", flat=True)
+    )
+    for reversal_id in waiting:
+        send_reversal_alert.delay(reversal_id)
+    return len(waiting)

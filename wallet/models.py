@@ -31,6 +31,16 @@ class Wallet(models.Model):
     # How many ledger rows moved this balance; each live transaction keeps its number, which
     # orders the balance_after chain exactly as the row lock serialised the movements.
     movement_count = models.PositiveBigIntegerField(_("movements"), default=0)
+    # What reversals of recharges took that the balance could not cover (docs/reversals.md):
+    # the sum of the reversals' `debt_outstanding`, changed under this row's lock. A wallet in
+    # debt is restricted, its balance 0.00, and every credit pays the debt first.
+    debt = models.DecimalField(
+        _("debt"),
+        max_digits=14,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        help_text=_("Reversed recharges the balance could not cover; paid by the next credits."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -39,6 +49,9 @@ class Wallet(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(balance__gte=0), name="wallet_balance_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(debt__gte=0), name="wallet_debt_not_negative"
             ),
         ]
 
@@ -63,6 +76,11 @@ class Transaction(models.Model):
         REFUND = "refund", _("Refund")
         BOOKING_SERVICES = "booking_services", _("Booking extras")
         BOOKING_CHANGE = "booking_change", _("Booking change")
+        # A recharge refunded or charged back after it was credited (its Reversal, rvs_…), and
+        # the credit back of a chargeback reversed in the agency's favour.
+        REVERSAL = "reversal", _("Reversal of a recharge")
+        # A credit's part that paid the wallet's debt (reference: that credit's txn_…).
+        DEBT_PAYMENT = "debt_payment", _("Debt payment")
 
     id = PrefixedIdField(prefix="txn")
     team = models.ForeignKey(
@@ -214,6 +232,8 @@ class ProviderNotification(models.Model):
         FAILED = "failed", _("Failed: recharge marked failed")
         IGNORED = "ignored", _("Ignored: nothing to do")
         REJECTED = "rejected", _("Rejected: not credited, support alerted")
+        REVERSED = "reversed", _("Reversed: wallet debited, support alerted")
+        REINSTATED = "reinstated", _("Chargeback reversed: wallet credited back")
 
     class Reason(models.TextChoices):
         PAYMENT_NOT_FOUND = "payment_not_found", _("The provider does not know this payment")
@@ -226,6 +246,10 @@ class ProviderNotification(models.Model):
         REVERSED_AFTER_CREDIT = (
             "reversed_after_credit",
             _("Refunded or charged back after the wallet was credited"),
+        )
+        REVERSAL_MISMATCH = (
+            "reversal_mismatch",
+            _("The provider now reports less reversed than was taken, and no chargeback to undo"),
         )
 
     provider = models.CharField(_("provider"), max_length=20)
@@ -288,6 +312,109 @@ class ProviderNotification(models.Model):
 
     def __str__(self):
         return f"{self.provider} {self.event_type} {self.event_id}"
+
+
+class Reversal(models.Model):
+    """A recharge's money taken back after it was credited: refunded (in full or in part, a
+    PIX returned through MED included) or charged back, as the provider reports when the
+    payment is read back (docs/reversals.md). Written once per new reversed amount, under the
+    recharge's row lock, with the wallet's movements in the same transaction:
+
+    - the balance covers what it can: a `debit` (`reference_type` `reversal`, reference this
+      id) of `debited_amount`;
+    - the rest is `debt_created`, added to the wallet's `debt`; `debt_outstanding` is what of it
+      the wallet still owes (credits pay it, oldest reversal first);
+    - a chargeback later decided in the agency's favour is `cancelled`: what it still owed is
+      forgiven and what it took (`amount - debt_outstanding` then) is credited back once
+      (`credit_transaction`, `reference_type` `reversal`).
+
+    `amount == debited_amount + debt_created` always."""
+
+    class Reason(models.TextChoices):
+        REFUND = "refund", _("Refund")
+        CHARGEBACK = "chargeback", _("Chargeback")
+
+    class Status(models.TextChoices):
+        APPLIED = "applied", _("Applied")
+        CANCELLED = "cancelled", _("Cancelled: credited back")
+
+    id = PrefixedIdField(prefix="rvs")
+    team = models.ForeignKey(
+        "agencies.Team", on_delete=models.PROTECT, related_name="+", verbose_name=_("team")
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    recharge = models.ForeignKey(
+        Recharge, on_delete=models.PROTECT, related_name="reversals", verbose_name=_("recharge")
+    )
+    # The recharge's 1st, 2nd… reversal: several partial refunds of one recharge are several
+    # rows, each for what the provider's refunds add up to beyond the ones before.
+    number = models.PositiveSmallIntegerField(_("number"))
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.APPLIED
+    )
+    amount = models.DecimalField(_("amount reversed"), max_digits=14, decimal_places=2)
+    debited_amount = models.DecimalField(
+        _("debited from the balance"), max_digits=14, decimal_places=2
+    )
+    debt_created = models.DecimalField(_("debt created"), max_digits=14, decimal_places=2)
+    debt_outstanding = models.DecimalField(_("debt outstanding"), max_digits=14, decimal_places=2)
+    transaction = models.OneToOneField(
+        Transaction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversal",
+        verbose_name=_("debit"),
+    )
+    credit_transaction = models.OneToOneField(
+        Transaction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cancelled_reversal",
+        verbose_name=_("credit back"),
+    )
+    # What the provider said when the payment was read back.
+    provider_status = models.CharField(_("provider status"), max_length=40, blank=True)
+    detail = models.CharField(_("detail"), max_length=255, blank=True)
+    event_type = models.CharField(
+        _("event"),
+        max_length=60,
+        blank=True,
+        help_text=_("The provider's notification that revealed it (empty: support's check)."),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    # Support alert: sent once (see wallet/emails.py).
+    alert_sent_at = models.DateTimeField(_("support alerted at"), null=True, blank=True)
+    alert_sent_to = models.CharField(_("support alerted"), max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("reversal")
+        verbose_name_plural = _("reversals")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["recharge", "number"], name="reversal_number_once"),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="reversal_positive"),
+            models.CheckConstraint(
+                condition=models.Q(amount=models.F("debited_amount") + models.F("debt_created")),
+                name="reversal_debited_plus_debt",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(debited_amount__gte=0, debt_outstanding__gte=0)
+                & models.Q(debt_outstanding__lte=models.F("debt_created")),
+                name="reversal_debt_outstanding_bounds",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="cancelled") | models.Q(debt_outstanding=0),
+                name="reversal_cancelled_owes_nothing",
+            ),
+        ]
+        indexes = [models.Index(fields=["team", "live_mode", "-created_at"])]
+
+    def __str__(self):
+        return f"{self.id} {self.amount} {self.reason} of {self.recharge_id}"
 
 
 class LedgerCheck(models.Model):

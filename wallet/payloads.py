@@ -1,12 +1,13 @@
 """The wallet's API and event objects: what a transaction and a recharge look like on the wire."""
 
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 
 from core.money import fmt
 from core.timestamps import iso_utc
-from wallet.models import PaymentMethod, Recharge, Transaction
+from wallet.models import PaymentMethod, Recharge, Reversal, Transaction
 from wallet.page_tokens import payment_page_token
 
 
@@ -60,4 +61,28 @@ def payment_instructions(recharge: Recharge) -> dict:
         "boleto_pdf_url": f"{base}/api/v1/boleto/{recharge.id}/pdf?token={token}",
         "due_date": recharge.boleto_due_date.isoformat() if recharge.boleto_due_date else None,
         "expires_at": iso_utc(recharge.expires_at),
+    }
+
+
+def reversal_object(reversal: Reversal, *, debt_amount: Decimal) -> dict:
+    """The `wallet.reversal` event's object: the recharge taken back, how much and why, the
+    debit (null when the balance was 0.00), the debt it created and still owes, the credit back
+    of a chargeback cancelled, and the wallet's debt and restriction after it."""
+    return {
+        "id": reversal.id,
+        "object": "reversal",
+        "reason": reversal.reason,
+        "status": reversal.status,
+        "amount": fmt(reversal.amount),
+        "currency": "BRL",
+        "recharge": recharge_object(reversal.recharge),
+        "transaction": transaction_object(reversal.transaction) if reversal.transaction else None,
+        "debt_created": fmt(reversal.debt_created),
+        "debt_outstanding": fmt(reversal.debt_outstanding),
+        "credit_transaction": (
+            transaction_object(reversal.credit_transaction) if reversal.credit_transaction else None
+        ),
+        "wallet": {"debt_amount": fmt(debt_amount), "restricted": debt_amount > 0},
+        "created_at": iso_utc(reversal.created_at),
+        "cancelled_at": iso_utc(reversal.cancelled_at),
     }

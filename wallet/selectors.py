@@ -25,7 +25,7 @@ from core.money import fmt
 from core.sql import CompiledQuery
 from core.timestamps import business_date, business_day_bounds, iso_utc
 from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
-from wallet.services import RechargeNotFound
+from wallet.services import RechargeNotFound, WalletRestricted
 
 ZERO = Decimal("0.00")
 
@@ -41,7 +41,7 @@ def balance_query_live_mode(team_id: str) -> QuerySet:
     return (
         Wallet.objects.filter(team_id=team_id)
         .annotate(pending=_pending_holds_of()("team_id", live_mode=True))
-        .values_list("balance", "last_transaction_at", "pending")
+        .values_list("balance", "last_transaction_at", "debt", "pending")
     )
 
 
@@ -71,9 +71,9 @@ _TEST_BALANCE = CompiledQuery(balance_query_test_mode, "team_id")
 def wallet_balance(*, team: Team, live_mode: bool) -> dict:
     """One query: the balance (live) or the last test movement, and the pending holds."""
     if live_mode:
-        balance, last_movement, pending = _LIVE_BALANCE.one(team_id=team.pk)
+        balance, last_movement, debt, pending = _LIVE_BALANCE.one(team_id=team.pk)
     else:
-        balance = TEST_MODE_BALANCE
+        balance, debt = TEST_MODE_BALANCE, ZERO
         last_movement, pending = _TEST_BALANCE.one(team_id=team.pk)
     return {
         "balance": fmt(balance),
@@ -81,7 +81,25 @@ def wallet_balance(*, team: Team, live_mode: bool) -> dict:
         "available_credit": fmt(max(balance - pending, ZERO)),
         "pending_amount": fmt(pending),
         "last_transaction_at": iso_utc(last_movement),
+        "debt_amount": fmt(debt),
+        "restricted": debt > 0,
     }
+
+
+def wallet_restricted(*, team: Team, live_mode: bool) -> bool:
+    """Whether the team's wallet in this mode is restricted: in debt after a recharge was
+    reversed (docs/reversals.md). A restricted wallet makes no new booking, confirms no hold,
+    pays no change or extras and withdraws nothing until credits pay its debt. The test-mode
+    wallet never is."""
+    return live_mode and Wallet.objects.filter(team=team, debt__gt=0).exists()
+
+
+def wallet_ensure_unrestricted(*, team: Team, live_mode: bool) -> None:
+    """Raise WalletRestricted (422 `wallet_restricted`) if `wallet_restricted`. A check before
+    the work starts (a hold debits nothing, a confirm asks the supplier first); a debit on a
+    wallet in debt is refused as WalletRestricted anyway, under the wallet's row lock."""
+    if wallet_restricted(team=team, live_mode=live_mode):
+        raise WalletRestricted()
 
 
 def transaction_list(
@@ -138,9 +156,10 @@ def recharge_get(*, team: Team, live_mode: bool, recharge_id: str) -> Recharge:
 
 
 def wallet_balance_snapshot(obj: Any) -> dict:  # any model with live_mode and team_id
-    """The live balance of `obj`'s team, for an audit entry's old → new values (a test-mode
-    object never moves it)."""
+    """The live balance (and debt) of `obj`'s team, for an audit entry's old → new values (a
+    test-mode object never moves it)."""
     if not obj.live_mode:
         return {}
-    balance = Wallet.objects.filter(team_id=obj.team_id).values_list("balance", flat=True)
-    return {"wallet balance": balance.first()}
+    found = Wallet.objects.filter(team_id=obj.team_id).values_list("balance", "debt").first()
+    balance, debt = found or (None, None)
+    return {"wallet balance": balance, "wallet debt": debt}

@@ -17,11 +17,20 @@ def send_notification_alert(notification_id: int) -> bool:
     return notification_alert_send(notification_id=notification_id)
 
 
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
+def send_reversal_alert(reversal_id: str) -> bool:
+    """E-mail support about a reversal of a recharge (once: the row's alert_sent_at)."""
+    from wallet.emails import reversal_alert_send
+
+    return reversal_alert_send(reversal_id=reversal_id)
+
+
 @shared_task(ignore_result=True)
 def requeue_notification_alerts() -> int:
-    from wallet.emails import notification_alerts_requeue
+    """Support's alerts (rejected notifications, reversals) whose message was lost."""
+    from wallet.emails import notification_alerts_requeue, reversal_alerts_requeue
 
-    return notification_alerts_requeue()
+    return notification_alerts_requeue() + reversal_alerts_requeue()
 
 
 @shared_task(ignore_result=True)

@@ -21,6 +21,7 @@ class EventType(models.TextChoices):
     WALLET_RECHARGE_COMPLETED = "wallet.recharge.completed"
     WALLET_RECHARGE_EXPIRED = "wallet.recharge.expired"
     WALLET_LOW_BALANCE = "wallet.low_balance"
+    WALLET_REVERSAL = "wallet.reversal"
     INTEGRATION_CONNECTED = "integration.connected"
     INTEGRATION_DISCONNECTED = "integration.disconnected"
     API_KEY_CREATED = "api_key.created"

@@ -329,7 +329,9 @@ def booking_change_confirm(
         payment_check(
             payment=payment, amount=offer.change_total_amount, currency=offer.change_total_currency
         )
-        if offer.change_cost_brl > 0:  # InsufficientBalance rolls all of this back
+        # InsufficientBalance (or WalletRestricted: a wallet in debt pays nothing) rolls all of
+        # this back; a change that costs nothing or refunds is made whatever the debt.
+        if offer.change_cost_brl > 0:
             wallet_debit(
                 team=booking.team,
                 live_mode=booking.live_mode,

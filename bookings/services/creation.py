@@ -25,7 +25,8 @@ from flights.services_extras import Extras, slices_with_services
 from flights.suppliers import supplier_for, supplier_for_booking
 from flights.suppliers.base import FlightSupplier, SupplierError, SupplierOutcomeUnknown
 from wallet.models import Transaction
-from wallet.services import wallet_debit
+from wallet.selectors import wallet_restricted
+from wallet.services import WalletRestricted, wallet_debit
 
 
 def booking_offer_get(*, team: Team, live_mode: bool, offer_id: str, type: str) -> BookableOffer:
@@ -60,6 +61,14 @@ def booking_create(
     `payment`, which must be the offer's original total, plus the `services` (extras,
     `[{id, quantity}]`: bookings/services/extras.py) bought with it. The booking is made for
     `client` (the team's, in this mode) when given, otherwise as `_client_for` finds it."""
+    # A wallet in debt makes no new booking (docs/reversals.md): an instant one's debit is
+    # refused (WalletRestricted, under the wallet's row lock); a hold debits nothing, so asks.
+    if (
+        type == Booking.Type.HOLD
+        and wallet_restricted(team=team, live_mode=live_mode)
+        and not _booked_by_the_same_request(offer=offer, team=team, key=idempotency_key)
+    ):
+        raise WalletRestricted()
     extras = offer_extras(team=team, live_mode=live_mode, offer=offer, type=type, requests=services)
     if type == Booking.Type.INSTANT:
         payment_check(

@@ -32,6 +32,7 @@ from flights.services_extras import (
 from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import ServiceRequest, SupplierError, SupplierOutcomeUnknown
 from wallet.models import Transaction
+from wallet.selectors import wallet_ensure_unrestricted
 from wallet.services import wallet_credit, wallet_debit
 from webhooks.models import EventType
 from webhooks.services import NewEvent
@@ -160,8 +161,10 @@ def booking_services_add(
     """Buy extras for a ticketed booking: checked and priced against what the supplier sells
     now, the payment their total in the booking's currency; the wallet debited their BRL cost
     before the supplier is asked (as an instant booking is), refunded if the supplier certainly
-    refuses, kept and settled later if its answer is lost."""
+    refuses, kept and settled later if its answer is lost. A wallet in debt buys nothing
+    (WalletRestricted), asked before the supplier is."""
     check_services_addable(booking)
+    wallet_ensure_unrestricted(team=booking.team, live_mode=booking.live_mode)
     if booking.services_purchases.filter(status__in=UNSETTLED).exists():
         raise BookingServicesInProgress()
     supplier = supplier_for_booking(booking)

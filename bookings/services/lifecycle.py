@@ -34,13 +34,17 @@ from flights.services import NO_EXCHANGE_RATE
 from flights.suppliers import supplier_for_booking
 from flights.suppliers.base import SupplierError, SupplierOrder
 from wallet.models import Transaction
+from wallet.selectors import wallet_ensure_unrestricted
 from wallet.services import wallet_debit
 from webhooks.models import EventType
 
 
 def booking_confirm(*, booking: Booking, payment: PaymentInput) -> Booking:
     """Pay a hold from the wallet: `confirmed`, then tickets are issued by a task. A hold whose
-    price guarantee is over is paid at the supplier's current price only (`_current_price`)."""
+    price guarantee is over is paid at the supplier's current price only (`_current_price`).
+    A wallet in debt pays nothing (WalletRestricted), asked before the supplier is."""
+    if booking.status == Booking.Status.PENDING:
+        wallet_ensure_unrestricted(team=booking.team, live_mode=booking.live_mode)
     booking = _current_price(booking=booking, payment=payment)
     payment_check(payment=payment, amount=booking.total_amount, currency=booking.total_currency)
     with transaction.atomic():

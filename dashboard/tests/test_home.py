@@ -238,6 +238,8 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     assert {key: item["count"] for key, item in lists.items()} == {
         **{key: 1 for key in lists},
         "unknown_cancellations": 0,
+        "wallets_in_debt": 0,
+        "reversals": 0,
         "disabled_webhooks": 2,
     }
 

@@ -426,8 +426,8 @@ def _extras(call, client, offers, passenger, examples) -> None:
 
 
 def _one_event_of_each_type(team, client, offers, passenger) -> dict:
-    """Make the changes the journey did not (an expiry, a failure, a low balance, an
-    integration, a revoked key), then keep the latest event of each type, as delivered."""
+    """Make the changes the journey did not (an expiry, a failure, a reversal, a low balance,
+    an integration, a revoked key), then keep the latest event of each type, as delivered."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -438,7 +438,14 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
     from bookings.services import booking_expire
     from tests.kit.factories import fund
     from wallet.models import Recharge
-    from wallet.services import recharge_expire, wallet_debit
+    from wallet.providers import ProviderPayment
+    from wallet.services import (
+        recharge_complete,
+        recharge_create,
+        recharge_expire,
+        recharge_reversals_reconcile,
+        wallet_debit,
+    )
     from webhooks.models import Event, EventType
     from webhooks.payloads import event_object
 
@@ -481,7 +488,33 @@ def _one_event_of_each_type(team, client, offers, passenger) -> dict:
         ).json()["data"]["id"]
         pending = Recharge.objects.get(pk=pending_id)
     recharge_expire(recharge=pending, now=later)
-    fund(team.team, "600.00", reference_id="rch_example")
+    # A live recharge refunded after its money was spent: a reversal and the debt it leaves,
+    # which the next credit pays first.
+    refunded = recharge_complete(
+        recharge=recharge_create(
+            team=team.team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
+        )
+    )
+    wallet_debit(
+        team=team.team,
+        live_mode=True,
+        amount=Decimal("200.00"),
+        reference_type="booking",
+        reference_id="ord_spent_example",
+        description="Booking ord_spent_example (LA)",
+    )
+    recharge_reversals_reconcile(
+        recharge=refunded,
+        payment=ProviderPayment(
+            id=refunded.provider_charge_id,
+            status="REFUNDED",
+            state="reversed",
+            value=refunded.amount,
+            external_reference=refunded.id,
+            refunded=refunded.amount,
+        ),
+    )
+    fund(team.team, "800.00", reference_id="rch_example")  # pays the 200.00 debt first
     wallet_debit(
         team=team.team,
         live_mode=True,

@@ -2,6 +2,7 @@
 included) and each wallet's statement (wallet/admin/statement.py)."""
 
 from django.contrib import admin
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -12,13 +13,39 @@ from wallet.admin.statement import urls as statement_urls
 from wallet.models import Transaction, Wallet
 
 
+class InDebtFilter(admin.SimpleListFilter):
+    """Wallets in debt after a recharge was reversed: restricted until credits pay it."""
+
+    title = _("debt")
+    parameter_name = "in_debt"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("In debt (restricted)")), ("no", _("No debt"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(debt__gt=0)
+        if self.value() == "no":
+            return queryset.filter(debt=0)
+        return queryset
+
+
 @admin.register(Wallet)
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
-    list_display = ["team", "money_balance", "last_transaction_at", "movement_count"]
+    list_display = [
+        "team",
+        "money_balance",
+        "money_debt",
+        "last_transaction_at",
+        "movement_count",
+    ]
+    list_filter = [InDebtFilter]
     search_fields = ["team__name", "team__id", "team__tax_id"]
     readonly_fields = [
         "team",
         "money_balance",
+        "money_debt",
+        "reversals_link",
         "last_transaction_at",
         "movement_count",
         "created_at",
@@ -28,6 +55,26 @@ class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     @admin.display(description=_("balance"), ordering="balance")
     def money_balance(self, obj):
         return money_cell(obj.balance, obj.currency)
+
+    @admin.display(description=_("debt"), ordering="debt")
+    def money_debt(self, obj):
+        if not obj.debt:
+            return money_cell(obj.debt, obj.currency)
+        return format_html(
+            "{} {}",
+            money_cell(obj.debt, obj.currency),
+            status_label("failed", gettext("Restricted")),
+        )
+
+    @admin.display(description=_("reversals"))
+    def reversals_link(self, obj):
+        url = reverse("admin:wallet_reversal_changelist")
+        return format_html(
+            '<a href="{}?q={}">{}</a>',
+            url,
+            obj.team_id,
+            gettext("Refunds and chargebacks after the credit"),
+        )
 
     def get_list_display(self, request):
         return [*super().get_list_display(request), "statement_link"]

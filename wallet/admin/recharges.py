@@ -21,9 +21,30 @@ from panel.admin import (
     status_label,
 )
 from wallet import boleto
+from wallet.admin.reversals import ReversalInline
 from wallet.models import ProviderNotification, Recharge, Transaction
 from wallet.selectors import wallet_balance_snapshot
-from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
+from wallet.services import (
+    notification_verify_again,
+    recharge_cancel,
+    recharge_complete,
+    recharge_reversals_check,
+)
+
+
+class ReversedFilter(admin.SimpleListFilter):
+    title = _("reversed after the credit")
+    parameter_name = "reversed"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Refunded or charged back")), ("owed", _("With a debt still owed"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(reversals__isnull=False).distinct()
+        if self.value() == "owed":
+            return queryset.filter(reversals__debt_outstanding__gt=0).distinct()
+        return queryset
 
 
 @admin.register(Recharge)
@@ -36,7 +57,14 @@ class RechargeAdmin(TeamScopedAdmin):
         "money_amount",
         "created_at",
     ]
-    list_filter = [live_mode_filter(), "status", "payment_method", "provider", "team"]
+    list_filter = [
+        live_mode_filter(),
+        "status",
+        ReversedFilter,
+        "payment_method",
+        "provider",
+        "team",
+    ]
     search_fields = ["id", "provider_charge_id", "boleto_linha_digitavel", "team__name"]
     search_help_text = _(
         "Recharge id, PIX transaction id (txid), linha digitável or barcode, provider charge id, "
@@ -66,7 +94,8 @@ class RechargeAdmin(TeamScopedAdmin):
         "updated_at",
     ]
     fields = [*readonly_fields]
-    actions = ["mark_paid", "cancel"]
+    inlines = [ReversalInline]
+    actions = ["mark_paid", "cancel", "check_reversals"]
 
     def get_search_results(self, request, queryset, search_term):
         results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
@@ -173,6 +202,37 @@ class RechargeAdmin(TeamScopedAdmin):
             run=lambda recharge: recharge_cancel(recharge=recharge),
             done_message=_("Cancelled %(object)s."),
         )
+
+    @admin.action(
+        description=_("Check refunds and chargebacks with the provider (takes back what it says)"),
+        permissions=["verify"],
+    )
+    def check_reversals(self, request, queryset):
+        def describe(recharge):
+            if recharge.status != Recharge.Status.COMPLETED:
+                return _("Not credited (%(status)s): nothing to take back.") % {
+                    "status": recharge.get_status_display()
+                }
+            return _(
+                "The payment is read back from %(provider)s. What it reports refunded or charged "
+                "back and not yet reversed is debited from the wallet (the rest becomes debt); a "
+                "chargeback it no longer reports is credited back."
+            ) % {"provider": recharge.provider.capitalize()}
+
+        return self.confirm_then_run(
+            request,
+            queryset.filter(live_mode=True),
+            action="recharge_check_reversals",
+            title=_("Check refunds and chargebacks"),
+            question=_("Read these recharges' payments back from the provider?"),
+            describe=describe,
+            run=lambda recharge: recharge_reversals_check(recharge=recharge),
+            done_message=_("Checked %(object)s with the provider."),
+            extra_changes=wallet_balance_snapshot,
+        )
+
+    def has_verify_permission(self, request):
+        return getattr(request.user, "is_support", False)
 
 
 @admin.register(ProviderNotification)

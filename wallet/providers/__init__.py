@@ -5,6 +5,7 @@ from django.conf import settings
 
 from wallet.providers.base import (
     Charge,
+    Claim,
     Notification,
     NotificationRejected,
     PaymentProvider,
@@ -14,6 +15,7 @@ from wallet.providers.base import (
 
 __all__ = [
     "Charge",
+    "Claim",
     "Notification",
     "NotificationRejected",
     "PaymentProvider",

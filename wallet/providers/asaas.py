@@ -23,6 +23,7 @@ from core.timestamps import business_date
 from wallet import boleto, pix
 from wallet.providers.base import (
     Charge,
+    Claim,
     Notification,
     NotificationRejected,
     PaymentProvider,
@@ -33,15 +34,25 @@ from wallet.providers.base import (
 TIMEOUT_SECONDS = 10
 NOT_CONFIGURED = "Asaas is not configured (ASAAS_API_KEY, ASAAS_WEBHOOK_TOKEN)"
 register_error(ProviderError.code, ProviderError.status_code, NOT_CONFIGURED, module=__name__)
-# Events that claim a payment (credited only if the payment read back says so) and events that
-# claim a failure (acted on only if the payment read back is deleted, refunded or charged back).
+# Events that claim a payment (credited only if the payment read back says so), events that
+# claim a failure (acted on only if the payment read back is deleted, refunded or charged back),
+# and events that claim money went back to the payer (docs/reversals.md): for a recharge already
+# credited, what the payment read back says was refunded or charged back is reversed; for one not
+# yet credited, they are failure claims. PAYMENT_RECEIVED_IN_CASH_UNDONE undoes a mark we never
+# credit (RECEIVED_IN_CASH, below): ignored.
 PAID_EVENTS = {"PAYMENT_RECEIVED", "PAYMENT_CONFIRMED"}
 FAILED_EVENTS = {
     "PAYMENT_DELETED",
     "PAYMENT_REFUSED",
     "PAYMENT_CREDIT_CARD_CAPTURE_REFUSED",
+}
+REVERSAL_EVENTS = {
     "PAYMENT_REFUNDED",
+    "PAYMENT_PARTIALLY_REFUNDED",
+    "PAYMENT_REFUND_IN_PROGRESS",
     "PAYMENT_CHARGEBACK_REQUESTED",
+    "PAYMENT_CHARGEBACK_DISPUTE",
+    "PAYMENT_AWAITING_CHARGEBACK_REVERSAL",
 }
 # Asaas payment statuses (docs.asaas.com, payment object). RECEIVED: the money is in the
 # account; CONFIRMED: paid, balance not yet released. RECEIVED_IN_CASH is a mark someone makes by
@@ -56,6 +67,16 @@ REVERSED_STATUSES = {
     "CHARGEBACK_DISPUTE",
     "AWAITING_CHARGEBACK_REVERSAL",
 }
+# What is final enough to take back from a wallet (docs/reversals.md). A refund: each entry of
+# the payment's `refunds` whose status is DONE (PENDING and CANCELLED ones moved no money yet;
+# REFUND_REQUESTED and REFUND_IN_PROGRESS are not done either), and REFUNDED, the whole value. A
+# chargeback, from the moment it is received until the money comes back: the payment's status is
+# one of CHARGEBACK_STATUSES (AWAITING_CHARGEBACK_REVERSAL: won, but the acquirer has not paid it
+# back yet) or its `chargeback.status` one of CHARGEBACK_IN_FORCE. A chargeback won and paid back
+# leaves the payment RECEIVED or CONFIRMED again, its chargeback REVERSED.
+REFUND_DONE = "DONE"
+CHARGEBACK_STATUSES = {"CHARGEBACK_REQUESTED", "CHARGEBACK_DISPUTE", "AWAITING_CHARGEBACK_REVERSAL"}
+CHARGEBACK_IN_FORCE = {"REQUESTED", "IN_DISPUTE", "DISPUTE_LOST", "DONE"}
 # Column sizes: ProviderNotification.event_id and .event_type, Recharge.provider_charge_id.
 MAX_ID_LENGTH = 100
 MAX_EVENT_TYPE_LENGTH = 60
@@ -271,11 +292,13 @@ class AsaasProvider(PaymentProvider):
             outcome=self.claim_of(event_type),
         )
 
-    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
+    def claim_of(self, event_type: str) -> Claim:
         if event_type in PAID_EVENTS:
             return "paid"
         if event_type in FAILED_EVENTS:
             return "failed"
+        if event_type in REVERSAL_EVENTS:
+            return "reversed"
         return "ignored"
 
 
@@ -306,9 +329,56 @@ def _payment_from(body) -> ProviderPayment:
         state = "reversed"
     else:
         state = "unpaid"
+    refunded, refund_notes = _refunds(body.get("refunds"))
+    if status == "REFUNDED":
+        refunded = max(refunded, value)  # refunded whole, whatever its list of refunds says
+    chargeback = body.get("chargeback")
+    if chargeback is not None and not isinstance(chargeback, dict):
+        raise ValueError("chargeback is not an object")
+    chargeback_status = (chargeback or {}).get("status") or ""
+    if not isinstance(chargeback_status, str):
+        raise ValueError("chargeback.status is not a string")
+    charged_back = status in CHARGEBACK_STATUSES or chargeback_status in CHARGEBACK_IN_FORCE
+    notes = [*refund_notes]
+    if chargeback:
+        notes.append(f"chargeback {chargeback_status or '?'} ({chargeback.get('reason') or '-'})")
     return ProviderPayment(
-        id=payment_id, status=status, state=state, value=value, external_reference=reference
+        id=payment_id,
+        status=status,
+        state=state,
+        value=value,
+        external_reference=reference,
+        refunded=refunded,
+        charged_back=charged_back,
+        reversal_detail="; ".join(notes)[:255],
     )
+
+
+def _refunds(refunds) -> tuple[Decimal, list[str]]:
+    """The total of a payment's refunds that are done, and a line about each refund."""
+    if refunds is None:
+        return Decimal("0"), []
+    if not isinstance(refunds, list):
+        raise ValueError("refunds is not a list")
+    done, notes = Decimal("0"), []
+    for refund in refunds:
+        if not isinstance(refund, dict):
+            raise ValueError("a refund is not an object")
+        value, status = refund.get("value"), refund.get("status")
+        if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
+            raise ValueError(f"refund value {value!r} is not an amount")
+        if not isinstance(status, str):
+            raise ValueError("a refund has no status")
+        if status == REFUND_DONE:
+            done += value
+        when = refund.get("effectiveDate") or refund.get("dateCreated") or ""
+        e2e = refund.get("endToEndIdentifier") or ""
+        notes.append(
+            f"refund {format(value, 'f')} {status}"
+            + (f" {when}" if when else "")
+            + (f" E2E {e2e}" if e2e else "")
+        )
+    return done, notes
 
 
 def _id_of(obj: dict, what: str) -> str:

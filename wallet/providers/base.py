@@ -30,6 +30,11 @@ class Charge:
     boleto_linha_digitavel: str = ""
 
 
+# What a notification claims about its payment: paid, failed (before it was paid: deleted,
+# refused), reversed (refunded or charged back, possibly after we credited it), or nothing.
+Claim = Literal["paid", "failed", "reversed", "ignored"]
+
+
 @dataclass(frozen=True)
 class Notification:
     """What an authenticated notification claims. Only a claim: nothing in it is trusted (no
@@ -38,7 +43,7 @@ class Notification:
     event_id: str
     event_type: str
     provider_charge_id: str
-    outcome: Literal["paid", "failed", "ignored"]
+    outcome: Claim
     paid_at: datetime | None = None
 
 
@@ -47,13 +52,21 @@ class ProviderPayment:
     """A payment as the provider itself reports it when we ask (GET), in the provider's words
     (`status`) and in ours (`state`): "paid" (the money is received or confirmed), "deleted"
     (withdrawn, can no longer be paid), "reversed" (refunded or charged back after payment) or
-    "unpaid" (anything else: pending, overdue, received in cash...)."""
+    "unpaid" (anything else: pending, overdue, received in cash...).
+
+    What of it went back to the payer, final: `refunded`, the refunds done (a partial one
+    leaves the payment "paid"; a PIX returned through MED is one), and `charged_back`, a
+    chargeback in force (requested, disputed, lost, or won but not yet paid back to us): the
+    whole value is then taken. `reversal_detail` says it in the provider's words, for support."""
 
     id: str
     status: str
     state: Literal["paid", "deleted", "reversed", "unpaid"]
     value: Decimal
     external_reference: str
+    refunded: Decimal = Decimal("0.00")
+    charged_back: bool = False
+    reversal_detail: str = ""
 
 
 PROVIDER_CALLS = Histogram(
@@ -95,7 +108,7 @@ class PaymentProvider(ABC):
         """Authenticate and read an inbound notification; raise NotificationRejected."""
 
     @abstractmethod
-    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
+    def claim_of(self, event_type: str) -> Claim:
         """What a notification of this type claims about its payment."""
 
     @abstractmethod

@@ -2,12 +2,11 @@
 (`manage.py simulate_payment`, the panel's "mark paid", or the test-mode API call)."""
 
 import hashlib
-from typing import Literal
 
 from django.conf import settings
 
 from wallet import boleto, pix
-from wallet.providers.base import Charge, NotificationRejected, PaymentProvider
+from wallet.providers.base import Charge, Claim, NotificationRejected, PaymentProvider
 
 SANDBOX_BANK_CODE = "341"
 
@@ -43,7 +42,7 @@ class SandboxProvider(PaymentProvider):
     def parse_notification(self, *, headers, body: bytes):
         raise NotificationRejected("The sandbox sends no notifications; simulate a payment")
 
-    def claim_of(self, event_type: str) -> Literal["paid", "failed", "ignored"]:
+    def claim_of(self, event_type: str) -> Claim:
         return "ignored"
 
     def fetch_payment(self, provider_charge_id: str) -> None:

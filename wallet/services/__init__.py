@@ -1,6 +1,7 @@
 from wallet.services.ledger import (
     DuplicateTransaction,
     InsufficientBalance,
+    WalletRestricted,
     transaction_object,
     wallet_create,
     wallet_credit,
@@ -24,6 +25,11 @@ from wallet.services.recharges import (
     recharge_object,
     recharges_expire_due,
 )
+from wallet.services.reversals import (
+    ReversalCheckRefused,
+    recharge_reversals_check,
+    recharge_reversals_reconcile,
+)
 
 __all__ = [
     "DailyLimitExceeded",
@@ -31,6 +37,8 @@ __all__ = [
     "InsufficientBalance",
     "NotificationNotRejected",
     "RechargeNotFound",
+    "ReversalCheckRefused",
+    "WalletRestricted",
     "last_clean_ledger_check",
     "ledger_check_run",
     "notification_receive",
@@ -42,6 +50,8 @@ __all__ = [
     "recharge_expire",
     "recharge_fail",
     "recharge_object",
+    "recharge_reversals_check",
+    "recharge_reversals_reconcile",
     "recharges_expire_due",
     "transaction_object",
     "wallet_create",

@@ -7,6 +7,11 @@ one statement, so the lock is held for one round trip and the COMMIT (or, for a 
 its own transaction, only while the server runs the statement); callers never make a network
 call inside it.
 Test mode: no wallet row, a constant 5000.00 balance; the ledger rows are still written.
+
+Debt (docs/reversals.md): a live credit on a wallet in debt pays the debt first, in the same
+transaction and under the same row lock: the credit, then a `debit` of what it pays
+(`reference_type` `debt_payment`, reference the credit's txn_…). A wallet in debt has a balance of
+0.00, so a debit finds nothing to take: it is refused as `WalletRestricted`.
 """
 
 import functools
@@ -24,6 +29,7 @@ from core.sql import InsertColumns, prepared_cursor
 from wallet.models import (
     LOW_BALANCE_THRESHOLD,
     TEST_MODE_BALANCE,
+    Reversal,
     Transaction,
     Wallet,
 )
@@ -35,6 +41,11 @@ from webhooks.services import EventSql, deliveries_dispatch_on_commit, event_rec
 class InsufficientBalance(UnprocessableEntity):
     code = "insufficient_balance"
     message = "Insufficient balance"
+
+
+class WalletRestricted(UnprocessableEntity):
+    code = "wallet_restricted"
+    message = "Wallet is restricted until its debt is paid"
 
 
 class DuplicateTransaction(Conflict):
@@ -124,18 +135,18 @@ def wallet_move(
         created_at=timezone.now(),
     )
     try:
-        if one_statement and not connection.in_atomic_block:
-            # A movement that is its own transaction: the one statement commits as it ends, so
+        if one_statement and not connection.in_atomic_block and type == Transaction.Type.DEBIT:
+            # A debit that is its own transaction: the one statement commits as it ends, so
             # the wallet's row lock is held only inside the server, never across a round trip.
+            # (A credit may have a debt to pay in the same transaction: never on its own.)
             _write_live_in_one_statement(txn)
         else:
             # Inside a caller's transaction (a booking), a savepoint: a duplicate rolls back
             # this movement only, and the caller decides.
             with transaction.atomic():
-                if one_statement:
-                    _write_live_in_one_statement(txn)
-                else:
-                    _write(txn)
+                debt = _write_live_in_one_statement(txn) if one_statement else _write(txn)
+                if txn.type == Transaction.Type.CREDIT and debt > 0:
+                    _pay_debt(credit=txn, debt=debt)
     except IntegrityError:
         # The unique (team, mode, type, reference) constraint: this reference was already
         # moved. The exception rolls back the balance update with it.
@@ -144,8 +155,45 @@ def wallet_move(
     return txn
 
 
-def _write(txn: Transaction) -> None:
-    """The portable path: move the balance, then write the ledger row and the events."""
+def _pay_debt(*, credit: Transaction, debt: Decimal) -> Transaction:
+    """Pay the wallet's `debt` from a live `credit` just written, in its transaction and under
+    the wallet row's lock the credit took: a debit of what the credit covers, the wallet's debt
+    lowered by as much, and that amount taken off the reversals still owed, oldest first (lock
+    order: the wallet row, then the reversals)."""
+    paid = min(debt, credit.amount)
+    payment = wallet_move(
+        team=credit.team,
+        live_mode=True,
+        type=Transaction.Type.DEBIT,
+        amount=paid,
+        reference_type=Transaction.ReferenceType.DEBT_PAYMENT,
+        reference_id=credit.id,
+        description=f"Debt paid from {credit.reference_type} {credit.reference_id}",
+        payment_method="",
+    )
+    # Under the row lock the credit took: `debt` is the row's own (SQLite would compute
+    # `debt - paid` in floating point).
+    Wallet.objects.filter(team_id=credit.team_id).update(debt=debt - paid)
+    owed = Reversal.objects.select_for_update(of=("self",)).filter(
+        team_id=credit.team_id,
+        live_mode=True,
+        status=Reversal.Status.APPLIED,
+        debt_outstanding__gt=0,
+    )
+    left = paid
+    for reversal in owed.order_by("created_at", "id"):
+        if left <= 0:
+            break
+        share = min(left, reversal.debt_outstanding)
+        reversal.debt_outstanding -= share
+        reversal.save(update_fields=["debt_outstanding"])
+        left -= share
+    return payment
+
+
+def _write(txn: Transaction) -> Decimal:
+    """The portable path: move the balance, then write the ledger row and the events. Returns
+    the wallet's debt after the movement (0 in test mode)."""
     moved = None
     if txn.live_mode:
         moved = _move_live_balance(txn)
@@ -170,6 +218,7 @@ def _write(txn: Transaction) -> None:
                 txn, balance=fmt(moved.balance_after), balance_before=fmt(moved.balance_before)
             ),
         )
+    return moved.debt if moved else Decimal("0.00")
 
 
 def _movement_event_type(txn: Transaction) -> EventType:
@@ -208,7 +257,7 @@ UPDATE wallet_wallet
        last_transaction_at = %(now)s,
        movement_count = movement_count + 1
  WHERE team_id = %(team_id)s{guard}
-RETURNING balance, movement_count, ROUND(balance {undo} %(amount)s, 2) AS balance_before,
+RETURNING balance, movement_count, debt, ROUND(balance {undo} %(amount)s, 2) AS balance_before,
           (ROUND(balance {undo} %(amount)s, 2) >= CAST(%(threshold)s AS NUMERIC)
            AND balance < CAST(%(threshold)s AS NUMERIC)) AS crossed_low_balance"""
 _MOVE_LIVE_BALANCE_SQL: dict[str, str] = {
@@ -223,6 +272,7 @@ _MOVE_LIVE_BALANCE_SQL: dict[str, str] = {
 class _Moved:
     balance_after: Decimal
     sequence: int
+    debt: Decimal
     balance_before: Decimal
     crossed_low_balance: bool
 
@@ -233,10 +283,11 @@ def _move_live_balance(txn: Transaction) -> _Moved:
         row = cursor.fetchone()
     if row is None:
         _raise_not_moved(txn)
-    balance_after, sequence, balance_before, crossed = row
+    balance_after, sequence, debt, balance_before, crossed = row
     return _Moved(
         balance_after=q(Decimal(str(balance_after))),
         sequence=sequence,
+        debt=q(Decimal(str(debt))),
         balance_before=q(Decimal(str(balance_before))),
         crossed_low_balance=bool(crossed),
     )
@@ -252,8 +303,10 @@ def _move_params(txn: Transaction) -> dict:
 
 
 def _raise_not_moved(txn: Transaction) -> NoReturn:
-    if txn.type == Transaction.Type.DEBIT and Wallet.objects.filter(team_id=txn.team_id).exists():
-        raise InsufficientBalance()
+    debt = Wallet.objects.filter(team_id=txn.team_id).values_list("debt", flat=True).first()
+    if txn.type == Transaction.Type.DEBIT and debt is not None:
+        # A wallet in debt has 0.00: what refuses the debit is the debt, not the amount.
+        raise WalletRestricted() if debt > 0 else InsufficientBalance()
     raise Wallet.DoesNotExist(f"Team {txn.team_id} has no wallet")
 
 
@@ -279,7 +332,7 @@ WITH moved AS ({move}
     SELECT {ledger_values}
       FROM moved
 ), {movement_event}, {low_balance_event}
-SELECT balance, movement_count,
+SELECT balance, movement_count, debt,
        ARRAY({movement_endpoints} UNION ALL {low_balance_endpoints})
   FROM moved
 """
@@ -329,7 +382,8 @@ def one_statement_sql(type: str, ledger: InsertColumns) -> str:
     )
 
 
-def _write_live_in_one_statement(txn: Transaction) -> None:
+def _write_live_in_one_statement(txn: Transaction) -> Decimal:
+    """Returns the wallet's debt after the movement."""
     params = {
         **_move_params(txn),
         "txn_id": txn.id,
@@ -361,5 +415,6 @@ def _write_live_in_one_statement(txn: Transaction) -> None:
         row = cursor.fetchone()
     if row is None:
         _raise_not_moved(txn)
-    txn.balance_after, txn.sequence, endpoint_ids = row
+    txn.balance_after, txn.sequence, debt, endpoint_ids = row
     deliveries_dispatch_on_commit(endpoint_ids)
+    return debt

@@ -9,6 +9,12 @@ names is read back from the provider, and we act on the provider's answer alone:
   the notification;
 - a failure claim marks a pending recharge failed only when the provider says the payment was
   deleted, refunded or charged back (a completed recharge is never failed);
+- a reversal claim (refunded, partially refunded, charged back) of a recharge already credited
+  takes back what the provider says was refunded or charged back and was not taken back yet
+  (wallet.services.reversals: a debit, the rest as the wallet's debt; support alerted); a
+  payment claim of a credited recharge whose chargeback the provider no longer reports gives
+  it back (the reversal cancelled, credited back once); of a recharge not credited, a reversal
+  claim is a failure claim;
 - anything else credits nothing: the notification is stored as rejected with its reason, and
   support is alerted by e-mail once.
 
@@ -27,6 +33,7 @@ from core.money import fmt
 from wallet.models import ProviderNotification, Recharge
 from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
 from wallet.services.recharges import recharge_complete, recharge_fail
+from wallet.services.reversals import recharge_reversals_reconcile
 from wallet.tasks import send_notification_alert as send_notification_alert_task
 
 logger = logging.getLogger(__name__)
@@ -97,19 +104,27 @@ def notification_verdict(
                 f"the recharge is {fmt(recharge.amount)}.",
             )
         return Verdict(state=State.PAID)
-    # A failure claim.
+    completed = recharge.status == Recharge.Status.COMPLETED
+    if notification.outcome == "reversed" and completed:
+        # Money back to the payer after the credit: whatever the provider now says was refunded
+        # or charged back is taken back, once (decided under the recharge's lock). A partial
+        # refund leaves the payment received.
+        if payment.value != recharge.amount:
+            return _rejected(
+                Reason.AMOUNT_MISMATCH,
+                f"The provider says the payment is {_plain(payment.value)}; "
+                f"the recharge credited {fmt(recharge.amount)}.",
+            )
+        return Verdict(state=State.REVERSED)
+    # A failure claim, or a reversal claim of a recharge not credited.
     if payment.state not in ("deleted", "reversed"):
         return _rejected(
             Reason.NOT_FAILED,
             f"{notification.event_type}, but the provider says the payment is {payment.status}.",
         )
-    if recharge.status == Recharge.Status.COMPLETED:
+    if completed:
         if payment.state == "reversed":
-            return _rejected(
-                Reason.REVERSED_AFTER_CREDIT,
-                f"The provider says {payment.status} for a recharge already credited "
-                f"({fmt(recharge.amount)}, transaction {recharge.transaction_id}).",
-            )
+            return Verdict(state=State.REVERSED)  # refunded or charged back: as above
         return Verdict(state=State.IGNORED, detail="The recharge is completed; kept as is.")
     return Verdict(state=State.FAILED)
 
@@ -132,6 +147,7 @@ def notification_receive(
     verdict = notification_verdict(notification=notification, recharge=recharge, payment=payment)
     try:
         with transaction.atomic():
+            verdict = _apply(verdict, notification=notification, recharge=recharge, payment=payment)
             row = ProviderNotification.objects.create(
                 provider=provider.name,
                 event_id=notification.event_id,
@@ -146,13 +162,7 @@ def notification_receive(
                 provider_value=_plain(payment.value)[:40] if payment else "",
                 provider_reference=payment.external_reference[:100] if payment else "",
             )
-            if verdict.state == State.PAID:
-                assert recharge is not None  # a paid or failed verdict has its recharge
-                recharge_complete(recharge=recharge)  # the recharge amount, credited once
-            elif verdict.state == State.FAILED:
-                assert recharge is not None
-                recharge_fail(recharge=recharge, reason=notification.event_type)
-            elif verdict.state == State.REJECTED:
+            if verdict.state == State.REJECTED:
                 send_notification_alert_task.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
     except IntegrityError:
         return DUPLICATE, None  # a concurrent copy of this event id was applied first
@@ -167,6 +177,63 @@ def notification_receive(
             verdict.detail,
         )
     return verdict.state, row
+
+
+def _apply(
+    verdict: Verdict,
+    *,
+    notification: Notification,
+    recharge: Recharge | None,
+    payment: ProviderPayment | None,
+) -> Verdict:
+    """Do what the verdict says, inside the caller's transaction, and return the verdict as it
+    turned out: a reversal decided under the recharge's lock may find nothing new to take back
+    (ignored), give a chargeback back (reinstated) or not add up (rejected)."""
+    if verdict.state not in (State.PAID, State.FAILED, State.REVERSED):
+        return verdict
+    assert recharge is not None and payment is not None  # such a verdict has both
+    if verdict.state == State.FAILED:
+        recharge_fail(recharge=recharge, reason=notification.event_type)
+        return verdict
+    if verdict.state == State.PAID:
+        # The recharge amount, credited once; then, as for any event of a credited payment,
+        # what the provider says went back since (a refund whose own event was lost, a
+        # chargeback given back) is reconciled.
+        recharge_complete(recharge=recharge)
+    outcome = recharge_reversals_reconcile(
+        recharge=recharge, payment=payment, event_type=notification.event_type
+    )
+    if outcome.mismatch:
+        return _rejected(Reason.REVERSAL_MISMATCH, outcome.mismatch)
+    if outcome.created is not None:
+        reversal = outcome.created
+        return Verdict(
+            state=State.REVERSED,
+            detail=(
+                f"{reversal.id}: {fmt(reversal.amount)} {reversal.reason} "
+                f"({payment.status}); {fmt(reversal.debited_amount)} debited, "
+                f"{fmt(reversal.debt_created)} debt."
+            )[:255],
+        )
+    if outcome.cancelled:
+        return Verdict(
+            state=State.REINSTATED,
+            detail=(
+                "Chargeback no longer in force: "
+                + ", ".join(f"{r.id} cancelled" for r in outcome.cancelled)
+                + "."
+            )[:255],
+        )
+    if verdict.state == State.PAID:
+        return verdict
+    return Verdict(
+        state=State.IGNORED,
+        detail=(
+            f"Nothing new to take back ({payment.status}"
+            + (f"; {payment.reversal_detail}" if payment.reversal_detail else "")
+            + "): reversed already, or not done yet."
+        )[:255],
+    )
 
 
 def notification_verify_again(*, notification: ProviderNotification) -> ProviderNotification:
@@ -193,17 +260,12 @@ def notification_verify_again(*, notification: ProviderNotification) -> Provider
         row = ProviderNotification.objects.select_for_update().get(pk=notification.pk)
         if row.state != State.REJECTED:
             raise NotificationNotRejected(details={"state": row.state})  # someone was quicker
-        row.state, row.reason = verdict.state, verdict.reason
-        row.detail = verdict.detail or "Verified again with the provider."
         row.recharge = recharge
         row.provider_status = payment.status if payment else ""
         row.provider_value = _plain(payment.value)[:40] if payment else ""
         row.provider_reference = payment.external_reference[:100] if payment else ""
+        verdict = _apply(verdict, notification=claim, recharge=recharge, payment=payment)
+        row.state, row.reason = verdict.state, verdict.reason
+        row.detail = verdict.detail or "Verified again with the provider."
         row.save()
-        if verdict.state == State.PAID:
-            assert recharge is not None  # a paid or failed verdict has its recharge
-            recharge_complete(recharge=recharge)
-        elif verdict.state == State.FAILED:
-            assert recharge is not None
-            recharge_fail(recharge=recharge, reason=notification.event_type)
     return row

@@ -6,8 +6,21 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
-from wallet.models import LedgerCheck, ProviderNotification, Recharge, Transaction, Wallet
-from wallet.services import wallet_credit
+from wallet.models import (
+    LedgerCheck,
+    ProviderNotification,
+    Recharge,
+    Reversal,
+    Transaction,
+    Wallet,
+)
+from wallet.providers import ProviderPayment
+from wallet.services import (
+    recharge_complete,
+    recharge_create,
+    recharge_reversals_reconcile,
+    wallet_credit,
+)
 
 
 class WalletFactory(DjangoModelFactory):
@@ -86,3 +99,31 @@ class LedgerCheckFactory(DjangoModelFactory):
     checked_at = factory.LazyFunction(timezone.now)
     consistent = True
     wallets = 1
+
+
+class ReversalFactory(DjangoModelFactory):
+    """A live recharge credited, then refunded whole by its provider (read back), through the
+    reversal service: the wallet still had the money, so it is debited and owes nothing."""
+
+    class Meta:
+        model = Reversal
+
+    team = factory.SubFactory(TeamFactory)
+    amount = Decimal("300.00")
+
+    @classmethod
+    def _create(cls, model_class, *, team, amount):
+        recharge = recharge_complete(
+            recharge=recharge_create(team=team, live_mode=True, amount=amount, payment_method="pix")
+        )
+        refunded = ProviderPayment(
+            id=recharge.provider_charge_id,
+            status="REFUNDED",
+            state="reversed",
+            value=recharge.amount,
+            external_reference=recharge.id,
+            refunded=recharge.amount,
+        )
+        reversal = recharge_reversals_reconcile(recharge=recharge, payment=refunded).created
+        assert reversal is not None
+        return reversal

@@ -32,8 +32,8 @@ def test_rows_are_the_querysets_rows_for_each_team():
     for team in (first, second):
         assert live.rows(team_id=team.pk) == list(balance_query_live_mode(team.pk))
         assert test.rows(team_id=team.pk) == list(balance_query_test_mode(team.pk))
-    balance, last_movement, pending = live.one(team_id=first.pk)
-    assert (balance, pending) == (Decimal("120.50"), Decimal("0.00"))
+    balance, last_movement, debt, pending = live.one(team_id=first.pk)
+    assert (balance, debt, pending) == (Decimal("120.50"), Decimal("0.00"), Decimal("0.00"))
     assert isinstance(balance, Decimal)  # converted as the ORM does, SQLite included
     assert isinstance(last_movement, datetime) and last_movement.tzinfo is not None
     last_test, _ = test.one(team_id=second.pk)
@@ -104,7 +104,7 @@ def test_columns_in_another_order_than_the_sql_are_refused():
 def test_a_last_movement_is_utc():
     team = make_team("Utc").team
     fund(team, "1.00")
-    _, last_movement, _ = CompiledQuery(balance_query_live_mode, "team_id").one(team_id=team.pk)
+    _, last_movement, _, _ = CompiledQuery(balance_query_live_mode, "team_id").one(team_id=team.pk)
     assert last_movement.utcoffset() == UTC.utcoffset(None)
 
 

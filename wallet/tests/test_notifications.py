@@ -670,12 +670,12 @@ def test_payment_deleted_does_not_undo_a_completed_recharge(asaas, team, deliver
     assert_credited_once(recharge, "250.00")
 
 
-def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
+def test_a_refund_after_the_credit_takes_the_money_back_and_alerts_support(
     asaas, team, deliver, mailoutbox
 ):
     """The money went back to the payer after the wallet was credited: the recharge stays
-    completed (never failed), the credit stays (corrections are new transactions, made by
-    people), and support is told."""
+    completed (never failed), its credit stays, and a reversal debits it back (a new
+    transaction, docs/reversals.md); support is told."""
     recharge = pending_recharge(asaas, team)
     add_read_back(asaas, recharge)
     add_read_back(asaas, recharge, status="REFUNDED")
@@ -685,16 +685,27 @@ def test_a_refund_after_the_credit_alerts_support_and_keeps_the_recharge(
         event_body(recharge, event="PAYMENT_REFUNDED", event_id="evt_refund&1", status="REFUNDED")
     )
 
-    assert response.json()["reason"] == "reversed_after_credit"
+    assert response.json() == {"received": True, "result": "reversed"}
     row = ProviderNotification.objects.get(event_id="evt_refund&1")
-    assert (row.state, row.reason, row.provider_status) == (
-        "rejected",
-        "reversed_after_credit",
-        "REFUNDED",
+    assert (row.state, row.reason, row.provider_status) == ("reversed", "", "REFUNDED")
+    recharge.refresh_from_db()
+    assert recharge.status == Recharge.Status.COMPLETED
+    [reversal] = recharge.reversals.all()
+    assert (reversal.amount, reversal.debited_amount, reversal.debt_created) == (
+        Decimal("250.00"),
+        Decimal("250.00"),
+        Decimal("0.00"),
     )
-    assert_credited_once(recharge, "250.00")
+    assert list(
+        Transaction.objects.filter(team=team)
+        .order_by("sequence")
+        .values_list("type", "reference_type", "amount", "balance_after")
+    ) == [
+        ("credit", "recharge", Decimal("250.00"), Decimal("250.00")),
+        ("debit", "reversal", Decimal("250.00"), Decimal("0.00")),
+    ]
     [mail] = mailoutbox
-    assert "Reembolsado ou contestado depois do crédito na carteira" in mail.subject
+    assert "Recarga estornada depois do crédito" in mail.subject
 
 
 def test_other_events_are_read_back_recorded_and_ignored(asaas, team, deliver, mailoutbox):

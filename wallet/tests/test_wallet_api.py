@@ -32,6 +32,8 @@ def test_live_balance_has_every_field_of_the_spec(live_client, team):
         "last_transaction_at": txn.created_at.isoformat(timespec="milliseconds").replace(
             "+00:00", "Z"
         ),
+        "debt_amount": "0.00",
+        "restricted": False,
     }
 
 
