@@ -14,6 +14,7 @@ from bookings.display import (
     booking_route,
     cancellation_effect,
     cancellation_note_for_people,
+    cancelled_message,
 )
 from bookings.models import Booking, BookingCancellation, BookingDocument, BookingPassenger
 from bookings.selectors import bookings_needing_attention
@@ -409,7 +410,7 @@ class BookingAdmin(TeamScopedAdmin):
             question=_("Cancel these bookings at the airline?"),
             describe=describe,
             run=run,
-            done_message=_("Cancelled %(object)s."),
+            done_message=cancelled_message,
             extra_changes=wallet_balance_snapshot,
             carried=lambda: [(QUOTE_FIELD, f"{pk}:{quote.pk}") for pk, quote in quotes.items()],
         )

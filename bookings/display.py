@@ -580,14 +580,44 @@ def cancellation_effect(booking: Booking, cancellation: BookingCancellation) -> 
                 _("The fare's conditions promised %(amount)s: the airline's quote is what counts.")
                 % {"amount": money_display(promised, booking.total_currency)}
             )
+    if debited and cancellation.refund_to != "awaiting_payment":
+        moved = movements(booking)
+        paid = sum((m.value for m in moved if m.kind == "payment"), Decimal(0))
+        paid -= sum((m.value for m in moved if m.kind == "refund"), Decimal(0))
+        lost = paid - (cancellation.wallet_credit_amount or Decimal(0))
+        if lost > 0:
+            lines.append(
+                _("Of the %(paid)s the wallet paid, %(lost)s is not given back.")
+                % {"paid": money_display(paid), "lost": money_display(lost)}
+            )
     if cancellation.expires_at:
         lines.append(
             _("Quote valid until %(when)s.")
             % {"when": sao_paulo_time_for_people(cancellation.expires_at)}
         )
-    if not booking.live_mode:
+    if booking.live_mode:
+        lines.append(_("The travellers are e-mailed that the booking is cancelled."))
+    else:
         lines.append(_("Test mode: the live balance does not change."))
+        lines.append(_("Test mode: only the agency's own addresses are e-mailed."))
     return "\n".join(str(line) for line in lines)
+
+
+def cancelled_message(booking: Booking) -> str:
+    """The panel's message once a booking is cancelled: its locator and what the wallet got."""
+    confirmed = (
+        booking.cancellations.filter(status=BookingCancellation.Status.CONFIRMED)
+        .order_by("-confirmed_at", "-id")
+        .first()
+    )
+    credit = confirmed.wallet_credit_amount if confirmed else None
+    reference = booking.booking_reference or booking.id
+    if credit:
+        return _("%(booking)s cancelled; %(brl)s refunded to the wallet.") % {
+            "booking": reference,
+            "brl": money_display(credit),
+        }
+    return _("%(booking)s cancelled; nothing refunded to the wallet.") % {"booking": reference}
 
 
 def _promised_refund(booking: Booking) -> Decimal | None:

@@ -258,7 +258,8 @@ class ConfirmedActionsMixin(_AdminBase):
     ):
         """`describe(obj)` says what will happen to one object (shown on the confirmation page
         and kept in the audit entry); `run(obj)` calls the service; `extra_changes(obj)` reads
-        values outside the object (the wallet balance), recorded old → new; `carried()`, read
+        values outside the object (the wallet balance), recorded old → new; `done_message` is
+        a format with `%(object)s`, or a function of the object done; `carried()`, read
         after the objects are described, gives hidden fields the confirmation posts back (what
         the page showed: the quote it confirms)."""
         objects = list(queryset)
@@ -278,7 +279,12 @@ class ConfirmedActionsMixin(_AdminBase):
                     self.message_user(request, f"{obj}: {_t(exc.message)}", messages.ERROR)
                 else:
                     obj.refresh_from_db()  # as it is now (its status in its name)
-                    self.message_user(request, done_message % {"object": obj}, messages.SUCCESS)
+                    done = (
+                        done_message(obj)
+                        if callable(done_message)
+                        else done_message % {"object": obj}
+                    )
+                    self.message_user(request, done, messages.SUCCESS)
             return None
         context = {
             **self.admin_site.each_context(request),

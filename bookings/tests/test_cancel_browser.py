@@ -143,12 +143,16 @@ def test_support_cancels_at_the_airlines_quote_and_reads_the_outcome(
     assert f"As condições da tarifa previam {reais(promised, low.total_currency)}" in effect
     valid_until = timezone.localtime(quote.expires_at)
     assert f"Cotação válida até {valid_until:%d}" in effect and "(horário de Brasília)" in effect
+    # What is lost, and who is told.
+    paid = low.base_cost_brl
+    assert f"Dos {reais(paid)} que a carteira pagou, {reais(paid - credit)} não voltam." in effect
+    assert "Os viajantes recebem um e-mail avisando do cancelamento." in effect
     screenshot(browser_pt_br, "cancel-confirm-1440", DESKTOP)
     screenshot(browser_pt_br, "cancel-confirm-390", PHONE)
 
     # "Sim" confirms the quote shown, not a new one; the wallet gets the quote's credit, once.
     said = confirm(browser_pt_br, wait)
-    assert f"Cancelada: {low.booking_reference} (Cancelada)." in said
+    assert f"{low.booking_reference} cancelada; reembolso de {reais(credit)} na carteira." in said
     assert low.cancellations.count() == 1  # no second quote asked for on the way
     quote.refresh_from_db()
     assert quote.status == "confirmed" and quote.transaction_id
@@ -184,7 +188,7 @@ def test_support_cancels_at_the_airlines_quote_and_reads_the_outcome(
     screenshot(browser_pt_br, "cancel-confirm-voucher-390", PHONE)
     balance_before = Wallet.objects.get(team=made.team).balance
     said = confirm(browser_pt_br, wait)
-    assert f"Cancelada: {voucher.booking_reference} (Cancelada)." in said
+    assert f"{voucher.booking_reference} cancelada; nada reembolsado na carteira." in said
     assert refunds(voucher) == []
     assert Wallet.objects.get(team=made.team).balance == balance_before
     page = open_page(
