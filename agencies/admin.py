@@ -217,6 +217,7 @@ class TeamAdmin(TeamScopedAdmin):
             "original": saved,
             "old": _pricing_rows(saved),
             "new": _pricing_rows(new),
+            "warnings": _pricing_warnings(saved, new),
             "example_cost": money_display(EXAMPLE_BASE_COST),
             "posted": [(k, v) for k, values in request.POST.lists() for v in values],
         }
@@ -256,6 +257,55 @@ def _pricing_changed(saved: Team, new: Team) -> bool:
         or saved.fee != new.fee
         or saved.fx_margin_percent != new.fx_margin_percent
     )
+
+
+# A new value this many times the current one (or as small as its fraction) asks for a second
+# look on the confirmation page; so does one above these, whatever the current value.
+FAR_FROM_CURRENT = Decimal("5")
+HIGH_MARKUP_PERCENT = Decimal("30")
+HIGH_FEE = Decimal("300")
+
+
+def _pricing_warnings(saved: Team, new: Team) -> list[str]:
+    """Sentences for a change far from the current pricing (a fee typed ×10, a markup of 85 %
+    meant as 8,5): the confirmation page shows them above its button."""
+    warnings = []
+    old_fee, new_fee = saved.fee.amount, new.fee.amount  # type: ignore[attr-defined]  # Money
+    pairs = [
+        (_("markup"), saved.markup_percent, new.markup_percent, _percent),
+        (_("fee"), old_fee, new_fee, money_display),
+    ]
+    for name, before, after, shown in pairs:
+        if before == after:
+            continue
+        far = (
+            before > 0
+            and after > 0
+            and (after >= before * FAR_FROM_CURRENT or after * FAR_FROM_CURRENT <= before)
+        )
+        if far:
+            warnings.append(
+                _(
+                    "The %(name)s goes from %(old)s to %(new)s (%(times)s × the current one): "
+                    "check it is not a typo."
+                )
+                % {
+                    "name": name,
+                    "old": shown(before),
+                    "new": shown(after),
+                    "times": number_format(after / before, decimal_pos=1),
+                }
+            )
+    if new.markup_percent != saved.markup_percent and new.markup_percent >= HIGH_MARKUP_PERCENT:
+        warnings.append(
+            _("A markup of %(markup)s is unusually high.")
+            % {"markup": _percent(new.markup_percent)}
+        )
+    if new_fee != old_fee and new_fee >= HIGH_FEE:
+        warnings.append(
+            _("A fee of %(fee)s per offer is unusually high.") % {"fee": money_display(new_fee)}
+        )
+    return [str(w) for w in warnings]
 
 
 def _percent(value: Decimal) -> str:

@@ -187,3 +187,49 @@ def test_an_fx_margin_outside_0_to_20_or_with_3_decimals_is_a_form_error(
     assert message in response.content.decode()
     team.refresh_from_db()
     assert team.fx_margin_percent is None
+
+
+def confirmation_of(user, *, markup, fee):
+    browser = BrowserClient(headers={"accept-language": "pt-br"})
+    browser.force_login(user)
+    return browser.post(
+        reverse("admin:agencies_team_change", args=[user.team.pk]),
+        {
+            "name": user.team.name,
+            "tax_id": "12.345.678/0001-95",
+            "markup_percent": markup,
+            "fee": fee,
+            "notification_email": "ops@alpha.example",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("markup", "fee", "warnings"),
+    [
+        # A fee typed ten times over: from R$ 25,00 to R$ 250,00.
+        ("8", "250", ["A taxa vai de R$\N{NO-BREAK SPACE}25,00 para R$\N{NO-BREAK SPACE}250,00"]),
+        # A markup meant as 8,5 typed 85: far, and high.
+        ("85", "25", ["A margem vai de 8,00\N{NO-BREAK SPACE}% para 85,00", "incomum"]),
+        # A fee of R$ 2,50 meant as R$ 25,00: a tenth.
+        ("8", "2,50", ["A taxa vai de R$\N{NO-BREAK SPACE}25,00 para R$\N{NO-BREAK SPACE}2,50"]),
+        # Ordinary changes: no warning.
+        ("9,5", "30", []),
+    ],
+)
+def test_pricing_far_from_the_current_values_is_flagged_on_the_confirmation(
+    team_owner, markup, fee, warnings
+):
+    team = team_owner.team
+    team.markup_percent, team.fee = Decimal("8.00"), Decimal("25.00")
+    team.save()
+
+    page = confirmation_of(team_owner, markup=markup, fee=fee)
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert ('id="pricing-warnings"' in html) == bool(warnings)
+    for warning in warnings:
+        assert warning in html
+    team.refresh_from_db()
+    assert team.fee.amount == Decimal("25.00")  # nothing saved before "yes"
