@@ -13,6 +13,7 @@ from typing import Any
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
@@ -77,6 +78,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_guid",
     "auditlog",
+    "csp",  # the panel's Content-Security-Policy (below)
     "panel.apps.LoginProtectionConfig",  # django-axes, named for the panel
     "core",
     "panel",  # the panel's kit: its site, admin mixins, forms and template filters
@@ -107,8 +109,29 @@ MIDDLEWARE = [
     "api.middleware.AuditlogMiddleware",  # panel changes carry who made them
     "api.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires: answers lockouts
 ]
+
+# The panel's Content-Security-Policy (django-csp): its pages and the admin's load scripts,
+# styles, images and fonts from this site only, post forms only here, and cannot be framed. No
+# inline script anywhere; an inline <style> needs the request's nonce. The API's answers (JSON,
+# the schema's viewer, the payment pages) are outside it.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", NONCE],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # django-axes first: it refuses a locked-out user or address before a password is checked.
 AUTHENTICATION_BACKENDS = [

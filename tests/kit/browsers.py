@@ -32,7 +32,14 @@ def chromium(*arguments: str, prefs: dict | None = None):
         options.add_argument(argument)
     if prefs:
         options.add_experimental_option("prefs", prefs)
+    # The console (Content-Security-Policy violations among it): `console_errors` reads it.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def console_errors(browser) -> list[str]:
+    """The console's errors since the last call (each read empties it)."""
+    return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def english_chromium():
