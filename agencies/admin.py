@@ -36,6 +36,7 @@ from agencies.pricing import (
 )
 from agencies.selectors import client_search
 from agencies.services import (
+    CLIENT_FIELDS,
     IntegrationAlreadyConnected,
     InvitationAlreadyMember,
     InvitationInvalid,
@@ -582,23 +583,7 @@ class ClientForm(forms.ModelForm):
 
     class Meta:
         model = Client
-        fields = [
-            "team",
-            "live_mode",
-            "full_name",
-            "email",
-            "phone_number",
-            "tax_id",
-            "postal_code",
-            "street",
-            "street_number",
-            "complement",
-            "district",
-            "city",
-            "state",
-            "country",
-            "metadata",
-        ]
+        fields = ["team", "live_mode", *CLIENT_FIELDS]
         help_texts = {
             "phone_number": _("With the country code: +55 11 98765-4321."),
             "postal_code": _("In Brazil, the CEP: 01310-100."),

@@ -294,23 +294,22 @@ def invitation_accept(*, invitation: Invitation, password: str) -> User:
 
 # --- Clients (docs/clients.md) --------------------------------------------------------------
 
-# What an agency sets on its clients, over the API and in the panel (metadata: a dict).
-CLIENT_FIELDS = frozenset(
-    {
-        "full_name",
-        "email",
-        "phone_number",
-        "tax_id",
-        "postal_code",
-        "street",
-        "street_number",
-        "complement",
-        "district",
-        "city",
-        "state",
-        "country",
-        "metadata",
-    }
+# What an agency sets on its clients, over the API and in the panel (metadata: a dict), in the
+# order the panel's form shows them.
+CLIENT_FIELDS = (
+    "full_name",
+    "email",
+    "phone_number",
+    "tax_id",
+    "postal_code",
+    "street",
+    "street_number",
+    "complement",
+    "district",
+    "city",
+    "state",
+    "country",
+    "metadata",
 )
 
 
@@ -339,7 +338,7 @@ def client_update(*, client: Client, **changes: Any) -> Client:
 
 
 def _check_client_fields(fields: dict[str, Any]) -> None:
-    unknown = set(fields) - CLIENT_FIELDS
+    unknown = set(fields).difference(CLIENT_FIELDS)
     if unknown:
         raise TypeError(f"Not a client field: {', '.join(sorted(unknown))}")
 
