@@ -5,9 +5,11 @@ asks for confirmation before an action that moves money or revokes access.
 Also the panel's shared display pieces: status labels, money columns, the live/test switch and
 bounded lists of related rows (docs/decisions.md "Panel")."""
 
-import copy
+import re
 from collections.abc import Callable
 from contextvars import ContextVar
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +27,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
+from djmoney.models.fields import MoneyField
 
 from core.audit import action_label, audit_action, entries_for
 from core.exceptions import ApplicationError
+from core.i18n import sao_paulo_time_for_people
 from core.models import AuditEntry
 from core.money import money_display
 
@@ -150,35 +154,78 @@ def user_team_id(request):
 
 
 def change_display(entry: AuditEntry) -> list[tuple[str, str, str]]:
-    """(field, old, new) rows of an entry, with verbose names where the field still exists.
-    A many-to-many change (a user's groups) reads as "add Support" / "delete Support"."""
+    """(field, old, new) rows of an entry as people read them: the field's verbose name in the
+    reader's language, yes/no, choices' labels, money as `R$ 1.234,56`, decimals and times in
+    the reader's format (São Paulo time, labelled). A many-to-many change (a user's groups)
+    reads as "add Support" / "delete Support"."""
     raw = entry.changes_dict or {}
-    plain = copy.copy(entry)
-    plain.changes = {k: v for k, v in raw.items() if not isinstance(v, dict)}
-    try:
-        changes = plain.changes_display_dict
-    except Exception:  # an entry of a model that no longer exists
-        changes = plain.changes
+    model = entry.content_type.model_class()
     rows = []
-    for name, values in changes.items():
+    for name, values in raw.items():
+        field = _field_of(model, name)
+        label = str(capfirst(field.verbose_name)) if field is not None else _extra_label(name)
+        if isinstance(values, dict):
+            objects = ", ".join(str(o) for o in values.get("objects", []))
+            rows.append((label, "", f"{values.get('operation', '')} {objects}"))
+            continue
         old, new = values if isinstance(values, list | tuple) and len(values) == 2 else ("", values)
         if _none(old) == _none(new):
             continue  # a created object's empty fields
-        rows.append((str(capfirst(name)), _none(old), _none(new)))
-    model = entry.content_type.model_class()
-    for name, values in raw.items():
-        if isinstance(values, dict):
-            try:
-                label = model._meta.get_field(name).verbose_name
-            except Exception:
-                label = name
-            objects = ", ".join(str(o) for o in values.get("objects", []))
-            rows.append((str(capfirst(label)), "", f"{values.get('operation', '')} {objects}"))
+        rows.append((label, value_for_people(field, name, old), value_for_people(field, name, new)))
     return rows
+
+
+# Values an action records from outside its object (core.audit's extra_changes), by name.
+_EXTRA_LABELS = {"wallet balance": _("wallet balance"), "wallet debt": _("wallet debt")}
+
+
+def _extra_label(name: str) -> str:
+    return str(capfirst(_EXTRA_LABELS.get(name, name)))
+
+
+def _field_of(model, name: str):
+    try:
+        field = model._meta.get_field(name) if model is not None else None
+    except FieldDoesNotExist:
+        return None
+    return field if hasattr(field, "verbose_name") else None  # not a reverse relation
 
 
 def _none(value) -> str:
     return "—" if value in (None, "None", "") else str(value)
+
+
+def _amount_in(text: str) -> Decimal:
+    """The amount of a money value as auditlog stored it, written in the language active then:
+    "R$25.50", "R$ 25,50", "R$ 1.234,56", "R$1,234.56"."""
+    number = re.sub(r"[^0-9,.\-]", "", text)
+    if number.rfind(",") > number.rfind("."):  # a decimal comma
+        return Decimal(number.replace(".", "").replace(",", "."))
+    return Decimal(number.replace(",", ""))
+
+
+def value_for_people(field, name: str, value) -> str:
+    """One recorded value (auditlog stores text) as the reader reads it."""
+    if value in (None, "None", ""):
+        return "—"
+    text = str(value)
+    try:
+        if field is None:
+            return money_display(Decimal(text)) if name in _EXTRA_LABELS else text
+        if isinstance(field, models.BooleanField):
+            return {"True": gettext("Yes"), "False": gettext("No")}.get(text, text)
+        if field.choices:
+            labels = {str(key): label for key, label in field.flatchoices}
+            return str(labels.get(text, text))
+        if isinstance(field, MoneyField):
+            return money_display(_amount_in(text))
+        if isinstance(field, models.DecimalField):
+            return formats.number_format(Decimal(text), decimal_pos=field.decimal_places)
+        if isinstance(field, models.DateTimeField):
+            return sao_paulo_time_for_people(datetime.fromisoformat(text))
+    except (InvalidOperation, ValueError):
+        return text
+    return text
 
 
 def actor_for_people(entry: AuditEntry, request) -> str:

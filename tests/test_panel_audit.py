@@ -269,6 +269,49 @@ def test_history_page_shows_the_entries(team, team_owner):
     assert "Revoked API key" in html and team_owner.username in html and "Revoked at" in html
 
 
+def test_recorded_values_read_as_people_write_them(team, team_owner, https_receiver):
+    """The review's finding: audit and history values read as stored ("True", "R$25.50",
+    "2026-11-22T15:00:00+00:00", English field names). In Portuguese they read "Sim"/"Não",
+    "R$ 25,50", "8,50", times in São Paulo, and the fields' translated names."""
+    from panel.admin import change_display
+
+    browser = panel.browser_for(team_owner, language="pt-br")
+    url = reverse("admin:agencies_team_change", args=[team.pk])
+    posted = {
+        "name": team.name,
+        "markup_percent": "8,5",
+        "fee": "25,50",
+        "notification_email": team.notification_email,
+        "_pricing": "confirmed",
+    }
+    browser.post(url, posted)
+    endpoint = make_endpoint(team, https_receiver.url)
+    run_action(browser, WebhookEndpoint, "deactivate", endpoint)
+
+    with translation.override("pt-br"):
+        pricing = AuditEntry.objects.filter(additional_data__action="pricing_change").get()
+        rows = {name: (old, new) for name, old, new in change_display(pricing)}
+        deactivation = AuditEntry.objects.filter(additional_data__action="webhook_deactivate").get()
+        webhook_rows = {name: (old, new) for name, old, new in change_display(deactivation)}
+
+    assert rows["Taxa"] == ("R$\N{NO-BREAK SPACE}0,00", "R$\N{NO-BREAK SPACE}25,50"), rows
+    assert rows["Margem (%)"] == ("0,00", "8,50"), rows
+    [active] = [v for k, v in webhook_rows.items() if k.lower().startswith("ativ")]
+    assert active == ("Sim", "Não"), webhook_rows
+    assert not any(
+        "True" in old + new or "False" in old + new for old, new in webhook_rows.values()
+    )
+    history = browser.get(reverse("admin:agencies_team_history", args=[team.pk])).content.decode()
+    assert "R$\N{NO-BREAK SPACE}25,50" in history
+    # Written in English at the time, read in Portuguese now.
+    from panel.admin import value_for_people
+
+    fee = Team._meta.get_field("fee")
+    with translation.override("pt-br"):
+        assert value_for_people(fee, "fee", "R$1,234.56") == "R$\N{NO-BREAK SPACE}1.234,56"
+        assert value_for_people(fee, "fee", "R$ 1.234,56") == "R$\N{NO-BREAK SPACE}1.234,56"
+
+
 def test_agency_users_see_support_as_support_without_its_login_or_address(team, team_owner):
     """The review's finding: audit entries shown to agency users revealed support's login
     e-mail and IP address. They read "Support" now, with no address; support still sees both."""
