@@ -6,7 +6,7 @@ from django.conf import settings
 
 from core.money import fmt
 from core.timestamps import iso_utc
-from wallet.models import PaymentMethod, Recharge, Transaction
+from wallet.models import PaymentMethod, Recharge, Transaction, Withdrawal
 from wallet.page_tokens import payment_page_token
 
 
@@ -60,4 +60,27 @@ def payment_instructions(recharge: Recharge) -> dict:
         "boleto_pdf_url": f"{base}/api/v1/boleto/{recharge.id}/pdf?token={token}",
         "due_date": recharge.boleto_due_date.isoformat() if recharge.boleto_due_date else None,
         "expires_at": iso_utc(recharge.expires_at),
+    }
+
+
+def withdrawal_object(withdrawal: Withdrawal) -> dict:
+    """The wire shape of a withdrawal (API and `wallet.withdrawal.*` events)."""
+    return {
+        "id": withdrawal.id,
+        "amount": fmt(withdrawal.amount),
+        "currency": withdrawal.currency,
+        "status": withdrawal.status,
+        "destination": {
+            "type": "pix",
+            "pix_key_type": withdrawal.pix_key_type,
+            "pix_key": withdrawal.pix_key,
+            "holder_name": withdrawal.holder_name or None,
+            "holder_tax_id": withdrawal.holder_tax_id or None,
+        },
+        "failure_reason": withdrawal.failure_reason or None,
+        "transaction_id": withdrawal.debit_transaction_id,
+        "refund_transaction_id": withdrawal.refund_transaction_id,
+        "created_at": iso_utc(withdrawal.created_at),
+        "completed_at": iso_utc(withdrawal.completed_at),
+        "failed_at": iso_utc(withdrawal.failed_at),
     }

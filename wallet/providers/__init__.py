@@ -10,6 +10,8 @@ from wallet.providers.base import (
     PaymentProvider,
     ProviderError,
     ProviderPayment,
+    ProviderTransfer,
+    TransferRefused,
 )
 
 __all__ = [
@@ -19,6 +21,8 @@ __all__ = [
     "PaymentProvider",
     "ProviderError",
     "ProviderPayment",
+    "ProviderTransfer",
+    "TransferRefused",
     "get_provider",
     "provider_for",
 ]

@@ -12,6 +12,7 @@ from wallet.services.notifications import (
     notification_receive,
     notification_verdict,
     notification_verify_again,
+    transfer_notification_receive,
 )
 from wallet.services.recharges import (
     DailyLimitExceeded,
@@ -24,6 +25,14 @@ from wallet.services.recharges import (
     recharge_object,
     recharges_expire_due,
 )
+from wallet.services.withdrawals import (
+    WithdrawalNotFound,
+    withdrawal_check,
+    withdrawal_check_again,
+    withdrawal_create,
+    withdrawal_object,
+    withdrawals_check_open,
+)
 
 __all__ = [
     "DailyLimitExceeded",
@@ -31,6 +40,7 @@ __all__ = [
     "InsufficientBalance",
     "NotificationNotRejected",
     "RechargeNotFound",
+    "WithdrawalNotFound",
     "last_clean_ledger_check",
     "ledger_check_run",
     "notification_receive",
@@ -44,7 +54,13 @@ __all__ = [
     "recharge_object",
     "recharges_expire_due",
     "transaction_object",
+    "transfer_notification_receive",
     "wallet_create",
     "wallet_credit",
     "wallet_debit",
+    "withdrawal_check",
+    "withdrawal_check_again",
+    "withdrawal_create",
+    "withdrawal_object",
+    "withdrawals_check_open",
 ]
