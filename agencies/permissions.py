@@ -28,7 +28,15 @@ AGENCY_PERMISSIONS = {
         "delete_invitation",
     ],
     "core": ["view_auditentry"],
-    "wallet": ["view_wallet", "view_transaction", "view_recharge"],
+    "wallet": [
+        "view_wallet",
+        "view_transaction",
+        "view_recharge",
+        "view_payoutkey",
+        "add_payoutkey",
+        "change_payoutkey",
+        "view_withdrawal",
+    ],
     "webhooks": [
         "view_event",
         "view_webhookendpoint",

@@ -1,6 +1,7 @@
 """The wallet's pages in the panel, one module per subject: the ledger (wallets, movements) and
-its statement, and the recharges with their payment notifications."""
+its statement, the recharges with their payment notifications, and the withdrawals with the
+team's payout key."""
 
-from wallet.admin import ledger, recharges
+from wallet.admin import ledger, recharges, withdrawals
 
-__all__ = ["ledger", "recharges"]  # imported to register their admins
+__all__ = ["ledger", "recharges", "withdrawals"]  # imported to register their admins

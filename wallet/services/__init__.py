@@ -14,6 +14,7 @@ from wallet.services.notifications import (
     notification_verify_again,
     transfer_notification_receive,
 )
+from wallet.services.payout_keys import payout_key_normalize, payout_key_register
 from wallet.services.recharges import (
     DailyLimitExceeded,
     RechargeNotFound,
@@ -46,6 +47,8 @@ __all__ = [
     "notification_receive",
     "notification_verdict",
     "notification_verify_again",
+    "payout_key_normalize",
+    "payout_key_register",
     "recharge_cancel",
     "recharge_complete",
     "recharge_create",
