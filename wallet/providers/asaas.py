@@ -344,8 +344,10 @@ class AsaasProvider(PaymentProvider):
         }
         offset = 0
         for _page in range(MAX_TRANSFER_PAGES):
-            page = self._call("GET", "/transfers", params={**params, "offset": offset})
-            items = page.get("data")
+            page = _exact_json(
+                self._send("GET", "/transfers", params={**params, "offset": offset}), "transfers"
+            )
+            items = page.get("data") if isinstance(page, dict) else None
             if not isinstance(items, list):
                 raise ProviderError(details={"provider": "asaas", "reason": "not a list"})
             for item in items:
@@ -361,23 +363,7 @@ class AsaasProvider(PaymentProvider):
         self._call("DELETE", f"/transfers/{quote(transfer_id, safe='')}/cancel")
 
     def _transfer_answer(self, response: requests.Response) -> ProviderTransfer:
-        if response.status_code != 200:
-            raise ProviderError(
-                details={
-                    "provider": "asaas",
-                    "status": response.status_code,
-                    "errors": _error_descriptions(response),
-                }
-            )
-        try:
-            body = json.loads(
-                response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
-            )
-        except ValueError as exc:
-            raise ProviderError(
-                details={"provider": "asaas", "reason": f"unreadable transfer: {exc}"}
-            ) from exc
-        return _readable_transfer(body)
+        return _readable_transfer(_exact_json(response, "transfer"))
 
 
 def _no_constant(name: str):
@@ -410,6 +396,27 @@ def _payment_from(body) -> ProviderPayment:
     return ProviderPayment(
         id=payment_id, status=status, state=state, value=value, external_reference=reference
     )
+
+
+def _exact_json(response: requests.Response, what: str):
+    """A 200's JSON with its numbers read exactly (Decimal, never float); anything else, or a
+    body that is not JSON, raises ProviderError."""
+    if response.status_code != 200:
+        raise ProviderError(
+            details={
+                "provider": "asaas",
+                "status": response.status_code,
+                "errors": _error_descriptions(response),
+            }
+        )
+    try:
+        return json.loads(
+            response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
+        )
+    except ValueError as exc:
+        raise ProviderError(
+            details={"provider": "asaas", "reason": f"unreadable {what}: {exc}"}
+        ) from exc
 
 
 def _readable_transfer(body) -> ProviderTransfer:
