@@ -305,8 +305,15 @@ class WithdrawalSerializer(serializers.Serializer):
     currency = serializers.CharField()
     status = serializers.ChoiceField(choices=Withdrawal.Status.values)
     destination = WithdrawalDestinationSerializer()
+    failure_code = serializers.ChoiceField(
+        choices=Withdrawal.FailureCode.values,
+        allow_null=True,
+        help_text="Why it failed or was cancelled (credited back): `holder_mismatch` (the key's "
+        "holder is not the team's CNPJ/CPF), `refused` (the provider refused the request), "
+        "`transfer_failed`, `transfer_cancelled`.",
+    )
     failure_reason = serializers.CharField(
-        allow_null=True, help_text="Why it failed or was cancelled (credited back)."
+        allow_null=True, help_text="The failure in words: the provider's, or ours."
     )
     transaction_id = serializers.CharField(help_text="The wallet's debit (txn_…).")
     refund_transaction_id = serializers.CharField(

@@ -382,6 +382,12 @@ class Withdrawal(models.Model):
 
     FINAL_STATUSES = (Status.COMPLETED, Status.FAILED, Status.CANCELLED)
 
+    class FailureCode(models.TextChoices):
+        HOLDER_MISMATCH = "holder_mismatch", _("The PIX key's holder is not the team")
+        REFUSED = "refused", _("The payment provider refused the transfer")
+        TRANSFER_FAILED = "transfer_failed", _("The transfer failed")
+        TRANSFER_CANCELLED = "transfer_cancelled", _("The transfer was cancelled")
+
     id = PrefixedIdField(prefix="wdr")
     team = models.ForeignKey(
         "agencies.Team",
@@ -423,7 +429,15 @@ class Withdrawal(models.Model):
     checked_at = models.DateTimeField(_("last read back at"), null=True, blank=True)
     # Set when we asked the provider to cancel the transfer (its key holder is not the team).
     refused_at = models.DateTimeField(_("refused at"), null=True, blank=True)
-    failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
+    failure_code = models.CharField(
+        _("failure"), max_length=20, choices=FailureCode.choices, blank=True
+    )
+    failure_reason = models.CharField(
+        _("failure reason"),
+        max_length=255,
+        blank=True,
+        help_text=_("In the payment provider's words, or ours."),
+    )
     debit_transaction = models.OneToOneField(
         Transaction,
         on_delete=models.PROTECT,

@@ -77,6 +77,7 @@ def withdrawal_object(withdrawal: Withdrawal) -> dict:
             "holder_name": withdrawal.holder_name or None,
             "holder_tax_id": withdrawal.holder_tax_id or None,
         },
+        "failure_code": withdrawal.failure_code or None,
         "failure_reason": withdrawal.failure_reason or None,
         "transaction_id": withdrawal.debit_transaction_id,
         "refund_transaction_id": withdrawal.refund_transaction_id,

@@ -184,6 +184,7 @@ class WithdrawalAdmin(TeamScopedAdmin):
         "submit_attempts",
         "checked_at",
         "refused_at",
+        "failure_code",
         "failure_reason",
         "debit_link",
         "refund_link",

@@ -324,7 +324,7 @@ class AsaasProvider(PaymentProvider):
         if response.status_code == 400:
             # Asaas's validation errors (an invalid key, not enough balance in the account...):
             # no transfer was created.
-            raise TransferRefused("; ".join(_error_descriptions(response)) or "refused by Asaas")
+            raise TransferRefused("; ".join(_error_descriptions(response)))
         return self._transfer_answer(response)
 
     def fetch_transfer(self, transfer_id: str) -> ProviderTransfer | None:

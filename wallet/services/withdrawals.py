@@ -51,6 +51,7 @@ from webhooks.services import event_record
 
 logger = logging.getLogger(__name__)
 Status = Withdrawal.Status
+FailureCode = Withdrawal.FailureCode
 COUNTS_TOWARDS_DAILY_LIMIT = (Status.PENDING, Status.COMPLETED)
 # A masked document must show at least this many of its digits to be told apart.
 MIN_VISIBLE_DIGITS = 6
@@ -221,7 +222,8 @@ def withdrawal_submit(*, withdrawal: Withdrawal, seen: datetime | None = None) -
         return _settle(
             claimed,
             status=Status.FAILED,
-            reason=f"Refused by the payment provider: {exc.reason}"[:255],
+            code=FailureCode.REFUSED,
+            reason=exc.reason,
         )
     except ProviderError as exc:
         # Timeout, 5xx, an unreadable answer: the transfer may exist. It is looked up by our id
@@ -354,10 +356,25 @@ def withdrawal_apply_transfer(*, withdrawal: Withdrawal, transfer: ProviderTrans
             return _complete(row)
         if transfer.state in ("failed", "cancelled"):
             if row.refused_at is not None:
-                return _settle(row, status=Status.FAILED, reason=row.failure_reason)
-            status = Status.FAILED if transfer.state == "failed" else Status.CANCELLED
-            reason = transfer.fail_reason or f"The transfer was {status} by the payment provider"
-            return _settle(row, status=status, reason=reason)
+                return _settle(
+                    row,
+                    status=Status.FAILED,
+                    code=FailureCode.HOLDER_MISMATCH,
+                    reason=row.failure_reason,
+                )
+            if transfer.state == "failed":
+                return _settle(
+                    row,
+                    status=Status.FAILED,
+                    code=FailureCode.TRANSFER_FAILED,
+                    reason=transfer.fail_reason,
+                )
+            return _settle(
+                row,
+                status=Status.CANCELLED,
+                code=FailureCode.TRANSFER_CANCELLED,
+                reason=transfer.fail_reason,
+            )
         refuse = holder_ok is False
         if refuse and row.refused_at is None:
             row.refused_at = timezone.now()
@@ -417,7 +434,7 @@ def _complete(row: Withdrawal) -> Withdrawal:
     return row
 
 
-def _settle(row: Withdrawal, *, status: str, reason: str) -> Withdrawal:
+def _settle(row: Withdrawal, *, status: str, code: str, reason: str) -> Withdrawal:
     """Fail or cancel a pending withdrawal and credit its amount back, once (the ledger's unique
     reference: a second credit of this withdrawal cannot be written)."""
     with transaction.atomic():
@@ -433,6 +450,7 @@ def _settle(row: Withdrawal, *, status: str, reason: str) -> Withdrawal:
             description=f"Withdrawal {row.id} {status}: credited back",
         )
         row.status = status
+        row.failure_code = code
         row.failure_reason = reason[:255]
         row.failed_at = timezone.now()
         row.save()
@@ -445,6 +463,8 @@ def _settle(row: Withdrawal, *, status: str, reason: str) -> Withdrawal:
                 "status": Status.PENDING,
                 "failed_at": None,
                 "refund_transaction_id": None,
+                "failure_code": None,
+                "failure_reason": None,
             },
         )
         send_withdrawal_email.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask

@@ -159,7 +159,8 @@ def test_a_failed_transfer_credits_back_once(
             fail_reason="Conta encerrada",
         )
     read = live_client.get(f"{WITHDRAWALS}/{data['id']}").json()["data"]
-    assert read["status"] == "failed" and read["failure_reason"] == "Conta encerrada"
+    assert read["status"] == "failed" and read["failure_code"] == "transfer_failed"
+    assert read["failure_reason"] == "Conta encerrada"
     assert read["refund_transaction_id"] is not None
     assert balance(payout_team) == Decimal("1000.00")
 
@@ -183,6 +184,7 @@ def test_a_cancelled_transfer_is_cancelled_and_credited_back(
     settle_by_event(client, fake_asaas, fake_asaas.only()["id"], "CANCELLED", "TRANSFER_CANCELLED")
     withdrawal = Withdrawal.objects.get(pk=data["id"])
     assert withdrawal.status == "cancelled" and withdrawal.refund_transaction_id
+    assert (withdrawal.failure_code, withdrawal.failure_reason) == ("transfer_cancelled", "")
     assert balance(payout_team) == Decimal("1000.00")
     assert event_types(data["id"]) == ["wallet.withdrawal.created", "wallet.withdrawal.failed"]
     assert_ledger_clean()
@@ -196,7 +198,7 @@ def test_a_key_held_by_another_cnpj_is_refused_and_credited_back(
     assert fake_asaas.cancels == 1
     assert fake_asaas.only()["status"] == "CANCELLED"
     withdrawal = Withdrawal.objects.get(pk=data["id"])
-    assert withdrawal.status == "failed"
+    assert (withdrawal.status, withdrawal.failure_code) == ("failed", "holder_mismatch")
     assert "Outra Empresa Ltda" in withdrawal.failure_reason
     assert "is not the team's CNPJ or CPF" in withdrawal.failure_reason
     assert withdrawal.holder_tax_id == OTHER_CNPJ
@@ -275,7 +277,7 @@ def test_a_refusal_fails_at_once_and_credits_back(live_client, payout_team, fake
     fake_asaas.fail_next_post("refuse")
     data = withdraw(live_client).json()["data"]
     assert data["status"] == "failed"
-    assert data["failure_reason"] == "Refused by the payment provider: Saldo insuficiente."
+    assert (data["failure_code"], data["failure_reason"]) == ("refused", "Saldo insuficiente.")
     assert balance(payout_team) == Decimal("1000.00")
     assert_ledger_clean()
 

@@ -241,6 +241,9 @@ def _withdrawal_messages(team) -> dict:
         id="wdr_01samplewithdrawalfail",
         status="failed",
         failed_at=datetime(2027, 1, 15, 13, 2, tzinfo=UTC),
+        failure_code="holder_mismatch",
+        holder_name="Outra Empresa Ltda",
+        holder_tax_id="45.997.418/0001-53",
         failure_reason="The PIX key's holder (Outra Empresa Ltda, 45.997.418/0001-53) is not "
         "the team's CNPJ or CPF",
     )
