@@ -21,12 +21,20 @@ from agencies.models import ApiKey, Integration, Team
 from bookings.display import cancellation_note_for_people, failure_reason_for_people
 from bookings.models import Booking, BookingAirlineChange, BookingCancellation
 from core.timestamps import business_date, business_day_bounds
-from wallet.models import TEST_MODE_BALANCE, ProviderNotification, Recharge, Transaction, Wallet
+from wallet.models import (
+    TEST_MODE_BALANCE,
+    ProviderNotification,
+    Recharge,
+    Transaction,
+    Wallet,
+    Withdrawal,
+)
 from webhooks.models import Event, EventType, WebhookEndpoint
 
 ZERO = Decimal("0.00")
 LIST_LIMIT = 8  # rows of each list on the page; each list links to all of them
 ATTENTION_LOOKBACK = timedelta(days=7)  # support's lists of recent problems
+WITHDRAWAL_STUCK_AFTER = timedelta(minutes=30)  # a PIX transfer still open this long is stuck
 
 EVENT_LABELS = {
     EventType.BOOKING_CREATED: _("Booking created"),
@@ -327,7 +335,8 @@ def disabled_webhooks(*, live_mode: bool) -> QuerySet[WebhookEndpoint]:
 def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     """Support's worklist, each list with its count and first rows, most urgent first:
     bookings whose supplier outcome is unknown (until resolved), cancellations whose
-    confirmation's answer was lost (until settled), and over the last 7 days,
+    confirmation's answer was lost (until settled), withdrawals pending for more than 30
+    minutes (until settled), and over the last 7 days,
     recharges paid after they expired, payment notifications rejected, bookings failed and
     webhooks disabled after consecutive failures. Payment notifications have no mode: they are
     listed in both."""
@@ -427,6 +436,28 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
                 "team": n.recharge.team if n.recharge_id else None,
                 "url": _change("wallet_providernotification", n.pk),
                 "status": ("failed", _("Rejected")),
+            },
+        )
+    )
+    stuck = Withdrawal.objects.filter(
+        live_mode=live_mode,
+        status=Withdrawal.Status.PENDING,
+        created_at__lte=now - WITHDRAWAL_STUCK_AFTER,
+    )
+    lists.append(
+        _attention_list(
+            key="stuck_withdrawals",
+            title=_("Withdrawals pending for more than 30 minutes"),
+            queryset=stuck.select_related("team").order_by("created_at"),
+            url=_changelist("wallet_withdrawal", status__exact="pending", mode=mode),
+            row=lambda w: {
+                "label": w.id,
+                "detail": w.provider_status or _("No transfer at the provider yet"),
+                "amount": w.amount,
+                "at": w.created_at,
+                "team": w.team,
+                "url": _change("wallet_withdrawal", w.pk),
+                "status": (w.status, w.get_status_display()),
             },
         )
     )

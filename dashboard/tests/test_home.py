@@ -238,6 +238,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
     assert {key: item["count"] for key, item in lists.items()} == {
         **{key: 1 for key in lists},
         "unknown_cancellations": 0,
+        "stuck_withdrawals": 0,
         "disabled_webhooks": 2,
     }
 
@@ -256,6 +257,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
         "airline_changes": 0,
         "late_recharges": 0,
         "rejected_notifications": 1,
+        "stuck_withdrawals": 0,
         "failed_bookings": 0,
         "disabled_webhooks": 0,
     }

@@ -21,7 +21,7 @@ from panel.admin import (
     status_label,
 )
 from wallet import boleto
-from wallet.models import ProviderNotification, Recharge, Transaction
+from wallet.models import ProviderNotification, Recharge, Transaction, Withdrawal
 from wallet.selectors import wallet_balance_snapshot
 from wallet.services import notification_verify_again, recharge_cancel, recharge_complete
 
@@ -188,11 +188,12 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "reason",
         "payment_id",
         "recharge_link",
+        "withdrawal_link",
         "provider_status",
         "alert_sent_at",
     ]
     list_filter = ["state", "reason", "provider", "event_type"]
-    search_fields = ["event_id", "payment_id", "recharge__id"]
+    search_fields = ["event_id", "payment_id", "recharge__id", "withdrawal__id"]
     date_hierarchy = "received_at"
     list_select_related = ["recharge"]
     readonly_fields = [
@@ -201,6 +202,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "event_type",
         "payment_id",
         "recharge_link",
+        "withdrawal_link",
         "received_at",
         "state",
         "reason",
@@ -293,6 +295,13 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
             return "—"
         url = admin_url(Recharge, "change", obj.recharge_id)
         return format_html('<a href="{}">{}</a>', url, obj.recharge_id)
+
+    @admin.display(description=_("withdrawal"), ordering="withdrawal")
+    def withdrawal_link(self, obj):
+        if not obj.withdrawal_id:
+            return "—"
+        url = admin_url(Withdrawal, "change", obj.withdrawal_id)
+        return format_html('<a href="{}">{}</a>', url, obj.withdrawal_id)
 
     @admin.display(description=_("body as received"))
     def payload_pretty(self, obj):

@@ -443,6 +443,23 @@ def test_support_checks_a_stuck_withdrawal_again(live_client, payout_team, fake_
     assert_ledger_clean()
 
 
+def test_support_sees_withdrawals_pending_for_long_on_the_home_page(
+    live_client, payout_team, fake_asaas
+):
+    from dashboard.display import support_home
+
+    fake_asaas.fail_next_post("timeout_after_create")
+    data = withdraw(live_client).json()["data"]
+
+    def stuck():
+        lists = {item["key"]: item for item in support_home(live_mode=True)["attention"]}
+        return [row["label"] for row in lists["stuck_withdrawals"]["rows"]]
+
+    assert stuck() == []
+    with time_machine.travel(timezone.now() + timedelta(minutes=31)):
+        assert stuck() == [data["id"]]
+
+
 # --- Racing withdrawals ------------------------------------------------------------------------
 
 
