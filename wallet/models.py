@@ -3,6 +3,7 @@ from decimal import Decimal
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.ids import PrefixedIdField
 
@@ -375,10 +376,10 @@ class Withdrawal(models.Model):
     (wallet.services.withdrawals, docs/withdrawals.md)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", _("Pending")
-        COMPLETED = "completed", _("Completed")
-        FAILED = "failed", _("Failed")
-        CANCELLED = "cancelled", _("Cancelled")
+        PENDING = "pending", pgettext_lazy("withdrawal", "Pending")
+        COMPLETED = "completed", pgettext_lazy("withdrawal", "Completed")
+        FAILED = "failed", pgettext_lazy("withdrawal", "Failed")
+        CANCELLED = "cancelled", pgettext_lazy("withdrawal", "Cancelled")
 
     FINAL_STATUSES = (Status.COMPLETED, Status.FAILED, Status.CANCELLED)
 
