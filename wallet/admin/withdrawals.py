@@ -159,7 +159,6 @@ class WithdrawalAdmin(TeamScopedAdmin):
         "status_display",
         "money_amount",
         "provider_status",
-        "pix_key",
         "created_at",
     ]
     list_filter = [live_mode_filter(), "status", "provider", "team"]
