@@ -348,11 +348,11 @@ class WithdrawalListApi(ApiView):
 
         def validate(self, attrs: dict) -> dict:
             amount = parse_amount(attrs["amount"])
-            if amount is None or amount <= 0:
+            if amount is None:
                 raise serializers.ValidationError(
                     {
-                        "amount": "Must be a positive decimal string with at most two "
-                        'fractional digits, e.g. "250.00".'
+                        "amount": "Must be a decimal string with at most two fractional "
+                        'digits, e.g. "250.00".'
                     }
                 )
             return {"amount": amount}

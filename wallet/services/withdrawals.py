@@ -151,7 +151,7 @@ def withdrawal_create(*, team: Team, live_mode: bool, amount: Decimal) -> Withdr
     WithdrawalDailyLimitExceeded or InsufficientBalance. The provider's failure to answer is
     not an error here: the withdrawal stays pending and the periodic check settles it."""
     minimum = settings.WALLET_WITHDRAWAL_MIN_AMOUNT
-    if amount < minimum:
+    if amount < minimum or amount <= 0:
         raise WithdrawalBelowMinimum(f"Minimum withdrawal is R$ {money_text(minimum)}")
     if not valid_tax_id(team.tax_id):
         raise TaxIdRequired()
