@@ -182,3 +182,20 @@ def withdrawal_email_send(*, withdrawal_id: str) -> bool:
         withdrawal.email_sent_at = timezone.now()
         withdrawal.save(update_fields=["email_sent_at"])
     return True
+
+
+def withdrawal_emails_requeue(*, now=None) -> int:
+    """Queue again the e-mails of withdrawals settled in the last day but not yet sent: the
+    broker was down when they were settled, or the mail server refused. Returns how many."""
+    from wallet.tasks import send_withdrawal_email
+
+    now = now or timezone.now()
+    settled = Q(completed_at__range=(now - timedelta(days=1), now - ALERT_GRACE)) | Q(
+        failed_at__range=(now - timedelta(days=1), now - ALERT_GRACE)
+    )
+    waiting = list(
+        Withdrawal.objects.filter(settled, email_sent_at__isnull=True).values_list("pk", flat=True)
+    )
+    for withdrawal_id in waiting:
+        send_withdrawal_email.delay(withdrawal_id)
+    return len(waiting)

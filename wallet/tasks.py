@@ -42,9 +42,12 @@ def send_ledger_alert(check_id: int) -> bool:
 
 @shared_task(ignore_result=True)
 def check_withdrawals() -> int:
-    """Withdrawals whose transfer is still open, read back from the provider (beat)."""
+    """Withdrawals whose transfer is still open, read back from the provider (beat); and the
+    e-mails of settled ones whose message was lost, queued again."""
+    from wallet.emails import withdrawal_emails_requeue
     from wallet.services import withdrawals_check_open
 
+    withdrawal_emails_requeue()
     return withdrawals_check_open()
 
 

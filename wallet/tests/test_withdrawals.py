@@ -322,6 +322,22 @@ def test_an_event_of_a_transfer_we_did_not_make_is_rejected(
     assert answer == {"received": True, "result": "rejected", "reason": "unknown_transfer"}
 
 
+def test_an_email_whose_message_was_lost_is_queued_again_and_sent_once(
+    live_client, payout_team, fake_asaas, django_capture_on_commit_callbacks
+):
+    from wallet.tasks import check_withdrawals
+
+    data = withdraw(live_client).json()["data"]  # its callbacks never run: the message is lost
+    fake_asaas.settle(fake_asaas.only()["id"], "DONE")
+    withdrawals_check_open()  # settled; the queued e-mail is lost again
+    assert mail.outbox == [] and Withdrawal.objects.get(pk=data["id"]).status == "completed"
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        check_withdrawals()
+        check_withdrawals()
+    assert len(mail.outbox) == 1
+    assert Withdrawal.objects.get(pk=data["id"]).email_sent_at is not None
+
+
 # --- The rules of a request ------------------------------------------------------------------
 
 
