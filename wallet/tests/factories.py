@@ -6,8 +6,18 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from agencies.tests.factories import TeamFactory
-from wallet.models import LedgerCheck, ProviderNotification, Recharge, Transaction, Wallet
-from wallet.services import wallet_credit
+from wallet.models import (
+    LedgerCheck,
+    PayoutKey,
+    ProviderNotification,
+    Recharge,
+    Transaction,
+    Wallet,
+    Withdrawal,
+)
+from wallet.services import payout_key_register, wallet_credit, withdrawal_create
+
+TEAM_CNPJ = "11.222.333/0001-81"
 
 
 class WalletFactory(DjangoModelFactory):
@@ -86,3 +96,34 @@ class LedgerCheckFactory(DjangoModelFactory):
     checked_at = factory.LazyFunction(timezone.now)
     consistent = True
     wallets = 1
+
+
+class PayoutKeyFactory(DjangoModelFactory):
+    """The team's payout PIX key, its own CNPJ (registered as the panel does, after the team's
+    CNPJ is set)."""
+
+    class Meta:
+        model = PayoutKey
+
+    team = factory.SubFactory(TeamFactory, tax_id=TEAM_CNPJ)
+    key_type = "cnpj"
+    key = TEAM_CNPJ
+
+    @classmethod
+    def _create(cls, model_class, *, team, key_type, key):
+        return payout_key_register(team=team, key_type=key_type, key=key)
+
+
+class WithdrawalFactory(DjangoModelFactory):
+    """A test-mode withdrawal as the API makes it: debited, and completed by the sandbox."""
+
+    class Meta:
+        model = Withdrawal
+
+    team = factory.LazyFunction(lambda: PayoutKeyFactory().team)
+    live_mode = False
+    amount = Decimal("150.00")
+
+    @classmethod
+    def _create(cls, model_class, *, team, live_mode, amount):
+        return withdrawal_create(team=team, live_mode=live_mode, amount=amount)
