@@ -245,19 +245,9 @@ class AsaasProvider(PaymentProvider):
         response = self._send("GET", f"/payments/{quote(provider_charge_id, safe='')}")
         if response.status_code == 404:
             return None
-        if response.status_code != 200:
-            raise ProviderError(
-                details={
-                    "provider": "asaas",
-                    "status": response.status_code,
-                    "errors": _error_descriptions(response),
-                }
-            )
+        # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
+        body = _exact_json(response, "payment")
         try:
-            # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
-            body = json.loads(
-                response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
-            )
             return _payment_from(body)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise ProviderError(
