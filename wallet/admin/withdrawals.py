@@ -75,7 +75,7 @@ class PayoutKeyAdmin(TeamScopedAdmin):
         form_class = super().get_form(request, obj, change, **kwargs)
         team = obj.team if obj is not None else self._own_team(request)
 
-        class ScopedPayoutKeyForm(form_class):  # type: ignore[misc,valid-type]
+        class ScopedPayoutKeyForm(form_class):
             def __init__(self, *args, **kw):
                 super().__init__(*args, team=team, **kw)
 
