@@ -28,7 +28,16 @@ AGENCY_PERMISSIONS = {
         "delete_invitation",
     ],
     "core": ["view_auditentry"],
-    "wallet": ["view_wallet", "view_transaction", "view_recharge", "view_reversal"],
+    "wallet": [
+        "view_wallet",
+        "view_transaction",
+        "view_recharge",
+        "view_reversal",
+        "view_payoutkey",
+        "add_payoutkey",
+        "change_payoutkey",
+        "view_withdrawal",
+    ],
     "webhooks": [
         "view_event",
         "view_webhookendpoint",

@@ -47,6 +47,15 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "payment_provider_error:502",
     ),
     "wallet_recharge_simulate_payment": ("test_mode_only", "recharge_not_found"),
+    "wallet_withdrawals_list": (),
+    "wallet_withdrawals_create": (
+        "withdrawal_below_minimum",
+        "tax_id_required",
+        "payout_key_required",
+        "withdrawal_daily_limit_exceeded",
+        "insufficient_balance",
+    ),
+    "wallet_withdrawals_get": ("withdrawal_not_found",),
     "flights_search": (
         "invalid_airport_code",
         "invalid_date_format",

@@ -138,6 +138,21 @@ OPERATIONS = {
         "Pay a test recharge (test keys only)",
         "Simulates the payer paying a test-mode recharge: it completes and is credited.",
     ),
+    "wallet_withdrawals_create": (
+        "Withdraw to the team's own account",
+        "Debits the wallet and sends the amount by PIX to the team's payout key (registered in "
+        "the panel): `pending`, then `completed`, or `failed`/`cancelled` with the amount "
+        "credited back. Only a key whose holder has the team's own CNPJ or CPF is paid. Test "
+        "keys simulate the transfer (docs/withdrawals.md).",
+    ),
+    "wallet_withdrawals_list": (
+        "List withdrawals",
+        "The team's withdrawals of this mode, newest first; filter by status.",
+    ),
+    "wallet_withdrawals_get": (
+        "Read a withdrawal",
+        "Its status as the payment provider's transfer last reported it, and the key's holder.",
+    ),
     "flights_search": (
         "Search flight offers",
         "Offers priced for the agency: the airline fare converted to BRL at a locked rate "
@@ -294,6 +309,12 @@ LINKS = {
     ("wallet_recharge_create", "201"): {
         "ReadRecharge": ("wallet_recharge_get", {"recharge_id": "$response.body#/data/id"}),
         "CancelRecharge": ("wallet_recharge_cancel", {"recharge_id": "$response.body#/data/id"}),
+    },
+    ("wallet_withdrawals_create", "201"): {
+        "ReadWithdrawal": (
+            "wallet_withdrawals_get",
+            {"withdrawal_id": "$response.body#/data/id"},
+        ),
     },
     ("bookings_create", "201"): {
         "ReadBooking": ("bookings_get", {"booking_id": "$response.body#/id"}),
@@ -596,6 +617,7 @@ EVENT_OBJECT_OF = {
     "wallet.credit": "Transaction",
     "wallet.debit": "Transaction",
     "wallet.recharge": "Recharge",
+    "wallet.withdrawal": "Withdrawal",
     "wallet.low_balance": "LowBalanceObject",
     "wallet.reversal": "ReversalObject",
     "integration": "IntegrationObject",

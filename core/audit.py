@@ -68,16 +68,19 @@ def audit_action(
     summary: str,
     run: Callable[[Any], object],  # called with obj
     extra_changes: Callable[[], dict] | None = None,
+    created: bool = False,
 ):
     """Run a panel action on `obj` and record it: one entry with the action's name, a summary
     of its effect (amounts) and the old and new values of the object's audited fields.
+    `created`: the action creates `obj` (not yet saved): its entry is a creation, with the new
+    values only.
 
     The automatic entries are switched off while the action runs so that the action is one
     entry, not an action entry plus a bare field change. `extra_changes` is called before and
     after the action for values outside the object (e.g. the wallet balance), each a dict of
     name → value; they are recorded as old → new too."""
     manager = type(obj)._default_manager
-    before = manager.get(pk=obj.pk)
+    before = None if created else manager.get(pk=obj.pk)
     outside_before = extra_changes() if extra_changes else {}
     with disable_auditlog():
         result = run(obj)
@@ -95,7 +98,7 @@ def audit_action(
         AuditEntry.objects.log_create(
             after,
             force_log=True,
-            action=AuditEntry.Action.UPDATE,
+            action=AuditEntry.Action.CREATE if created else AuditEntry.Action.UPDATE,
             changes=changes,
             actor=actor,
             additional_data=additional,

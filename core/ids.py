@@ -39,6 +39,7 @@ ID_PREFIXES = frozenset(
         "key",
         "itg",
         "inv",  # panel invitations
+        "wdr",  # wallet withdrawals to the team's own account
     }
 )
 

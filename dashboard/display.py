@@ -28,12 +28,14 @@ from wallet.models import (
     Reversal,
     Transaction,
     Wallet,
+    Withdrawal,
 )
 from webhooks.models import Event, EventType, WebhookEndpoint
 
 ZERO = Decimal("0.00")
 LIST_LIMIT = 8  # rows of each list on the page; each list links to all of them
 ATTENTION_LOOKBACK = timedelta(days=7)  # support's lists of recent problems
+WITHDRAWAL_STUCK_AFTER = timedelta(minutes=30)  # a PIX transfer still open this long is stuck
 
 EVENT_LABELS = {
     EventType.BOOKING_CREATED: _("Booking created"),
@@ -51,6 +53,9 @@ EVENT_LABELS = {
     EventType.WALLET_RECHARGE_EXPIRED: _("Recharge expired"),
     EventType.WALLET_LOW_BALANCE: _("Low balance"),
     EventType.WALLET_REVERSAL: _("Recharge reversed"),
+    EventType.WALLET_WITHDRAWAL_CREATED: _("Withdrawal requested"),
+    EventType.WALLET_WITHDRAWAL_COMPLETED: _("Withdrawal completed"),
+    EventType.WALLET_WITHDRAWAL_FAILED: _("Withdrawal failed"),
     EventType.INTEGRATION_CONNECTED: _("Supplier connected"),
     EventType.INTEGRATION_DISCONNECTED: _("Supplier disconnected"),
     EventType.API_KEY_CREATED: _("API key created"),
@@ -340,10 +345,11 @@ def disabled_webhooks(*, live_mode: bool) -> QuerySet[WebhookEndpoint]:
 def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
     """Support's worklist, each list with its count and first rows, most urgent first:
     bookings whose supplier outcome is unknown (until resolved), cancellations whose
-    confirmation's answer was lost (until settled), wallets in debt (live, until paid), and over
-    the last 7 days, recharges reversed after their credit (live), recharges paid after they
-    expired, payment notifications rejected, bookings failed and webhooks disabled after
-    consecutive failures. Payment notifications have no mode: they are listed in both."""
+    confirmation's answer was lost (until settled), wallets in debt (live, until paid),
+    withdrawals pending for more than 30 minutes (until settled), and over the last 7 days,
+    recharges reversed after their credit (live), recharges paid after they expired, payment
+    notifications rejected, bookings failed and webhooks disabled after consecutive failures.
+    Payment notifications have no mode: they are listed in both."""
     now = now or timezone.now()
     since = now - ATTENTION_LOOKBACK
     mode = _mode(live_mode)
@@ -477,6 +483,28 @@ def attention(*, live_mode: bool, now: datetime | None = None) -> list[dict]:
                 "team": n.recharge.team if n.recharge_id else None,
                 "url": _change("wallet_providernotification", n.pk),
                 "status": ("failed", _("Rejected")),
+            },
+        )
+    )
+    stuck = Withdrawal.objects.filter(
+        live_mode=live_mode,
+        status=Withdrawal.Status.PENDING,
+        created_at__lte=now - WITHDRAWAL_STUCK_AFTER,
+    )
+    lists.append(
+        _attention_list(
+            key="stuck_withdrawals",
+            title=_("Withdrawals pending for more than 30 minutes"),
+            queryset=stuck.select_related("team").order_by("created_at"),
+            url=_changelist("wallet_withdrawal", status__exact="pending", mode=mode),
+            row=lambda w: {
+                "label": w.id,
+                "detail": w.provider_status or _("No transfer at the provider yet"),
+                "amount": w.amount,
+                "at": w.created_at,
+                "team": w.team,
+                "url": _change("wallet_withdrawal", w.pk),
+                "status": (w.status, w.get_status_display()),
             },
         )
     )

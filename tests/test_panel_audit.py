@@ -385,6 +385,11 @@ ACTION_TEXTS = {
     "booking_cancel": ("Cancelled booking", "Reserva cancelada"),
     "recharge_mark_paid": ("Marked recharge paid", "Recarga marcada como paga"),
     "recharge_cancel": ("Cancelled recharge", "Recarga cancelada"),
+    "payout_key_register": ("Registered payout PIX key", "Chave PIX de saque cadastrada"),
+    "withdrawal_check_again": (
+        "Checked withdrawal again with the provider",
+        "Saque verificado de novo com o provedor",
+    ),
     "webhook_deactivate": ("Deactivated webhook", "Webhook desativado"),
     "webhook_reactivate": ("Reactivated webhook", "Webhook reativado"),
     "webhook_test": ("Sent a test event", "Evento de teste enviado"),

@@ -9,19 +9,34 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
-from api.fields import QueryDateField, StrictCharField, StringChoiceField, one_of_message
+from api.fields import (
+    QueryChoicesField,
+    QueryDateField,
+    StrictCharField,
+    StringChoiceField,
+    one_of_message,
+)
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from core.exceptions import ApplicationError
 from core.money import parse_amount
-from wallet.models import PaymentMethod, Recharge, Transaction
-from wallet.selectors import recharge_get, transaction_list, transaction_summary, wallet_balance
+from wallet.models import PaymentMethod, PixKeyType, Recharge, Transaction, Withdrawal
+from wallet.selectors import (
+    recharge_get,
+    transaction_list,
+    transaction_summary,
+    wallet_balance,
+    withdrawal_get,
+    withdrawal_list,
+)
 from wallet.services import (
     recharge_cancel,
     recharge_complete,
     recharge_create,
     recharge_object,
     transaction_object,
+    withdrawal_create,
+    withdrawal_object,
 )
 from wallet.services.recharges import MAX_AMOUNT, MIN_AMOUNT
 
@@ -275,3 +290,138 @@ class RechargeSimulatePaymentApi(ApiView):
             raise TestModeOnly()
         recharge = recharge_get(team=request.user.team, live_mode=False, recharge_id=recharge_id)
         return envelope(recharge_object(recharge_complete(recharge=recharge)))
+
+
+# --- Withdrawals to the team's own account (docs/withdrawals.md) ---------------------------------
+
+
+class WithdrawalDestinationSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["pix"])
+    pix_key_type = serializers.ChoiceField(choices=PixKeyType.values)
+    pix_key = serializers.CharField(help_text="The team's payout PIX key when it was requested.")
+    holder_name = serializers.CharField(
+        allow_null=True, help_text="The key's holder, as the payment provider reports it."
+    )
+    holder_tax_id = serializers.CharField(
+        allow_null=True,
+        help_text="The holder's CNPJ or CPF as the provider reports it (it may mask digits).",
+    )
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="wdr_…")
+    amount = serializers.CharField()
+    currency = serializers.CharField()
+    status = serializers.ChoiceField(choices=Withdrawal.Status.values)
+    destination = WithdrawalDestinationSerializer()
+    failure_code = serializers.ChoiceField(
+        choices=Withdrawal.FailureCode.values,
+        allow_null=True,
+        help_text="Why it failed or was cancelled (credited back): `holder_mismatch` (the key's "
+        "holder is not the team's CNPJ/CPF), `refused` (the provider refused the request), "
+        "`transfer_failed`, `transfer_cancelled`.",
+    )
+    failure_reason = serializers.CharField(
+        allow_null=True, help_text="The failure in words: the provider's, or ours."
+    )
+    transaction_id = serializers.CharField(help_text="The wallet's debit (txn_…).")
+    refund_transaction_id = serializers.CharField(
+        allow_null=True, help_text="The credit back of a failed or cancelled withdrawal."
+    )
+    created_at = serializers.DateTimeField()
+    completed_at = serializers.DateTimeField(allow_null=True)
+    failed_at = serializers.DateTimeField(allow_null=True)
+
+
+@extend_schema_field({"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,2})?$"})
+class WithdrawalAmountField(StrictCharField):
+    """The amount's text as given; the serializer reads it, withdrawal_create checks it."""
+
+
+class WithdrawalListApi(ApiView):
+    class FilterSerializer(PaginationFilterSerializer):
+        status = QueryChoicesField(
+            choices=Withdrawal.Status.values,
+            required=False,
+            help_text="One status or several, comma-separated.",
+        )
+
+    @extend_schema_serializer(component_name="WithdrawalCreate")
+    class InputSerializer(serializers.Serializer):
+        amount = WithdrawalAmountField(
+            trim_whitespace=False,
+            max_length=15,
+            help_text='Decimal string, e.g. "250.00"; at least WALLET_WITHDRAWAL_MIN_AMOUNT '
+            "(10.00), within the day's limit (WALLET_WITHDRAWAL_DAILY_LIMIT, 50000.00).",
+        )
+
+        def validate(self, attrs: dict) -> dict:
+            amount = parse_amount(attrs["amount"])
+            if amount is None:
+                raise serializers.ValidationError(
+                    {
+                        "amount": "Must be a decimal string with at most two fractional "
+                        'digits, e.g. "250.00".'
+                    }
+                )
+            return {"amount": amount}
+
+    @extend_schema(
+        operation_id="wallet_withdrawals_list",
+        tags=["Wallet"],
+        parameters=[FilterSerializer],
+        responses={
+            200: enveloped(
+                serializers.ListField(child=WithdrawalSerializer()),
+                name="WithdrawalListEnvelope",
+                pagination=PaginationSerializer(),
+            ),
+            400: error_response("Invalid request parameters"),
+        },
+    )
+    def get(self, request):
+        params = self.FilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        queryset = withdrawal_list(
+            team=request.user.team, live_mode=request.user.live_mode, statuses=data.get("status")
+        )
+        items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
+        return envelope([withdrawal_object(w) for w in items], pagination=pagination)
+
+    @extend_schema(
+        operation_id="wallet_withdrawals_create",
+        tags=["Wallet"],
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={
+            201: enveloped(WithdrawalSerializer, name="WithdrawalCreatedEnvelope"),
+            400: error_response("Invalid amount, or below the minimum"),
+            422: error_response(
+                "Insufficient balance, daily limit exceeded, no payout key or no CNPJ/CPF"
+            ),
+        },
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        withdrawal = withdrawal_create(
+            team=request.user.team, live_mode=request.user.live_mode, **serializer.validated_data
+        )
+        return envelope(withdrawal_object(withdrawal), status=201)
+
+
+class WithdrawalDetailApi(ApiView):
+    @extend_schema(
+        operation_id="wallet_withdrawals_get",
+        tags=["Wallet"],
+        responses={
+            200: enveloped(WithdrawalSerializer, name="WithdrawalEnvelope"),
+            404: error_response("Withdrawal not found"),
+        },
+    )
+    def get(self, request, withdrawal_id):
+        withdrawal = withdrawal_get(
+            team=request.user.team, live_mode=request.user.live_mode, withdrawal_id=withdrawal_id
+        )
+        return envelope(withdrawal_object(withdrawal))

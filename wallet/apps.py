@@ -10,6 +10,8 @@ class WalletConfig(AppConfig):
     audit_actions = {
         "recharge_mark_paid": _("Marked recharge paid"),
         "recharge_cancel": _("Cancelled recharge"),
+        "payout_key_register": _("Registered payout PIX key"),
+        "withdrawal_check_again": _("Checked withdrawal again with the provider"),
     }
 
     def ready(self):

@@ -3,7 +3,10 @@ written in the transaction that rejects it (so the alert is never lost); a Celer
 the e-mail and stamps `alert_sent_at` under the row's lock (so it is sent once); a periodic
 sweep queues again any alert whose message was lost. A ledger check that found problems
 (`ledger_alert_send`) the same way: its LedgerCheck row first, then the e-mail once; and a
-reversal of a recharge (`reversal_alert_send`): its Reversal row, then the e-mail once."""
+reversal of a recharge (`reversal_alert_send`): its Reversal row, then the e-mail once.
+
+And the team's e-mail when a withdrawal ends (completed, or failed and credited back): queued by
+the transaction that settles it, sent once (`withdrawal_email_send`, the row's email_sent_at)."""
 
 from datetime import timedelta
 
@@ -16,7 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.emails import email_message
-from wallet.models import LedgerCheck, ProviderNotification, Reversal
+from core.i18n import sao_paulo_time_for_people
+from core.money import money_display
+from wallet.models import LedgerCheck, ProviderNotification, Reversal, Withdrawal
 
 # How long the alert queued at a rejection has to arrive before the sweep queues it again.
 ALERT_GRACE = timedelta(minutes=2)
@@ -168,4 +173,84 @@ def reversal_alerts_requeue(*, now=None) -> int:
     )
     for reversal_id in waiting:
         send_reversal_alert.delay(reversal_id)
+    return len(waiting)
+
+
+# --- Withdrawals: the team is told how each one ended ---------------------------------------
+
+
+def withdrawal_recipients(withdrawal: Withdrawal) -> list[str]:
+    """The team's notification address; without one, its active users."""
+    team = withdrawal.team
+    if team.notification_email:
+        return [team.notification_email]
+    return sorted({u.email for u in team.users.filter(is_active=True) if u.email})
+
+
+def withdrawal_email_message(*, withdrawal: Withdrawal, to: list[str]):
+    """The e-mail of a completed, failed or cancelled withdrawal, built and not sent, in the
+    team's language (core.emails)."""
+    completed = withdrawal.status == Withdrawal.Status.COMPLETED
+
+    def subject() -> str:
+        amount = money_display(withdrawal.amount)
+        if completed:
+            return gettext("Withdrawal of %(amount)s completed") % {"amount": amount}
+        return gettext("Withdrawal of %(amount)s failed: credited back") % {"amount": amount}
+
+    return email_message(
+        template="withdrawal",
+        subject=subject,
+        context=lambda: {
+            "withdrawal": withdrawal,
+            "completed": completed,
+            "amount": money_display(withdrawal.amount),
+            "key": f"{withdrawal.get_pix_key_type_display()} {withdrawal.pix_key}",
+            "when": sao_paulo_time_for_people(
+                (withdrawal.completed_at if completed else withdrawal.failed_at)
+                or withdrawal.updated_at
+            ),
+            "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+            + reverse("admin:wallet_withdrawal_change", args=[withdrawal.pk]),
+        },
+        to=to,
+        team=withdrawal.team,
+        test_mode=not withdrawal.live_mode,
+    )
+
+
+def withdrawal_email_send(*, withdrawal_id: str) -> bool:
+    """E-mail the team how its withdrawal ended, once (the row's email_sent_at). Returns
+    whether it was sent now."""
+    with transaction.atomic():
+        withdrawal = (
+            Withdrawal.objects.select_for_update(of=("self",))
+            .select_related("team")
+            .filter(pk=withdrawal_id)
+            .first()
+        )
+        if withdrawal is None or not withdrawal.is_final or withdrawal.email_sent_at:
+            return False
+        recipients = withdrawal_recipients(withdrawal)
+        if recipients:
+            withdrawal_email_message(withdrawal=withdrawal, to=recipients).send()
+        withdrawal.email_sent_at = timezone.now()
+        withdrawal.save(update_fields=["email_sent_at"])
+    return True
+
+
+def withdrawal_emails_requeue(*, now=None) -> int:
+    """Queue again the e-mails of withdrawals settled in the last day but not yet sent: the
+    broker was down when they were settled, or the mail server refused. Returns how many."""
+    from wallet.tasks import send_withdrawal_email
+
+    now = now or timezone.now()
+    settled = Q(completed_at__range=(now - timedelta(days=1), now - ALERT_GRACE)) | Q(
+        failed_at__range=(now - timedelta(days=1), now - ALERT_GRACE)
+    )
+    waiting = list(
+        Withdrawal.objects.filter(settled, email_sent_at__isnull=True).values_list("pk", flat=True)
+    )
+    for withdrawal_id in waiting:
+        send_withdrawal_email.delay(withdrawal_id)
     return len(waiting)

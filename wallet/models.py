@@ -3,6 +3,7 @@ from decimal import Decimal
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.ids import PrefixedIdField
 
@@ -81,6 +82,7 @@ class Transaction(models.Model):
         REVERSAL = "reversal", _("Reversal of a recharge")
         # A credit's part that paid the wallet's debt (reference: that credit's txn_…).
         DEBT_PAYMENT = "debt_payment", _("Debt payment")
+        WITHDRAWAL = "withdrawal", _("Withdrawal")
 
     id = PrefixedIdField(prefix="txn")
     team = models.ForeignKey(
@@ -234,6 +236,7 @@ class ProviderNotification(models.Model):
         REJECTED = "rejected", _("Rejected: not credited, support alerted")
         REVERSED = "reversed", _("Reversed: wallet debited, support alerted")
         REINSTATED = "reinstated", _("Chargeback reversed: wallet credited back")
+        TRANSFER = "transfer", _("Transfer read back: withdrawal updated")
 
     class Reason(models.TextChoices):
         PAYMENT_NOT_FOUND = "payment_not_found", _("The provider does not know this payment")
@@ -251,6 +254,8 @@ class ProviderNotification(models.Model):
             "reversal_mismatch",
             _("The provider now reports less reversed than was taken, and no chargeback to undo"),
         )
+        TRANSFER_NOT_FOUND = "transfer_not_found", _("The provider does not know this transfer")
+        UNKNOWN_TRANSFER = "unknown_transfer", _("No withdrawal has this transfer")
 
     provider = models.CharField(_("provider"), max_length=20)
     event_id = models.CharField(_("event id"), max_length=100)
@@ -260,10 +265,18 @@ class ProviderNotification(models.Model):
         max_length=100,
         blank=True,
         db_index=True,
-        help_text=_("The payment the notification names."),
+        help_text=_("The payment (or, for transfer events, the transfer) the notification names."),
     )
     recharge = models.ForeignKey(
         Recharge, null=True, on_delete=models.PROTECT, verbose_name=_("recharge")
+    )
+    withdrawal = models.ForeignKey(
+        "Withdrawal",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        verbose_name=_("withdrawal"),
+        help_text=_("Transfer events: the withdrawal whose transfer it names."),
     )
     payload = models.JSONField(_("body"))
     received_at = models.DateTimeField(_("received at"), auto_now_add=True)
@@ -440,3 +453,169 @@ class LedgerCheck(models.Model):
 
     def __str__(self):
         return f"{self.checked_at:%Y-%m-%d %H:%M} {'consistent' if self.consistent else 'problems'}"
+
+
+class PixKeyType(models.TextChoices):
+    CPF = "cpf", "CPF"
+    CNPJ = "cnpj", "CNPJ"
+    EMAIL = "email", _("E-mail")
+    PHONE = "phone", _("Phone")
+    EVP = "evp", _("Random key (EVP)")
+
+
+class PayoutKey(models.Model):
+    """The PIX key of the team's own bank account, where its withdrawals are sent. Registered in
+    the panel (confirmed, audited) once the team has its CNPJ or CPF; a withdrawal keeps a copy
+    of the key it was sent to. Whoever holds the key, as the payment provider reports it, must
+    have the team's CNPJ or CPF, or the transfer is refused (docs/withdrawals.md)."""
+
+    team = models.OneToOneField(
+        "agencies.Team",
+        on_delete=models.PROTECT,
+        related_name="payout_key",
+        verbose_name=_("team"),
+    )
+    key_type = models.CharField(_("key type"), max_length=5, choices=PixKeyType.choices)
+    key = models.CharField(
+        _("PIX key"),
+        max_length=77,
+        help_text=_("CPF or CNPJ in digits, e-mail, phone as +55 and its digits, or random key."),
+    )
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("payout PIX key")
+        verbose_name_plural = _("payout PIX keys")
+        ordering = ["team__name"]
+
+    def __str__(self):
+        return f"{self.get_key_type_display()} {self.key}"
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)
+
+
+class Withdrawal(models.Model):
+    """Money sent from the team's wallet to its own bank account (a PIX transfer to its payout
+    key). Created pending with the wallet debited in the same transaction; then the provider's
+    transfer decides: completed, or failed/cancelled, which credits the amount back once
+    (wallet.services.withdrawals, docs/withdrawals.md)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("withdrawal", "Pending")
+        COMPLETED = "completed", pgettext_lazy("withdrawal", "Completed")
+        FAILED = "failed", pgettext_lazy("withdrawal", "Failed")
+        CANCELLED = "cancelled", pgettext_lazy("withdrawal", "Cancelled")
+
+    FINAL_STATUSES = (Status.COMPLETED, Status.FAILED, Status.CANCELLED)
+
+    class FailureCode(models.TextChoices):
+        HOLDER_MISMATCH = "holder_mismatch", _("The PIX key's holder is not the team")
+        REFUSED = "refused", _("The payment provider refused the transfer")
+        TRANSFER_FAILED = "transfer_failed", _("The transfer failed")
+        TRANSFER_CANCELLED = "transfer_cancelled", _("The transfer was cancelled")
+
+    id = PrefixedIdField(prefix="wdr")
+    team = models.ForeignKey(
+        "agencies.Team",
+        on_delete=models.PROTECT,
+        related_name="withdrawals",
+        verbose_name=_("team"),
+    )
+    live_mode = models.BooleanField(_("live mode"))
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, default="BRL")
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    # Where it is sent: the team's payout key when it was requested.
+    pix_key_type = models.CharField(_("key type"), max_length=5, choices=PixKeyType.choices)
+    pix_key = models.CharField(_("PIX key"), max_length=77)
+    # The provider's transfer.
+    provider = models.CharField(_("provider"), max_length=20)
+    provider_transfer_id = models.CharField(
+        _("provider transfer id"), max_length=100, blank=True, db_index=True
+    )
+    provider_status = models.CharField(
+        _("provider status"),
+        max_length=40,
+        blank=True,
+        help_text=_("The transfer's status as the provider last reported it."),
+    )
+    holder_name = models.CharField(_("key holder"), max_length=200, blank=True)
+    holder_tax_id = models.CharField(
+        _("key holder's CNPJ or CPF"),
+        max_length=30,
+        blank=True,
+        help_text=_("As the provider reports it (it may mask some digits)."),
+    )
+    # The transfer request: when it was last sent (a request whose answer was lost may have
+    # created the transfer: it is looked up by our id before anything is sent again).
+    submitted_at = models.DateTimeField(_("transfer requested at"), null=True, blank=True)
+    submit_attempts = models.PositiveIntegerField(_("transfer requests"), default=0)
+    checked_at = models.DateTimeField(_("last read back at"), null=True, blank=True)
+    # Set when we asked the provider to cancel the transfer (its key holder is not the team).
+    refused_at = models.DateTimeField(_("refused at"), null=True, blank=True)
+    failure_code = models.CharField(
+        _("failure"), max_length=20, choices=FailureCode.choices, blank=True
+    )
+    failure_reason = models.CharField(
+        _("failure reason"),
+        max_length=255,
+        blank=True,
+        help_text=_("In the payment provider's words, or ours."),
+    )
+    debit_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        related_name="withdrawal_debited",
+        verbose_name=_("debit"),
+    )
+    refund_transaction = models.OneToOneField(
+        Transaction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="withdrawal_refunded",
+        verbose_name=_("credit back"),
+    )
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed at"), null=True, blank=True)
+    email_sent_at = models.DateTimeField(_("e-mail sent at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["team", "live_mode", "created_at"]),
+            models.Index(fields=["status", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="withdrawal_positive"),
+            # Failed or cancelled: credited back; pending or completed: not.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status__in=["failed", "cancelled"])
+                    & models.Q(refund_transaction__isnull=False)
+                )
+                | (
+                    models.Q(status__in=["pending", "completed"])
+                    & models.Q(refund_transaction__isnull=True)
+                ),
+                name="withdrawal_credited_back_iff_failed",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.id} {self.amount} {self.status}"
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in self.FINAL_STATUSES
+
+    def get_additional_data(self):
+        return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)

@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from api.apis import json_error
 from core.exceptions import register_error
 from wallet.providers import NotificationRejected, ProviderError, get_provider
-from wallet.services import notification_receive
+from wallet.services import notification_receive, transfer_notification_receive
 
 logger = logging.getLogger(__name__)
 INBOUND_PROVIDERS = {"asaas"}
@@ -49,8 +49,11 @@ def provider_notification(request, provider_name: str):
     except NotificationRejected as exc:
         logger.warning("Rejected %s notification: %s", provider_name, exc)
         return json_error(request, status=401, code="unauthorized", message="Unauthorized")
+    receive = (
+        transfer_notification_receive if notification.kind == "transfer" else notification_receive
+    )
     try:
-        result, row = notification_receive(
+        result, row = receive(
             provider=provider, notification=notification, payload=json.loads(request.body)
         )
     except ProviderError as exc:
@@ -58,9 +61,10 @@ def provider_notification(request, provider_name: str):
         # is not recorded. A 5xx makes the provider send the notification again (Asaas retries
         # anything but a 200), and the retry is verified afresh.
         logger.error(
-            "Could not read back %s payment %s for notification %s (%s): %s; answered 503 so "
+            "Could not read back %s %s %s for notification %s (%s): %s; answered 503 so "
             "that %s sends it again",
             provider_name,
+            notification.kind,
             notification.provider_charge_id,
             notification.event_id,
             notification.event_type,

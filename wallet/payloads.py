@@ -7,7 +7,7 @@ from django.conf import settings
 
 from core.money import fmt
 from core.timestamps import iso_utc
-from wallet.models import PaymentMethod, Recharge, Reversal, Transaction
+from wallet.models import PaymentMethod, Recharge, Reversal, Transaction, Withdrawal
 from wallet.page_tokens import payment_page_token
 
 
@@ -85,4 +85,28 @@ def reversal_object(reversal: Reversal, *, debt_amount: Decimal) -> dict:
         "wallet": {"debt_amount": fmt(debt_amount), "restricted": debt_amount > 0},
         "created_at": iso_utc(reversal.created_at),
         "cancelled_at": iso_utc(reversal.cancelled_at),
+    }
+
+
+def withdrawal_object(withdrawal: Withdrawal) -> dict:
+    """The wire shape of a withdrawal (API and `wallet.withdrawal.*` events)."""
+    return {
+        "id": withdrawal.id,
+        "amount": fmt(withdrawal.amount),
+        "currency": withdrawal.currency,
+        "status": withdrawal.status,
+        "destination": {
+            "type": "pix",
+            "pix_key_type": withdrawal.pix_key_type,
+            "pix_key": withdrawal.pix_key,
+            "holder_name": withdrawal.holder_name or None,
+            "holder_tax_id": withdrawal.holder_tax_id or None,
+        },
+        "failure_code": withdrawal.failure_code or None,
+        "failure_reason": withdrawal.failure_reason or None,
+        "transaction_id": withdrawal.debit_transaction_id,
+        "refund_transaction_id": withdrawal.refund_transaction_id,
+        "created_at": iso_utc(withdrawal.created_at),
+        "completed_at": iso_utc(withdrawal.completed_at),
+        "failed_at": iso_utc(withdrawal.failed_at),
     }

@@ -24,8 +24,8 @@ from agencies.models import Team
 from core.money import fmt
 from core.sql import CompiledQuery
 from core.timestamps import business_date, business_day_bounds, iso_utc
-from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet
-from wallet.services import RechargeNotFound, WalletRestricted
+from wallet.models import TEST_MODE_BALANCE, Recharge, Transaction, Wallet, Withdrawal
+from wallet.services import RechargeNotFound, WalletRestricted, WithdrawalNotFound
 
 ZERO = Decimal("0.00")
 
@@ -153,6 +153,22 @@ def recharge_get(*, team: Team, live_mode: bool, recharge_id: str) -> Recharge:
     if recharge is None:
         raise RechargeNotFound()
     return recharge
+
+
+def withdrawal_get(*, team: Team, live_mode: bool, withdrawal_id: str) -> Withdrawal:
+    """A withdrawal of this team and mode; any other id (another team's too) is not found."""
+    withdrawal = Withdrawal.objects.filter(team=team, live_mode=live_mode, pk=withdrawal_id).first()
+    if withdrawal is None:
+        raise WithdrawalNotFound()
+    return withdrawal
+
+
+def withdrawal_list(*, team: Team, live_mode: bool, statuses: list[str] | None = None) -> QuerySet:
+    """Newest first."""
+    queryset = Withdrawal.objects.filter(team=team, live_mode=live_mode)
+    if statuses:
+        queryset = queryset.filter(status__in=statuses)
+    return queryset.order_by("-created_at", "-id")
 
 
 def wallet_balance_snapshot(obj: Any) -> dict:  # any model with live_mode and team_id

@@ -47,3 +47,22 @@ def send_ledger_alert(check_id: int) -> bool:
     from wallet.emails import ledger_alert_send
 
     return ledger_alert_send(check_id=check_id)
+
+
+@shared_task(ignore_result=True)
+def check_withdrawals() -> int:
+    """Withdrawals whose transfer is still open, read back from the provider (beat); and the
+    e-mails of settled ones whose message was lost, queued again."""
+    from wallet.emails import withdrawal_emails_requeue
+    from wallet.services import withdrawals_check_open
+
+    withdrawal_emails_requeue()
+    return withdrawals_check_open()
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
+def send_withdrawal_email(withdrawal_id: str) -> bool:
+    """E-mail the team how its withdrawal ended (once: the row's email_sent_at)."""
+    from wallet.emails import withdrawal_email_send
+
+    return withdrawal_email_send(withdrawal_id=withdrawal_id)

@@ -16,6 +16,12 @@ urlpatterns = [
         apis.RechargeSimulatePaymentApi.as_view(),
         name="wallet-recharge-simulate-payment",
     ),
+    path("wallet/withdrawals", apis.WithdrawalListApi.as_view(), name="wallet-withdrawals"),
+    path(
+        "wallet/withdrawals/<str:withdrawal_id>",
+        apis.WithdrawalDetailApi.as_view(),
+        name="wallet-withdrawal-detail",
+    ),
     path("pix/qr/<str:recharge_id>", pages.pix_qr, name="pix-qr"),
     path("boleto/<str:recharge_id>", pages.boleto_page, name="boleto-page"),
     path("boleto/<str:recharge_id>/pdf", pages.boleto_pdf, name="boleto-pdf"),

@@ -288,6 +288,8 @@ AIRLINE_CHANGES_CHECK_INTERVAL_SECONDS = env.int(
 # The secret of the webhook registered at Duffel (its events' X-Duffel-Signature); empty: the
 # webhook endpoint refuses every event (503, so that Duffel sends it again).
 DUFFEL_WEBHOOK_SECRET = env.str("DUFFEL_WEBHOOK_SECRET", default="")
+# How often withdrawals whose transfer is still open are read back from the payment provider.
+WITHDRAWAL_CHECK_INTERVAL_SECONDS = env.int("WITHDRAWAL_CHECK_INTERVAL_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {
     "expire-recharges": {"task": "wallet.tasks.expire_recharges", "schedule": 60.0},
     # Support alerts of rejected payment notifications whose message was lost.
@@ -302,6 +304,12 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-supplier-outcomes": {
         "task": "bookings.tasks.reconcile_supplier_outcomes",
         "schedule": float(SUPPLIER_RECONCILE_INTERVAL_SECONDS),
+    },
+    # Withdrawals whose transfer is still open: read back from the provider (a lost answer is
+    # looked up by the withdrawal's id before anything is sent again).
+    "check-withdrawals": {
+        "task": "wallet.tasks.check_withdrawals",
+        "schedule": float(WITHDRAWAL_CHECK_INTERVAL_SECONDS),
     },
     "check-airline-changes": {
         "task": "bookings.tasks.check_airline_changes",
@@ -648,6 +656,8 @@ AUDITLOG_INCLUDE_TRACKING_MODELS = (
     {"model": "agencies.invitation"},
     {"model": "wallet.wallet"},
     {"model": "wallet.recharge", "exclude_fields": ["updated_at"]},
+    {"model": "wallet.payoutkey", "exclude_fields": ["updated_at"]},
+    {"model": "wallet.withdrawal", "exclude_fields": ["updated_at", "checked_at"]},
     {
         "model": "bookings.booking",
         # The itinerary and airline are fixed at creation and large; the booking keeps them.
@@ -712,6 +722,15 @@ PIX_RECEIVER_NAME = env.str("PIX_RECEIVER_NAME", default="AGENCY BACKOFFICE")
 PIX_RECEIVER_CITY = env.str("PIX_RECEIVER_CITY", default="SAO PAULO")
 BOLETO_BENEFICIARY_NAME = env.str("BOLETO_BENEFICIARY_NAME", default="Agency Back Office Ltda")
 BOLETO_BENEFICIARY_DOCUMENT = env.str("BOLETO_BENEFICIARY_DOCUMENT", default="00.000.000/0001-91")
+# Withdrawals to the team's own account (docs/withdrawals.md): the smallest one, and how much a
+# team may withdraw per São Paulo calendar day and mode (pending and completed ones count).
+WALLET_WITHDRAWAL_MIN_AMOUNT = Decimal(env.str("WALLET_WITHDRAWAL_MIN_AMOUNT", default="10.00"))
+WALLET_WITHDRAWAL_DAILY_LIMIT = Decimal(
+    env.str("WALLET_WITHDRAWAL_DAILY_LIMIT", default="50000.00")
+)
+# A transfer request whose answer was lost is sent again only after this long, and only if the
+# provider still has no transfer with the withdrawal's id (longer than any request can last).
+WITHDRAWAL_RESEND_AFTER = timedelta(minutes=env.int("WITHDRAWAL_RESEND_AFTER_MINUTES", default=5))
 # The wallet's pending amount (what the team's pending holds will cost) is the bookings' to
 # tell, and bookings sit above the wallet (the layers in pyproject.toml): the wallet finds it by
 # this name, once per process (wallet/selectors.py). It is `f(team_ref, *, live_mode)`, an

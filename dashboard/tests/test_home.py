@@ -240,6 +240,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
         "unknown_cancellations": 0,
         "wallets_in_debt": 0,
         "reversals": 0,
+        "stuck_withdrawals": 0,
         "disabled_webhooks": 2,
     }
 
@@ -258,6 +259,7 @@ def test_support_sees_what_needs_attention_first(team, team_keys, other_team):
         "airline_changes": 0,
         "late_recharges": 0,
         "rejected_notifications": 1,
+        "stuck_withdrawals": 0,
         "failed_bookings": 0,
         "disabled_webhooks": 0,
     }

@@ -78,6 +78,7 @@ def _journey(team, receiver_url: str) -> dict:
     ).json()["data"]
     call("wallet_recharge_cancel", "delete", f"/wallet/recharge/{boleto['id']}")
     call("wallet_transactions", "get", "/wallet/transactions", type="credit")
+    _withdrawals(call, client, team.team)
 
     departure = date.today() + timedelta(days=60)
     search = {
@@ -359,6 +360,21 @@ def _reports(examples) -> None:
     response = client.get("/api/v1/reports/nfse", period)
     assert response.status_code == 200, response.content
     examples["reports_nfse"] = {"status": "200", "response": response.content.decode("utf-8")}
+
+
+def _withdrawals(call, client, team) -> None:
+    """The team's CNPJ and payout key (the panel's part), a withdrawal the sandbox completes at
+    once, and one it fails (cents 66: credited back)."""
+    from wallet.services import payout_key_register
+
+    team.tax_id = "11.222.333/0001-81"
+    team.save(update_fields=["tax_id"])
+    payout_key_register(team=team, key_type="cnpj", key="11222333000181")
+    done = call("wallet_withdrawals_create", "post", "/wallet/withdrawals", {"amount": "150.00"})
+    call("wallet_withdrawals_get", "get", f"/wallet/withdrawals/{done['data']['id']}")
+    failed = client.post("/api/v1/wallet/withdrawals", {"amount": "120.66"}, format="json")
+    assert failed.json()["data"]["status"] == "failed", failed.content
+    call("wallet_withdrawals_list", "get", "/wallet/withdrawals")
 
 
 def _extras(call, client, offers, passenger, examples) -> None:

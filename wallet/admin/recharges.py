@@ -22,7 +22,7 @@ from panel.admin import (
 )
 from wallet import boleto
 from wallet.admin.reversals import ReversalInline
-from wallet.models import ProviderNotification, Recharge, Transaction
+from wallet.models import ProviderNotification, Recharge, Transaction, Withdrawal
 from wallet.selectors import wallet_balance_snapshot
 from wallet.services import (
     notification_verify_again,
@@ -248,11 +248,12 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "reason",
         "payment_id",
         "recharge_link",
+        "withdrawal_link",
         "provider_status",
         "alert_sent_at",
     ]
     list_filter = ["state", "reason", "provider", "event_type"]
-    search_fields = ["event_id", "payment_id", "recharge__id"]
+    search_fields = ["event_id", "payment_id", "recharge__id", "withdrawal__id"]
     date_hierarchy = "received_at"
     list_select_related = ["recharge"]
     readonly_fields = [
@@ -261,6 +262,7 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
         "event_type",
         "payment_id",
         "recharge_link",
+        "withdrawal_link",
         "received_at",
         "state",
         "reason",
@@ -353,6 +355,13 @@ class ProviderNotificationAdmin(ReadOnlyAdmin):
             return "—"
         url = admin_url(Recharge, "change", obj.recharge_id)
         return format_html('<a href="{}">{}</a>', url, obj.recharge_id)
+
+    @admin.display(description=_("withdrawal"), ordering="withdrawal")
+    def withdrawal_link(self, obj):
+        if not obj.withdrawal_id:
+            return "—"
+        url = admin_url(Withdrawal, "change", obj.withdrawal_id)
+        return format_html('<a href="{}">{}</a>', url, obj.withdrawal_id)
 
     @admin.display(description=_("body as received"))
     def payload_pretty(self, obj):

@@ -11,6 +11,8 @@ from wallet.providers.base import (
     PaymentProvider,
     ProviderError,
     ProviderPayment,
+    ProviderTransfer,
+    TransferRefused,
 )
 
 __all__ = [
@@ -21,6 +23,8 @@ __all__ = [
     "PaymentProvider",
     "ProviderError",
     "ProviderPayment",
+    "ProviderTransfer",
+    "TransferRefused",
     "get_provider",
     "provider_for",
 ]

@@ -1,12 +1,21 @@
 """Asaas (asaas.com), a Brazilian payment institution: PIX and boleto charges over its v3 REST
-API, and its payment webhooks.
+API, and its payment webhooks; PIX transfers out of the account (withdrawals) and their webhooks.
 
 Calls: find or create the customer (our team, by `externalReference`), create the payment
 (`billingType` PIX or BOLETO, `externalReference` = our recharge id), then read the PIX
 copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 (`/payments/{id}/identificationField`). Notifications carry the token configured in Asaas in the
 `asaas-access-token` header and a unique event `id`; the payment they name is then read back
-(`GET /payments/{id}`), and only Asaas's answer is believed."""
+(`GET /payments/{id}`), and only Asaas's answer is believed.
+
+Transfers (docs.asaas.com, "Transfer to another institution's account or Pix key"): `POST
+/transfers` with `operationType` PIX, `pixAddressKey`/`pixAddressKeyType` and our withdrawal id in
+`externalReference`; read back with `GET /transfers/{id}`; found by our id after a lost answer
+with `GET /transfers?externalReference=…`; cancelled while not yet done with `DELETE
+/transfers/{id}/cancel`. Transfer events (TRANSFER_CREATED, TRANSFER_PENDING,
+TRANSFER_IN_BANK_PROCESSING, TRANSFER_BLOCKED, TRANSFER_DONE, TRANSFER_FAILED,
+TRANSFER_CANCELLED) arrive at the same notification endpoint, with a `transfer` object instead
+of a `payment`; the transfer is read back before anything is done."""
 
 import json
 import logging
@@ -29,6 +38,8 @@ from wallet.providers.base import (
     PaymentProvider,
     ProviderError,
     ProviderPayment,
+    ProviderTransfer,
+    TransferRefused,
 )
 
 TIMEOUT_SECONDS = 10
@@ -77,6 +88,16 @@ REVERSED_STATUSES = {
 REFUND_DONE = "DONE"
 CHARGEBACK_STATUSES = {"CHARGEBACK_REQUESTED", "CHARGEBACK_DISPUTE", "AWAITING_CHARGEBACK_REVERSAL"}
 CHARGEBACK_IN_FORCE = {"REQUESTED", "IN_DISPUTE", "DISPUTE_LOST", "DONE"}
+# Asaas transfer statuses (the transfer object): DONE, the money reached the receiving bank;
+# FAILED and CANCELLED are final without it; PENDING, BANK_PROCESSING, BLOCKED are still open.
+TRANSFER_STATES: dict[str, Literal["done", "failed", "cancelled"]] = {
+    "DONE": "done",
+    "FAILED": "failed",
+    "CANCELLED": "cancelled",
+}
+PIX_KEY_TYPES = {"cpf": "CPF", "cnpj": "CNPJ", "email": "EMAIL", "phone": "PHONE", "evp": "EVP"}
+# How many pages of 100 transfers a lookup by external reference reads at most.
+MAX_TRANSFER_PAGES = 20
 # Column sizes: ProviderNotification.event_id and .event_type, Recharge.provider_charge_id.
 MAX_ID_LENGTH = 100
 MAX_EVENT_TYPE_LENGTH = 60
@@ -245,19 +266,9 @@ class AsaasProvider(PaymentProvider):
         response = self._send("GET", f"/payments/{quote(provider_charge_id, safe='')}")
         if response.status_code == 404:
             return None
-        if response.status_code != 200:
-            raise ProviderError(
-                details={
-                    "provider": "asaas",
-                    "status": response.status_code,
-                    "errors": _error_descriptions(response),
-                }
-            )
+        # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
+        body = _exact_json(response, "payment")
         try:
-            # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
-            body = json.loads(
-                response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
-            )
             return _payment_from(body)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise ProviderError(
@@ -274,22 +285,28 @@ class AsaasProvider(PaymentProvider):
         try:
             event = json.loads(body)
             event_id, event_type = event["id"], event["event"]
-            charge_id = event["payment"]["id"]  # the payment's other fields are not read
+            # A transfer event names a transfer, any other a payment; only the object's id is
+            # read (the rest is read back from Asaas).
+            kind: Literal["payment", "transfer"] = (
+                "transfer" if isinstance(event, dict) and "transfer" in event else "payment"
+            )
+            object_id = event[kind]["id"]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise NotificationRejected(f"not an Asaas payment event: {exc!r}") from None
         for name, text, max_length in (
             ("id", event_id, MAX_ID_LENGTH),
             ("event", event_type, MAX_EVENT_TYPE_LENGTH),
-            ("payment.id", charge_id, MAX_ID_LENGTH),
+            (f"{kind}.id", object_id, MAX_ID_LENGTH),
         ):
             if not isinstance(text, str) or not text or len(text) > max_length:
-                raise NotificationRejected(f"not an Asaas payment event: bad {name}")
+                raise NotificationRejected(f"not an Asaas {kind} event: bad {name}")
         # Asaas gives only the payment's date; paid_at is the moment we learn of it.
         return Notification(
             event_id=event_id,
             event_type=event_type,
-            provider_charge_id=charge_id,
-            outcome=self.claim_of(event_type),
+            provider_charge_id=object_id,
+            outcome="ignored" if kind == "transfer" else self.claim_of(event_type),
+            kind=kind,
         )
 
     def claim_of(self, event_type: str) -> Claim:
@@ -300,6 +317,66 @@ class AsaasProvider(PaymentProvider):
         if event_type in REVERSAL_EVENTS:
             return "reversed"
         return "ignored"
+
+    # --- Transfers out ----------------------------------------------------------------------
+
+    def create_transfer(self, withdrawal) -> ProviderTransfer:
+        response = self._send(
+            "POST",
+            "/transfers",
+            json={
+                # A JSON number, as for payments: at most 7 significant digits, exact as a float.
+                "value": float(withdrawal.amount),
+                "operationType": "PIX",
+                "pixAddressKey": withdrawal.pix_key,
+                "pixAddressKeyType": PIX_KEY_TYPES[withdrawal.pix_key_type],
+                "description": f"Withdrawal {withdrawal.id}",
+                "externalReference": withdrawal.id,
+            },
+        )
+        if response.status_code == 400:
+            # Asaas's validation errors (an invalid key, not enough balance in the account...):
+            # no transfer was created.
+            raise TransferRefused("; ".join(_error_descriptions(response)))
+        return self._transfer_answer(response)
+
+    def fetch_transfer(self, transfer_id: str) -> ProviderTransfer | None:
+        response = self._send("GET", f"/transfers/{quote(transfer_id, safe='')}")
+        if response.status_code == 404:
+            return None
+        return self._transfer_answer(response)
+
+    def find_transfer(self, withdrawal) -> ProviderTransfer | None:
+        """GET /transfers filtered by our id (and, so that a filter Asaas would ignore still
+        reads few pages, by the day it was created, in Brazil), every page read, each item's
+        `externalReference` checked here."""
+        params = {
+            "externalReference": withdrawal.id,
+            "dateCreated[ge]": business_date(withdrawal.created_at).isoformat(),
+            "limit": 100,
+        }
+        offset = 0
+        for _page in range(MAX_TRANSFER_PAGES):
+            page = _exact_json(
+                self._send("GET", "/transfers", params={**params, "offset": offset}), "transfers"
+            )
+            items = page.get("data") if isinstance(page, dict) else None
+            if not isinstance(items, list):
+                raise ProviderError(details={"provider": "asaas", "reason": "not a list"})
+            for item in items:
+                if isinstance(item, dict) and item.get("externalReference") == withdrawal.id:
+                    return _readable_transfer(item)
+            if page.get("hasMore") is not True or not items:
+                return None
+            offset += len(items)
+        # Too many transfers that day to be sure: say so rather than answer "none".
+        raise ProviderError(details={"provider": "asaas", "reason": "too many transfers to look"})
+
+    def cancel_transfer(self, transfer_id: str) -> None:
+        self._call("DELETE", f"/transfers/{quote(transfer_id, safe='')}/cancel")
+
+    def _transfer_answer(self, response: requests.Response) -> ProviderTransfer:
+        return _readable_transfer(_exact_json(response, "transfer"))
 
 
 def _no_constant(name: str):
@@ -379,6 +456,70 @@ def _refunds(refunds) -> tuple[Decimal, list[str]]:
             + (f" E2E {e2e}" if e2e else "")
         )
     return done, notes
+
+
+def _exact_json(response: requests.Response, what: str):
+    """A 200's JSON with its numbers read exactly (Decimal, never float); anything else, or a
+    body that is not JSON, raises ProviderError."""
+    if response.status_code != 200:
+        raise ProviderError(
+            details={
+                "provider": "asaas",
+                "status": response.status_code,
+                "errors": _error_descriptions(response),
+            }
+        )
+    try:
+        return json.loads(
+            response.text, parse_float=Decimal, parse_int=Decimal, parse_constant=_no_constant
+        )
+    except ValueError as exc:
+        raise ProviderError(
+            details={"provider": "asaas", "reason": f"unreadable {what}: {exc}"}
+        ) from exc
+
+
+def _readable_transfer(body) -> ProviderTransfer:
+    try:
+        return _transfer_from(body)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ProviderError(
+            details={"provider": "asaas", "reason": f"unreadable transfer: {exc}"}
+        ) from exc
+
+
+def _transfer_from(body) -> ProviderTransfer:
+    """Asaas's transfer object, checked field by field: anything else is unreadable. The key's
+    holder is its `bankAccount` (`ownerName`, `cpfCnpj`), null until Asaas resolved the key."""
+    if not isinstance(body, dict) or body.get("object", "transfer") != "transfer":
+        raise ValueError("not a transfer object")
+    transfer_id, status, value = body["id"], body["status"], body["value"]
+    reference = body.get("externalReference") or ""
+    if not isinstance(transfer_id, str) or not transfer_id or len(transfer_id) > MAX_ID_LENGTH:
+        raise ValueError("no transfer id")
+    if not isinstance(status, str) or not status:
+        raise ValueError("no status")
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise ValueError(f"value {value!r} is not a number")
+    if not isinstance(reference, str):
+        raise ValueError("externalReference is not a string")
+    account = body.get("bankAccount") or {}
+    if not isinstance(account, dict):
+        raise ValueError("bankAccount is not an object")
+    holder_name, holder_tax_id = account.get("ownerName") or "", account.get("cpfCnpj") or ""
+    fail_reason = body.get("failReason") or ""
+    if not all(isinstance(text, str) for text in (holder_name, holder_tax_id, fail_reason)):
+        raise ValueError("ownerName, cpfCnpj and failReason are text")
+    return ProviderTransfer(
+        id=transfer_id,
+        status=status,
+        state=TRANSFER_STATES.get(status, "open"),
+        value=value,
+        external_reference=reference,
+        holder_name=holder_name[:200],
+        holder_tax_id=holder_tax_id[:30],
+        fail_reason=fail_reason[:255],
+    )
 
 
 def _id_of(obj: dict, what: str) -> str:

@@ -20,6 +20,15 @@ class NotificationRejected(Exception):
     """An inbound notification that is not authentic or not understood."""
 
 
+class TransferRefused(Exception):
+    """The provider answered a transfer request with a refusal (a validation error): no
+    transfer was created, so nothing will ever leave the account for this request."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+
 @dataclass(frozen=True)
 class Charge:
     """What a provider returns for a new charge: its id and the payment instructions."""
@@ -42,9 +51,10 @@ class Notification:
 
     event_id: str
     event_type: str
-    provider_charge_id: str
+    provider_charge_id: str  # the payment's id; for a transfer event, the transfer's
     outcome: Claim
     paid_at: datetime | None = None
+    kind: Literal["payment", "transfer"] = "payment"
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,25 @@ class ProviderPayment:
     reversal_detail: str = ""
 
 
+@dataclass(frozen=True)
+class ProviderTransfer:
+    """A transfer out of our account as the provider reports it when we ask (GET, or the
+    answer to its creation), in the provider's words (`status`) and in ours (`state`): "done"
+    (the money reached the receiving bank), "failed", "cancelled", or "open" (anything else:
+    pending, in bank processing, blocked...). The key's holder is whoever the provider says
+    owns the receiving account: its document may be masked ("***.143.689-**"), or unknown
+    ("") while the provider has not resolved the key."""
+
+    id: str
+    status: str
+    state: Literal["done", "failed", "cancelled", "open"]
+    value: Decimal
+    external_reference: str
+    holder_name: str = ""
+    holder_tax_id: str = ""
+    fail_reason: str = ""
+
+
 PROVIDER_CALLS = Histogram(
     "agency_payment_provider_call_duration_seconds",
     "Calls to a payment provider, by provider, operation and outcome.",
@@ -91,7 +120,15 @@ class PaymentProvider(ABC):
         meter_calls(
             cls,
             histogram=PROVIDER_CALLS,
-            operations=["create_charge", "cancel_charge", "fetch_payment"],
+            operations=[
+                "create_charge",
+                "cancel_charge",
+                "fetch_payment",
+                "create_transfer",
+                "fetch_transfer",
+                "find_transfer",
+                "cancel_transfer",
+            ],
             outcome_of=provider_call_outcome,
         )
 
@@ -115,3 +152,25 @@ class PaymentProvider(ABC):
     def fetch_payment(self, provider_charge_id: str) -> ProviderPayment | None:
         """Read a payment back from the provider: None when the provider says it does not
         exist; ProviderError when the provider cannot be reached or its answer is unreadable."""
+
+    # --- Transfers out (withdrawals) --------------------------------------------------------
+
+    @abstractmethod
+    def create_transfer(self, withdrawal) -> ProviderTransfer:
+        """Ask for a PIX transfer of the withdrawal's amount to its key, with the withdrawal's id
+        as the transfer's external reference. TransferRefused: the provider refused it (nothing
+        was created). ProviderError: the outcome is unknown (the transfer may exist)."""
+
+    @abstractmethod
+    def fetch_transfer(self, transfer_id: str) -> ProviderTransfer | None:
+        """Read a transfer back: None when the provider says it does not exist; ProviderError
+        when it cannot be reached or its answer is unreadable."""
+
+    @abstractmethod
+    def find_transfer(self, withdrawal) -> ProviderTransfer | None:
+        """The transfer whose external reference is the withdrawal's id, if the provider has
+        one (after a request whose answer was lost); ProviderError when it cannot tell."""
+
+    @abstractmethod
+    def cancel_transfer(self, transfer_id: str) -> None:
+        """Ask the provider to cancel a transfer not yet done (ProviderError if it cannot)."""

@@ -1,14 +1,26 @@
 """The built-in sandbox: real BR Code and boleto numbers, no real money. Payments are simulated
-(`manage.py simulate_payment`, the panel's "mark paid", or the test-mode API call)."""
+(`manage.py simulate_payment`, the panel's "mark paid", or the test-mode API call).
+
+Transfers (withdrawals) are simulated too, and settled at once: a transfer is DONE when it is
+created, to a key held by the team itself, except an amount whose cents are 66 (e.g. 150.66),
+which FAILS, so that integrators can see a withdrawal credited back (docs/withdrawals.md)."""
 
 import hashlib
+from decimal import Decimal
 
 from django.conf import settings
 
 from wallet import boleto, pix
-from wallet.providers.base import Charge, Claim, NotificationRejected, PaymentProvider
+from wallet.providers.base import (
+    Charge,
+    Claim,
+    NotificationRejected,
+    PaymentProvider,
+    ProviderTransfer,
+)
 
 SANDBOX_BANK_CODE = "341"
+FAILING_CENTS = 66  # a sandbox transfer of an amount with these cents fails
 
 
 class SandboxProvider(PaymentProvider):
@@ -47,3 +59,39 @@ class SandboxProvider(PaymentProvider):
 
     def fetch_payment(self, provider_charge_id: str) -> None:
         return None  # sandbox payments are simulated by us, never reported from outside
+
+    def create_transfer(self, withdrawal) -> ProviderTransfer:
+        return _sandbox_transfer(withdrawal)
+
+    def fetch_transfer(self, transfer_id: str) -> ProviderTransfer | None:
+        from wallet.models import Withdrawal
+
+        withdrawal = (
+            Withdrawal.objects.select_related("team")
+            .filter(provider=self.name, provider_transfer_id=transfer_id)
+            .first()
+        )
+        return _sandbox_transfer(withdrawal) if withdrawal else None
+
+    def find_transfer(self, withdrawal) -> ProviderTransfer | None:
+        # Answers are never lost here: a withdrawal without a transfer id has none.
+        if not withdrawal.provider_transfer_id:
+            return None
+        return _sandbox_transfer(withdrawal)
+
+    def cancel_transfer(self, transfer_id: str) -> None:
+        return None  # settled at creation: nothing open to cancel
+
+
+def _sandbox_transfer(withdrawal) -> ProviderTransfer:
+    fails = int(withdrawal.amount * 100) % 100 == FAILING_CENTS
+    return ProviderTransfer(
+        id=f"sandbox_{withdrawal.id.split('_', 1)[1]}",
+        status="FAILED" if fails else "DONE",
+        state="failed" if fails else "done",
+        value=Decimal(withdrawal.amount),
+        external_reference=withdrawal.id,
+        holder_name=withdrawal.team.name,
+        holder_tax_id=withdrawal.team.tax_id,
+        fail_reason="Sandbox: a transfer of an amount ending in ,66 fails" if fails else "",
+    )

@@ -13,7 +13,9 @@ from wallet.services.notifications import (
     notification_receive,
     notification_verdict,
     notification_verify_again,
+    transfer_notification_receive,
 )
+from wallet.services.payout_keys import payout_key_normalize, payout_key_register
 from wallet.services.recharges import (
     DailyLimitExceeded,
     RechargeNotFound,
@@ -30,6 +32,14 @@ from wallet.services.reversals import (
     recharge_reversals_check,
     recharge_reversals_reconcile,
 )
+from wallet.services.withdrawals import (
+    WithdrawalNotFound,
+    withdrawal_check,
+    withdrawal_check_again,
+    withdrawal_create,
+    withdrawal_object,
+    withdrawals_check_open,
+)
 
 __all__ = [
     "DailyLimitExceeded",
@@ -39,11 +49,14 @@ __all__ = [
     "RechargeNotFound",
     "ReversalCheckRefused",
     "WalletRestricted",
+    "WithdrawalNotFound",
     "last_clean_ledger_check",
     "ledger_check_run",
     "notification_receive",
     "notification_verdict",
     "notification_verify_again",
+    "payout_key_normalize",
+    "payout_key_register",
     "recharge_cancel",
     "recharge_complete",
     "recharge_create",
@@ -54,7 +67,13 @@ __all__ = [
     "recharge_reversals_reconcile",
     "recharges_expire_due",
     "transaction_object",
+    "transfer_notification_receive",
     "wallet_create",
     "wallet_credit",
     "wallet_debit",
+    "withdrawal_check",
+    "withdrawal_check_again",
+    "withdrawal_create",
+    "withdrawal_object",
+    "withdrawals_check_open",
 ]

@@ -20,7 +20,11 @@ names is read back from the provider, and we act on the provider's answer alone:
 
 Each provider event id is applied once (a unique constraint). A provider that cannot answer the
 read back raises ProviderError before anything is stored, so the event id stays unapplied and the
-provider's own retry brings it back."""
+provider's own retry brings it back.
+
+Transfer events (withdrawals) the same way: applied once per event id, the transfer read back and
+followed (wallet.services.withdrawals); a transfer the provider does not know, or that no
+withdrawal of ours made, is rejected and support alerted."""
 
 import logging
 from dataclasses import dataclass
@@ -30,10 +34,11 @@ from django.db import IntegrityError, transaction
 
 from core.exceptions import Conflict
 from core.money import fmt
-from wallet.models import ProviderNotification, Recharge
+from wallet.models import ProviderNotification, Recharge, Withdrawal
 from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
 from wallet.services.recharges import recharge_complete, recharge_fail
 from wallet.services.reversals import recharge_reversals_reconcile
+from wallet.services.withdrawals import withdrawal_apply_transfer
 from wallet.tasks import send_notification_alert as send_notification_alert_task
 
 logger = logging.getLogger(__name__)
@@ -269,3 +274,85 @@ def notification_verify_again(*, notification: ProviderNotification) -> Provider
         row.detail = verdict.detail or "Verified again with the provider."
         row.save()
     return row
+
+
+def transfer_notification_receive(
+    *, provider: PaymentProvider, notification: Notification, payload: dict
+) -> tuple[str, ProviderNotification | None]:
+    """A transfer event: recorded once per event id, the transfer read back (ProviderError,
+    nothing stored, when it cannot be), and the withdrawal it belongs to follows it. Returns
+    ("transfer" or "rejected", row), or ("duplicate", None)."""
+    already = ProviderNotification.objects.filter(
+        provider=provider.name, event_id=notification.event_id
+    )
+    if already.exists():
+        return DUPLICATE, None
+    transfer_id = notification.provider_charge_id
+    transfer = provider.fetch_transfer(transfer_id)  # no lock held here
+    withdrawal = None
+    if transfer is not None:
+        # Ours by its id; or, when the answer to its creation was lost, by our id in its
+        # external reference (the withdrawal then learns its transfer id).
+        withdrawal = (
+            Withdrawal.objects.filter(provider=provider.name, provider_transfer_id=transfer.id)
+            .order_by()
+            .first()
+        ) or (
+            Withdrawal.objects.filter(
+                provider=provider.name, pk=transfer.external_reference, provider_transfer_id=""
+            ).first()
+            if transfer.external_reference
+            else None
+        )
+    if transfer is None:
+        verdict = _rejected(
+            Reason.TRANSFER_NOT_FOUND, f"The provider has no transfer {transfer_id}."
+        )
+    elif transfer.id != transfer_id:
+        verdict = _rejected(
+            Reason.PAYMENT_MISMATCH,
+            f"Asked for transfer {transfer_id}, the provider answered with {transfer.id}.",
+        )
+    elif withdrawal is None:
+        verdict = _rejected(
+            Reason.UNKNOWN_TRANSFER,
+            f"No withdrawal has transfer {transfer_id} "
+            f"(its external reference is {transfer.external_reference or 'empty'}).",
+        )
+    else:
+        verdict = Verdict(state=State.TRANSFER)
+    try:
+        with transaction.atomic():
+            row = ProviderNotification.objects.create(
+                provider=provider.name,
+                event_id=notification.event_id,
+                event_type=notification.event_type,
+                payment_id=transfer_id,
+                withdrawal=withdrawal,
+                payload=payload,
+                state=verdict.state,
+                reason=verdict.reason,
+                detail=verdict.detail,
+                provider_status=transfer.status[:40] if transfer else "",
+                provider_value=_plain(transfer.value)[:40] if transfer else "",
+                provider_reference=transfer.external_reference[:100] if transfer else "",
+            )
+            if verdict.state == State.REJECTED:
+                send_notification_alert_task.delay_on_commit(row.pk)  # type: ignore[attr-defined]  # DjangoTask
+    except IntegrityError:
+        return DUPLICATE, None  # a concurrent copy of this event id was recorded first
+    if withdrawal is not None and transfer is not None:
+        # After the event's row is committed: a crash here leaves the withdrawal pending, and
+        # the periodic check reads the same transfer back.
+        withdrawal_apply_transfer(withdrawal=withdrawal, transfer=transfer)
+    else:
+        logger.warning(
+            "Rejected %s transfer notification %s (%s) for transfer %s: %s. %s",
+            provider.name,
+            notification.event_id,
+            notification.event_type,
+            transfer_id,
+            verdict.reason,
+            verdict.detail,
+        )
+    return verdict.state, row

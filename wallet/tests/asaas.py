@@ -5,11 +5,15 @@ conftest.py) is the `responses` mock they register on."""
 
 import base64
 import json
+import re
+import uuid
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
+import requests
 import responses
 from responses import matchers
 
@@ -325,3 +329,219 @@ def notify(client, body, *, token: str | None = WEBHOOK_TOKEN):
     return client.post(
         NOTIFICATIONS_URL, data=body, content_type="application/json", headers=headers
     )
+
+
+# --- Transfers (withdrawals): a stateful fake of Asaas's transfer API ---
+#
+# https://docs.asaas.com/reference/transfer-to-another-institution-account-or-pix-key and the
+# transfer events (https://docs.asaas.com/docs/transfer-events): the transfer object with its
+# `bankAccount` (the key's holder, `ownerName` and `cpfCnpj`), statuses PENDING,
+# BANK_PROCESSING, DONE, FAILED, CANCELLED, and events TRANSFER_CREATED … TRANSFER_CANCELLED.
+
+TEAM_CNPJ = "11.222.333/0001-81"  # the team's own document in these tests (a valid CNPJ)
+OTHER_CNPJ = "45.997.418/0001-53"  # someone else's (a valid CNPJ too)
+
+
+def transfer_body(
+    *,
+    transfer_id: str,
+    value: Decimal,
+    status: str,
+    pix_key: str,
+    external_reference: str,
+    holder_name: str | None,
+    holder_tax_id: str | None,
+    fail_reason: str | None = None,
+) -> dict:
+    """A transfer object as Asaas returns it (POST /transfers, GET /transfers/{id}, events)."""
+    today = datetime.now(SAO_PAULO).date().isoformat()
+    done = status == "DONE"
+    resolved = holder_tax_id is not None
+    return {
+        "object": "transfer",
+        "id": transfer_id,
+        "dateCreated": today,
+        "status": status,
+        "effectiveDate": today if done else None,
+        "endToEndIdentifier": f"E1954055020261128{transfer_id[-8:]}" if done else None,
+        "type": "PIX",
+        "value": value,
+        "netValue": value,
+        "transferFee": Decimal("0"),
+        "scheduleDate": today,
+        "authorized": True,
+        "failReason": fail_reason,
+        "transactionReceiptUrl": (
+            f"https://sandbox.asaas.com/comprovantes/{transfer_id}" if done else None
+        ),
+        "bankAccount": (
+            {
+                "bank": {"ispb": "60701190", "code": "341", "name": "Itaú Unibanco S.A."},
+                "accountName": None,
+                "ownerName": holder_name,
+                "cpfCnpj": holder_tax_id,
+                "agency": "0001",
+                "agencyDigit": None,
+                "account": "123456",
+                "accountDigit": "7",
+                "pixAddressKey": pix_key,
+            }
+            if resolved
+            else None
+        ),
+        "operationType": "PIX",
+        "description": f"Withdrawal {external_reference}",
+        "externalReference": external_reference,
+        "recurring": None,
+    }
+
+
+class FakeAsaasTransfers:
+    """Asaas's transfers, kept as Asaas keeps them, answering the adapter's calls on a
+    `responses` mock: POST /transfers (a transfer PENDING, to the holder registered for the key),
+    GET /transfers/{id}, GET /transfers?externalReference=…, DELETE /transfers/{id}/cancel.
+
+    Failure modes, queued per call: `fail_next_post(mode)` with "timeout_after_create" (the
+    transfer is created, the answer never comes back), "timeout" (nothing created), "5xx",
+    "5xx_after_create", "unreadable_after_create" (an HTML page), "refuse" (a 400);
+    `fail_next_get(mode)` with "timeout", "5xx", "unreadable"."""
+
+    def __init__(self, rsps):
+        self.transfers: dict[str, dict] = {}
+        self.holders: dict[str, tuple[str, str | None]] = {}
+        self.post_failures: list[str] = []
+        self.get_failures: list[str] = []
+        self.posts = 0
+        self.cancels = 0
+        self._count = 0
+        transfer_url = re.compile(rf"{re.escape(BASE_URL)}/transfers/([^/?]+)$")
+        cancel_url = re.compile(rf"{re.escape(BASE_URL)}/transfers/([^/?]+)/cancel$")
+        rsps.add_callback(responses.POST, f"{BASE_URL}/transfers", callback=self._create)
+        rsps.add_callback(responses.GET, transfer_url, callback=self._get)
+        rsps.add_callback(
+            responses.GET, re.compile(rf"{re.escape(BASE_URL)}/transfers(\?.*)?$"), self._list
+        )
+        rsps.add_callback(responses.DELETE, cancel_url, callback=self._cancel)
+
+    # --- What the test sets up and does ---------------------------------------------------
+
+    def key_held_by(self, pix_key: str, name: str, tax_id: str | None) -> None:
+        """Who Asaas will say holds this key (None: not yet resolved)."""
+        self.holders[pix_key] = (name, tax_id)
+
+    def fail_next_post(self, mode: str) -> None:
+        self.post_failures.append(mode)
+
+    def fail_next_get(self, mode: str) -> None:
+        self.get_failures.append(mode)
+
+    def settle(self, transfer_id: str, status: str, fail_reason: str | None = None) -> dict:
+        """The bank's part: the transfer moves on (BANK_PROCESSING, DONE, FAILED...)."""
+        transfer = self.transfers[transfer_id]
+        transfer["status"] = status
+        transfer["failReason"] = fail_reason
+        if status == "DONE":
+            transfer["effectiveDate"] = transfer["dateCreated"]
+        return transfer
+
+    def only(self) -> dict:
+        [transfer] = self.transfers.values()
+        return transfer
+
+    def event(self, transfer_id: str, event: str, *, event_id: str | None = None) -> str:
+        """A transfer event's body as Asaas POSTs it to our notification endpoint."""
+        self._count += 1
+        return asaas_json(
+            {
+                "id": event_id or f"evt_transfer_{self._count:04d}&{transfer_id[-6:]}",
+                "event": event,
+                "dateCreated": "2026-11-28 15:12:44",
+                "account": {"id": "47ed0d25-f9fb-4b35-b23a-d8895caf92b7", "ownerId": None},
+                "transfer": self.transfers[transfer_id],
+            }
+        )
+
+    # --- Asaas's side -----------------------------------------------------------------------
+
+    def _create(self, request):
+        self.posts += 1
+        mode = self.post_failures.pop(0) if self.post_failures else None
+        if mode == "timeout":
+            raise requests.exceptions.ConnectTimeout("connect timed out")
+        if mode == "5xx":
+            return 503, {}, "<html><body>Service Unavailable</body></html>"
+        sent = json.loads(request.body, parse_float=Decimal, parse_int=Decimal)
+        assert sent["operationType"] == "PIX" and sent["pixAddressKeyType"] in {
+            "CPF",
+            "CNPJ",
+            "EMAIL",
+            "PHONE",
+            "EVP",
+        }
+        if mode == "refuse":
+            return 400, {}, json.dumps(error_body("invalid_action", "Saldo insuficiente."))
+        transfer_id = str(uuid.uuid4())
+        name, tax_id = self.holders.get(sent["pixAddressKey"], ("Alpha Travel Ltda", TEAM_CNPJ))
+        self.transfers[transfer_id] = transfer_body(
+            transfer_id=transfer_id,
+            value=sent["value"],
+            status="PENDING",
+            pix_key=sent["pixAddressKey"],
+            external_reference=sent.get("externalReference"),
+            holder_name=name,
+            holder_tax_id=tax_id,
+        )
+        if mode == "timeout_after_create":
+            raise requests.exceptions.ReadTimeout("read timed out")
+        if mode == "5xx_after_create":
+            return 502, {}, "<html><body>Bad Gateway</body></html>"
+        if mode == "unreadable_after_create":
+            return 200, {}, "<html><body>OK</body></html>"
+        return 200, {}, asaas_json(self.transfers[transfer_id])
+
+    def _get_failure(self):
+        mode = self.get_failures.pop(0) if self.get_failures else None
+        if mode == "timeout":
+            raise requests.exceptions.ReadTimeout("read timed out")
+        if mode == "5xx":
+            return 500, {}, json.dumps(error_body("internal", "Erro interno"))
+        if mode == "unreadable":
+            return 200, {}, '{"object": "transfer", "id": '
+        return None
+
+    def _get(self, request):
+        failure = self._get_failure()
+        if failure:
+            return failure
+        transfer_id = request.url.rsplit("/", 1)[1]
+        if transfer_id not in self.transfers:
+            return 404, {}, json.dumps(error_body("not_found", "Transferência não encontrada."))
+        return 200, {}, asaas_json(self.transfers[transfer_id])
+
+    def _list(self, request):
+        failure = self._get_failure()
+        if failure:
+            return failure
+        query = parse_qs(urlsplit(request.url).query)
+        wanted = query.get("externalReference", [None])[0]
+        found = [t for t in self.transfers.values() if wanted in (None, t["externalReference"])]
+        body = {
+            "object": "list",
+            "hasMore": False,
+            "totalCount": len(found),
+            "limit": 100,
+            "offset": 0,
+            "data": found,
+        }
+        return 200, {}, asaas_json(body)
+
+    def _cancel(self, request):
+        self.cancels += 1
+        transfer_id = request.url.rsplit("/", 2)[1]
+        transfer = self.transfers.get(transfer_id)
+        if transfer is None:
+            return 404, {}, json.dumps(error_body("not_found", "Transferência não encontrada."))
+        if transfer["status"] not in ("PENDING", "BANK_PROCESSING"):
+            return 400, {}, json.dumps(error_body("invalid_action", "Não pode ser cancelada."))
+        transfer["status"] = "CANCELLED"
+        return 200, {}, asaas_json(transfer)

@@ -8,19 +8,25 @@ from factory.django import DjangoModelFactory
 from agencies.tests.factories import TeamFactory
 from wallet.models import (
     LedgerCheck,
+    PayoutKey,
     ProviderNotification,
     Recharge,
     Reversal,
     Transaction,
     Wallet,
+    Withdrawal,
 )
 from wallet.providers import ProviderPayment
 from wallet.services import (
+    payout_key_register,
     recharge_complete,
     recharge_create,
     recharge_reversals_reconcile,
     wallet_credit,
+    withdrawal_create,
 )
+
+TEAM_CNPJ = "11.222.333/0001-81"
 
 
 class WalletFactory(DjangoModelFactory):
@@ -127,3 +133,34 @@ class ReversalFactory(DjangoModelFactory):
         reversal = recharge_reversals_reconcile(recharge=recharge, payment=refunded).created
         assert reversal is not None
         return reversal
+
+
+class PayoutKeyFactory(DjangoModelFactory):
+    """The team's payout PIX key, its own CNPJ (registered as the panel does, after the team's
+    CNPJ is set)."""
+
+    class Meta:
+        model = PayoutKey
+
+    team = factory.SubFactory(TeamFactory, tax_id=TEAM_CNPJ)
+    key_type = "cnpj"
+    key = TEAM_CNPJ
+
+    @classmethod
+    def _create(cls, model_class, *, team, key_type, key):
+        return payout_key_register(team=team, key_type=key_type, key=key)
+
+
+class WithdrawalFactory(DjangoModelFactory):
+    """A test-mode withdrawal as the API makes it: debited, and completed by the sandbox."""
+
+    class Meta:
+        model = Withdrawal
+
+    team = factory.LazyFunction(lambda: PayoutKeyFactory().team)
+    live_mode = False
+    amount = Decimal("150.00")
+
+    @classmethod
+    def _create(cls, model_class, *, team, live_mode, amount):
+        return withdrawal_create(team=team, live_mode=live_mode, amount=amount)

@@ -211,7 +211,50 @@ def sample_messages() -> dict:
     messages["webhook_deactivated"] = deactivation_alert_message(
         endpoint=endpoint, to=[team.notification_email]
     )
+    messages.update(_withdrawal_messages(team))
     return messages
+
+
+def _withdrawal_messages(team) -> dict:
+    from wallet.emails import withdrawal_email_message
+    from wallet.models import Withdrawal
+
+    def withdrawal(**fields):
+        return Withdrawal(
+            team=team,
+            live_mode=True,
+            amount=Decimal("1500.00"),
+            pix_key_type="cnpj",
+            pix_key="11222333000181",
+            provider="asaas",
+            created_at=datetime(2027, 1, 15, 13, 0, tzinfo=UTC),
+            updated_at=datetime(2027, 1, 15, 13, 1, tzinfo=UTC),
+            **fields,
+        )
+
+    done = withdrawal(
+        id="wdr_01samplewithdrawaldone",
+        status="completed",
+        completed_at=datetime(2027, 1, 15, 13, 0, 40, tzinfo=UTC),
+    )
+    failed = withdrawal(
+        id="wdr_01samplewithdrawalfail",
+        status="failed",
+        failed_at=datetime(2027, 1, 15, 13, 2, tzinfo=UTC),
+        failure_code="holder_mismatch",
+        holder_name="Outra Empresa Ltda",
+        holder_tax_id="45.997.418/0001-53",
+        failure_reason="The PIX key's holder (Outra Empresa Ltda, 45.997.418/0001-53) is not "
+        "the team's CNPJ or CPF",
+    )
+    return {
+        "withdrawal_completed": withdrawal_email_message(
+            withdrawal=done, to=[team.notification_email]
+        ),
+        "withdrawal_failed": withdrawal_email_message(
+            withdrawal=failed, to=[team.notification_email]
+        ),
+    }
 
 
 def samples() -> dict[str, str]:
