@@ -54,6 +54,7 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
         "payout_key_required",
         "withdrawal_daily_limit_exceeded",
         "insufficient_balance",
+        "wallet_restricted",
     ),
     "wallet_withdrawals_get": ("withdrawal_not_found",),
     "flights_search": (

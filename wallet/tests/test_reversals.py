@@ -503,3 +503,23 @@ def test_an_agency_user_sees_its_own_debt_and_reversals_only(team, team_owner, o
     assert "R$\xa0500,00" in home
     listed = browser.get(reverse("admin:wallet_reversal_changelist"))
     assert [r.team_id for r in listed.context["cl"].queryset] == [team.id]
+
+
+def test_a_restricted_wallet_withdraws_nothing(restricted, live_client):
+    """A wallet in debt pays nothing out: the withdrawal is refused before any transfer is
+    asked for, and nothing is written."""
+    from wallet.models import Withdrawal
+    from wallet.services import payout_key_register
+
+    restricted.tax_id = "11.222.333/0001-81"
+    restricted.save(update_fields=["tax_id"])
+    payout_key_register(team=restricted, key_type="cnpj", key="11222333000181")
+    debits = Transaction.objects.filter(type="debit").count()
+
+    assert_restricted(
+        live_client.post("/api/v1/wallet/withdrawals", {"amount": "50.00"}, format="json")
+    )
+
+    assert not Withdrawal.objects.exists()
+    assert Transaction.objects.filter(type="debit").count() == debits
+    assert ledger_problems() == []
