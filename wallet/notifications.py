@@ -10,7 +10,12 @@ from django.views.decorators.csrf import csrf_exempt
 
 from api.apis import json_error
 from core.exceptions import register_error
-from wallet.providers import NotificationRejected, ProviderError, get_provider
+from wallet.providers import (
+    NotificationRejected,
+    NotificationUnusable,
+    ProviderError,
+    get_provider,
+)
 from wallet.services import notification_receive, transfer_notification_receive
 
 logger = logging.getLogger(__name__)
@@ -46,6 +51,11 @@ def provider_notification(request, provider_name: str):
         )
     try:
         notification = provider.parse_notification(headers=request.headers, body=request.body)
+    except NotificationUnusable as exc:
+        # Authentic but never usable: 200, so that the provider neither retries it nor pauses
+        # its queue over it; nothing is stored (a NUL could not be) and the log keeps why.
+        logger.warning("Dropped an unusable %s notification: %s", provider_name, exc)
+        return JsonResponse({"received": True, "result": "rejected", "reason": "unusable_event"})
     except NotificationRejected as exc:
         logger.warning("Rejected %s notification: %s", provider_name, exc)
         return json_error(request, status=401, code="unauthorized", message="Unauthorized")

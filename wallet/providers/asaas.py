@@ -35,6 +35,7 @@ from wallet.providers.base import (
     Claim,
     Notification,
     NotificationRejected,
+    NotificationUnusable,
     PaymentProvider,
     ProviderError,
     ProviderPayment,
@@ -292,14 +293,20 @@ class AsaasProvider(PaymentProvider):
             )
             object_id = event[kind]["id"]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise NotificationRejected(f"not an Asaas payment event: {exc!r}") from None
+            raise NotificationUnusable(f"not an Asaas payment event: {exc!r}") from None
         for name, text, max_length in (
             ("id", event_id, MAX_ID_LENGTH),
             ("event", event_type, MAX_EVENT_TYPE_LENGTH),
             (f"{kind}.id", object_id, MAX_ID_LENGTH),
         ):
             if not isinstance(text, str) or not text or len(text) > max_length:
-                raise NotificationRejected(f"not an Asaas {kind} event: bad {name}")
+                raise NotificationUnusable(f"not an Asaas {kind} event: bad {name}")
+            # A NUL cannot be stored (PostgreSQL refuses it in text) and no id has a control
+            # character: refused here, not as a 500 the provider would retry forever.
+            if any(ord(char) < 32 or ord(char) == 127 for char in text):
+                raise NotificationUnusable(
+                    f"not an Asaas {kind} event: {name} has control characters"
+                )
         # Asaas gives only the payment's date; paid_at is the moment we learn of it.
         return Notification(
             event_id=event_id,

@@ -20,6 +20,13 @@ class NotificationRejected(Exception):
     """An inbound notification that is not authentic or not understood."""
 
 
+class NotificationUnusable(NotificationRejected):
+    """An authentic notification (its token checked) whose body can never be used: not the
+    provider's event shape, or ids no payment or transfer can have (a NUL, control
+    characters). Answered 200 and dropped: a retry would be the same, and a provider that
+    keeps failing to deliver one pauses its whole queue (Asaas does)."""
+
+
 class TransferRefused(Exception):
     """The provider answered a transfer request with a refusal (a validation error): no
     transfer was created, so nothing will ever leave the account for this request."""

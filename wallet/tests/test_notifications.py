@@ -8,6 +8,7 @@ the `asaas-access-token` header. Before anything is credited the payment is read
 here by recorded bodies in Asaas's documented payment shape (payment_body)."""
 
 import html
+import json
 import threading
 from datetime import timedelta
 from decimal import Decimal
@@ -201,15 +202,35 @@ def test_bad_token_is_rejected_and_changes_nothing(asaas, team, client, token):
         ),
     ],
 )
-def test_malformed_body_is_an_error_not_a_crash(asaas, team, client, body):
+def test_an_authentic_but_unusable_body_is_dropped_with_200_not_a_crash(asaas, team, client, body):
+    """With the right token, a body that can never be used is answered 200 "rejected" (Asaas
+    would otherwise retry it and then pause the whole notification queue), nothing stored."""
     recharge = pending_recharge(asaas, team)
 
     response = notify(client, body)
 
-    assert response.status_code in (400, 401)
-    error = response.json()
-    assert error["success"] is False
-    assert set(error["error"]) == {"code", "message", "details", "request_id"}
+    assert response.status_code == 200
+    assert response.json() == {"received": True, "result": "rejected", "reason": "unusable_event"}
+    assert_nothing_credited(recharge)
+    assert not ProviderNotification.objects.exists()
+    assert read_backs(asaas) == []
+
+
+@pytest.mark.parametrize("where", ["id", "payment.id", "event"])
+def test_a_nul_in_an_id_is_dropped_with_200_not_a_500(asaas, team, client, where):
+    """The review's finding: a NUL in a notification's ids gave 500 (PostgreSQL refuses it in
+    text), which Asaas retries and then pauses the queue over."""
+    recharge = pending_recharge(asaas, team)
+    event = json.loads(event_body(recharge))
+    if where == "payment.id":
+        event["payment"]["id"] += "\u0000"
+    else:
+        event[where] += "\u0000"
+
+    response = notify(client, json.dumps(event))
+
+    assert response.status_code == 200
+    assert response.json()["result"] == "rejected"
     assert_nothing_credited(recharge)
     assert not ProviderNotification.objects.exists()
 
