@@ -137,6 +137,7 @@ def test_from_the_command_line_an_error_exits_non_zero_with_its_message(team, ca
     assert not Integration.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)  # from a shell: the command closes the connections
 def test_the_access_token_is_required(team, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", StringIO(""))  # nothing piped in
     utility = ManagementUtility(["manage.py", "connect_supplier", team.id, "duffel"])
