@@ -15,11 +15,13 @@ from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from agencies.models import ApiKey, Integration, Team
 from bookings.display import cancellation_note_for_people, failure_reason_for_people
-from bookings.models import Booking, BookingAirlineChange, BookingCancellation
+from bookings.itinerary import erased
+from bookings.models import Booking, BookingAirlineChange, BookingCancellation, BookingPassenger
 from core.timestamps import business_date, business_day_bounds
 from wallet.models import (
     TEST_MODE_BALANCE,
@@ -30,6 +32,7 @@ from wallet.models import (
     Wallet,
     Withdrawal,
 )
+from wallet.selectors import wallet_restricted
 from webhooks.models import Event, EventType, WebhookEndpoint
 
 ZERO = Decimal("0.00")
@@ -281,20 +284,213 @@ def recent_events(*, team: Team | None, live_mode: bool) -> dict:
         event.label = EVENT_LABELS.get(event.type, event.type)
         data = event.data_object if isinstance(event.data_object, dict) else {}
         event.object_id = data.get("id", "")
+        # A booking's event names it by its `ord_` id, a wallet movement for a booking by its
+        # reference: people know the booking by its locator and its passenger.
+        event.booking_id = next(
+            (v for v in (data.get("id"), data.get("reference_id")) if _is_booking_id(v)), ""
+        )
         event.admin_url = _change("webhooks_event", event.pk)
+    # One query for the bookings the rows name (whatever the number of rows), not one a row.
+    named = {
+        b.pk: b
+        for b in with_lead_passenger(
+            Booking.objects.filter(
+                live_mode=live_mode, pk__in={e.booking_id for e in rows if e.booking_id}
+            )
+        )
+    }
+    for event in rows:
+        booking = named.get(event.booking_id)
+        event.booking = booking
+        event.booking_name = booking_name(booking) if booking else ""
+        event.booking_url = _change("bookings_booking", booking.pk) if booking else ""
     return {
         "rows": rows,
         "url": _changelist("webhooks_event", mode=_mode(live_mode), **_team_filter(team)),
     }
 
 
+def _is_booking_id(value) -> bool:
+    return isinstance(value, str) and value.startswith("ord_")
+
+
+def with_lead_passenger(bookings: QuerySet[Booking]) -> QuerySet[Booking]:
+    """The bookings with their lead passenger's (the first's) names as two columns of the same
+    query: a list of them costs one query, not one a row."""
+    lead = BookingPassenger.objects.filter(booking=OuterRef("pk")).order_by("position")
+    return bookings.annotate(
+        lead_given_name=Subquery(lead.values("given_name")[:1]),
+        lead_family_name=Subquery(lead.values("family_name")[:1]),
+    )
+
+
+def lead_passenger_name(booking: Booking) -> str:
+    """The lead passenger's name (from `with_lead_passenger`), "[erased]" once the retention
+    job erased it, "" when the booking has none."""
+    given = getattr(booking, "lead_given_name", None) or ""
+    family = getattr(booking, "lead_family_name", None) or ""
+    if booking.personal_data_erased_at is not None or erased(given):
+        return gettext("[erased]")
+    return f"{given} {family}".strip()
+
+
+def booking_name(booking: Booking) -> str:
+    """How people know a booking: its locator and its lead passenger ("ABC123 · Bruno
+    Carvalho"); its `ord_` id only while the airline has given no locator."""
+    return " · ".join(
+        part
+        for part in (booking.booking_reference or booking.id, lead_passenger_name(booking))
+        if part
+    )
+
+
+# --- The agency's to-do: what is waiting for the agency to act ---------------------------------
+
+FAILED_LOOKBACK = timedelta(days=7)  # failed bookings stay on the to-do this long
+
+
+def countdown_for_people(deadline: datetime | None, now: datetime) -> str:
+    """What is left before a deadline, in words ("due in 3 h 20 min"), or "overdue". Counted
+    here, on the server, at the time the page is made (the deadline itself is shown in São
+    Paulo time beside it)."""
+    if deadline is None:
+        return ""
+    left = deadline - now
+    if left <= timedelta(0):
+        return gettext("overdue")
+    minutes = int(left.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        return gettext("due in %(days)d d %(hours)d h") % {"days": days, "hours": hours}
+    if hours:
+        return gettext("due in %(hours)d h %(minutes)02d min") % {
+            "hours": hours,
+            "minutes": minutes,
+        }
+    return gettext("due in %(minutes)d min") % {"minutes": max(minutes, 1)}
+
+
+def _todo_list(queryset: QuerySet[Booking], row) -> dict:
+    """The first rows of a to-do list, named by locator and passenger, and how many there are
+    (counted only when the slice is full)."""
+    rows = [row(b) for b in with_lead_passenger(queryset)[:LIST_LIMIT]]
+    for item, booking in rows:
+        item.update(
+            label=booking.booking_reference or booking.id,
+            passenger=lead_passenger_name(booking),
+            booking_id=booking.id,
+            url=_change("bookings_booking", booking.pk),
+        )
+    count = len(rows) if len(rows) < LIST_LIMIT else queryset.order_by().count()
+    return {"rows": [item for item, _booking in rows], "count": count}
+
+
+def team_todo(
+    *, team: Team, live_mode: bool, wallet: dict, recharges: dict, now: datetime | None = None
+) -> dict:
+    """What waits for the agency: holds to pay before their deadline (and whether the balance
+    pays them), bookings failed in the last 7 days, and airline changes to answer. `wallet`
+    and `recharges` are the page's figures (`wallet_figures`, `recharge_figures`).
+
+    A hold's confirmation debits the balance (not the available credit, which already has the
+    holds taken off), so each hold and their sum are compared with the balance. A restricted
+    wallet (in debt after a reversed recharge, docs/reversals.md) confirms nothing whatever its
+    balance. In test mode each confirmation is checked against the sandbox's constant balance
+    on its own: nothing adds up, and no recharge is asked for."""
+    now = now or timezone.now()
+    mode = _mode(live_mode)
+    restricted = wallet_restricted(team=team, live_mode=live_mode)
+    balance = wallet["balance"] if wallet["balance"] is not None else ZERO
+    holds_base = Booking.objects.filter(
+        team=team, live_mode=live_mode, type=Booking.Type.HOLD, status=Booking.Status.PENDING
+    )
+    holds = _todo_list(
+        holds_base.order_by(F("payment_required_by").asc(nulls_last=True), "created_at"),
+        lambda b: (
+            {
+                "amount": b.base_cost_brl,
+                "deadline": b.payment_required_by,
+                "countdown": countdown_for_people(b.payment_required_by, now),
+                "overdue": b.payment_required_by is not None and b.payment_required_by <= now,
+                "covered": not restricted and b.base_cost_brl <= balance,
+            },
+            b,
+        ),
+    )
+    total = wallet["holds"]  # the same sum as the holds card
+    short = max(total - balance, ZERO) if live_mode else ZERO
+    # In test mode each confirmation is checked against the sandbox's balance on its own.
+    pays_all = total <= balance if live_mode else all(row["covered"] for row in holds["rows"])
+    holds.update(
+        total=total,
+        covered=not restricted and pays_all,
+        short=short,
+        url=_changelist(
+            "bookings_booking",
+            status__exact="pending",
+            type__exact="hold",
+            mode=mode,
+            **_team_filter(team),
+        ),
+    )
+    failed = _todo_list(
+        Booking.objects.filter(
+            team=team,
+            live_mode=live_mode,
+            status=Booking.Status.FAILED,
+            updated_at__gte=now - FAILED_LOOKBACK,
+        ).order_by("-updated_at", "-id"),
+        lambda b: (
+            {
+                "reason": failure_reason_for_people(b.failure_reason),
+                "amount": b.base_cost_brl,
+                "at": b.updated_at,
+            },
+            b,
+        ),
+    )
+    failed["url"] = _changelist(
+        "bookings_booking", status__exact="failed", mode=mode, **_team_filter(team)
+    )
+    changes = _todo_list(
+        unanswered_change_bookings(live_mode=live_mode, now=now)
+        .filter(team=team)
+        .order_by("departing_at", "id"),
+        lambda b: ({"departing_at": b.departing_at}, b),
+    )
+    changes["url"] = _changelist(
+        "bookings_booking", attention="yes", mode=mode, **_team_filter(team)
+    )
+    # Asked for when the balance does not pay the holds, or is empty: recharges are made
+    # through the API (the panel has no form for them), so the prompt says how, and links
+    # the recharges already awaiting payment.
+    prompt = live_mode and (balance <= ZERO or short > ZERO)
+    return {
+        "restricted": restricted,
+        "balance": balance,
+        "holds": holds,
+        "failed": failed,
+        "changes": changes,
+        "recharge_prompt": prompt,
+        "recharge_docs_url": reverse("docs"),
+        "pending_recharges": recharges,
+        "count": holds["count"] + failed["count"] + changes["count"],
+    }
+
+
 def team_home(*, team: Team, live_mode: bool, now: datetime | None = None) -> dict:
     """Everything an agency user's home page shows, for their team only."""
     when = periods(now)
+    wallet = wallet_figures(team=team, live_mode=live_mode)
+    recharges = recharge_figures(team=team, live_mode=live_mode)
     return {
         "when": when,
-        "wallet": wallet_figures(team=team, live_mode=live_mode),
-        "recharges": recharge_figures(team=team, live_mode=live_mode),
+        "todo": team_todo(
+            team=team, live_mode=live_mode, wallet=wallet, recharges=recharges, now=now
+        ),
+        "wallet": wallet,
+        "recharges": recharges,
         "activity": activity_figures(team=team, live_mode=live_mode, when=when),
         "webhooks": webhook_figures(team=team, live_mode=live_mode),
         "keys": key_figures(team=team, live_mode=live_mode),

@@ -1,8 +1,9 @@
 """The panel's home page in a real Chromium set to pt-BR: an agency user's day, and support's
 worklist across teams with a team's overview (dashboard/display.py). With
-PANEL_SCREENSHOTS=docs/screenshots it saves home-1440, home-390, support-home-1440 and
-team-overview-1440."""
+PANEL_SCREENSHOTS=docs/screenshots it saves home-1440, home-390, support-home-1440,
+team-overview-1440, and the agency's to-do: home-todo-1440 and home-todo-390."""
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -12,7 +13,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agencies.models import User
+from agencies.tests.factories import ClientFactory
 from bookings.models import Booking
+from bookings.tests.factories import (
+    BookingAirlineChangeFactory,
+    BookingFactory,
+    BookingPassengerFactory,
+)
 from bookings.tests.helpers import book, offers
 from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
 from tests.kit.factories import fund, make_team
@@ -126,3 +133,95 @@ def test_the_home_page_as_an_agency_user_and_as_support(live_server, browser_pt_
     assert "bia@beta.example" in overview and "Alpha Travel" not in overview
     assert brl(Wallet.objects.get(team=beta.team).balance) in overview
     screenshot(browser_pt_br, "team-overview-1440", DESKTOP)
+
+
+def to_do_of(team):
+    """Alpha's to-do: a hold the balance cannot pay (due in 3 h 20 min), one overdue, a booking
+    that failed at issuance and an airline change unanswered, each with its lead passenger."""
+
+    def named(booking, given, family):
+        BookingPassengerFactory(booking=booking, given_name=given, family_name=family)
+        return booking
+
+    client = ClientFactory(team=team)
+    big = named(
+        BookingFactory(
+            client=client,
+            booking_reference="QX7PLM",
+            base_cost_brl=Decimal("31450.90"),
+            payment_required_by=timezone.now() + timedelta(hours=3, minutes=20, seconds=40),
+        ),
+        "Helena",
+        "Duarte",
+    )
+    overdue = named(
+        BookingFactory(
+            client=client,
+            booking_reference="ZK2RTA",
+            payment_required_by=timezone.now() - timedelta(minutes=25),
+        ),
+        "Otávio",
+        "Mendes",
+    )
+    failed = named(
+        BookingFactory(
+            client=client,
+            booking_reference="",
+            status=Booking.Status.FAILED,
+            failure_reason="issuance_failed: ticketing timeout",
+        ),
+        "Dora",
+        "Lima",
+    )
+    change = BookingAirlineChangeFactory(
+        booking__client=client, booking__booking_reference="GH4KWB"
+    )
+    named(change.booking, "Eva", "Rocha")
+    return big, overdue, failed, change.booking
+
+
+def test_the_agencys_to_do_in_portuguese(live_server, browser_pt_br, live_sandbox):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    alpha = agency_with_a_day_of_work()
+    big, overdue, failed, changed = to_do_of(alpha.team)
+    wait = WebDriverWait(browser_pt_br, 20)
+    log_in_as(live_server, browser_pt_br, wait, "ana@alpha.example")
+    home = open_page(live_server, browser_pt_br, wait, reverse("admin:index"))
+    wait.until(EC.presence_of_element_located((By.ID, "todo")))
+    assert home.index("A fazer") < home.index("Saldo")  # the to-do first
+
+    holds = browser_pt_br.find_element(By.ID, "todo-holds").text.replace("\N{NO-BREAK SPACE}", " ")
+    assert "Reservas em espera a pagar" in holds
+    assert re.search(r"QX7PLM\s+Helena Duarte\s+vence em 3 h (20|19) min", holds), holds
+    assert overdue.booking_reference in holds and "Otávio Mendes" in holds and "vencida" in holds
+    assert "horário de Brasília" in holds and "R$ 31.450,90" in holds
+    assert "Saldo insuficiente" in holds and "O saldo paga" in holds
+    balance = Wallet.objects.get(team=alpha.team).balance
+    assert f"o saldo ({brl(balance)}) não paga todas" in holds
+    prompt = browser_pt_br.find_element(By.ID, "todo-recharge").text.replace(
+        "\N{NO-BREAK SPACE}", " "
+    )
+    assert "O saldo não paga as reservas em espera" in prompt and "R$ 500,00" in prompt
+    assert "Como recarregar (documentação da API)" in prompt
+    failed_card = browser_pt_br.find_element(By.ID, "todo-failed").text
+    assert failed.id in failed_card and "Dora Lima" in failed_card  # no locator: the id
+    assert "A companhia aérea não conseguiu emitir os bilhetes." in failed_card
+    changes = browser_pt_br.find_element(By.ID, "todo-changes").text
+    assert changed.booking_reference in changes and "Eva Rocha" in changes
+    # The feed names the hold booked through the API by its locator and its passenger.
+    hold = Booking.objects.get(
+        team=alpha.team, live_mode=True, supplier="sandbox", passengers__given_name="Bruno"
+    )
+    feed = browser_pt_br.find_element(By.ID, "home-events")
+    assert f"{hold.booking_reference} · Bruno Carvalho" in feed.text and "ord_" not in feed.text
+    screenshot(browser_pt_br, "home-todo-1440", DESKTOP)
+    screenshot(browser_pt_br, "home-todo-390", PHONE)
+
+    # Each hold links to its booking's page.
+    browser_pt_br.find_element(By.ID, "todo-holds").find_element(By.LINK_TEXT, "QX7PLM").click()
+    wait.until(EC.url_contains(reverse("admin:bookings_booking_change", args=[big.pk])))
+    wait.until(EC.presence_of_element_located((By.ID, "footer")))
+    assert "QX7PLM" in browser_pt_br.find_element(By.TAG_NAME, "body").text
