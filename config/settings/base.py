@@ -109,7 +109,7 @@ MIDDLEWARE = [
     "api.middleware.AuditlogMiddleware",  # panel changes carry who made them
     "api.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "api.middleware.CSPMiddleware",  # django-csp's, for the panel
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires: answers lockouts
 ]
 
