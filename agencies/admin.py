@@ -51,6 +51,7 @@ from agencies.services import (
     invitation_usable,
 )
 from api.fields import PHONE_PATTERN
+from api.key_permissions import PERMISSIONS
 from core.addresses import cep_compact, state_compact
 from core.audit import audit_action
 from core.metadata import (
@@ -413,9 +414,86 @@ class UserAdmin(AuditedAdminMixin, DjangoUserAdmin):
         return request.user.is_superuser and super().has_delete_permission(request, obj)
 
 
+# What each permission of a restricted key lets it do (api/key_permissions.py), as the add
+# form's checkboxes say it.
+PERMISSION_LABELS = {
+    "flights:read": _("Search flights and read offers"),
+    "bookings:read": _("Read bookings"),
+    "bookings:write": _("Create, confirm, change and cancel bookings"),
+    "wallet:read": _("Read the balance, transactions and recharges"),
+    "wallet:write": _("Create and cancel recharges, request withdrawals"),
+    "webhooks:read": _("Read webhook endpoints"),
+    "webhooks:write": _("Register, change and delete webhook endpoints"),
+    "events:read": _("Read events"),
+    "clients:read": _("Read clients"),
+    "clients:write": _("Create and change clients"),
+    "reports:read": _("Read reports (sales, NFS-e)"),
+}
+
+
+class PermissionChoiceField(forms.MultipleChoiceField):
+    def __init__(self, **kwargs):
+        choices = [
+            (name, format_html("<code>{}</code> {}", name, PERMISSION_LABELS[name]))
+            for name in PERMISSIONS
+        ]
+        super().__init__(choices=choices, widget=forms.CheckboxSelectMultiple, **kwargs)
+
+
+class ApiKeyForm(forms.ModelForm):
+    """A new key: full access (the default, what every key had before) or only the
+    permissions checked (docs/decisions.md, "Restricted API keys")."""
+
+    FULL, RESTRICTED = "full", "restricted"
+    access = forms.ChoiceField(
+        label=_("Access"),
+        choices=[
+            (FULL, _("Full access")),
+            (RESTRICTED, _("Restricted: only the permissions checked below")),
+        ],
+        initial=FULL,
+        required=False,  # a form posted without it (a script's) keeps the old full access
+        widget=forms.RadioSelect,
+    )
+    permissions = PermissionChoiceField(
+        label=_("Permissions"),
+        required=False,
+        help_text=_("A restricted key is refused (403) outside the permissions checked."),
+    )
+
+    class Meta:
+        model = ApiKey
+        fields = ["team", "name", "live_mode", "permissions"]
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen = cleaned.get("permissions") or []
+        if "permissions" in self.errors:
+            return cleaned  # an unknown permission: that error alone
+        if cleaned.get("access") == self.RESTRICTED:
+            if not chosen:
+                self.add_error("permissions", _("Check at least one permission."))
+        elif chosen:
+            self.add_error(
+                "access", _("Choose “Restricted” to limit the key to the permissions checked.")
+            )
+        else:
+            cleaned["permissions"] = []
+        return cleaned
+
+
 @admin.register(ApiKey)
 class ApiKeyAdmin(TeamScopedAdmin):
-    list_display = ["name", "display_prefix", "team", "status", "created_at", "last_used_at"]
+    form = ApiKeyForm
+    list_display = [
+        "name",
+        "display_prefix",
+        "team",
+        "status",
+        "permissions_display",
+        "created_at",
+        "last_used_at",
+    ]
     list_filter = [live_mode_filter(), "team"]
     search_fields = ["name", "display_prefix", "id"]
     readonly_fields = [
@@ -434,19 +512,27 @@ class ApiKeyAdmin(TeamScopedAdmin):
             return status_label("active", _("Active"))
         return status_label("revoked", _("Revoked"))
 
+    @admin.display(description=_("permissions"))
+    def permissions_display(self, obj):
+        if obj.has_full_access:
+            return _("Full access")
+        return ", ".join(obj.permissions)
+
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return [*self.readonly_fields, "team", "live_mode"]
+        return [*self.readonly_fields, "team", "live_mode", "permissions_display"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ["team", "name", "live_mode"] if is_support(request) else ["name", "live_mode"]
+            fields = ["name", "live_mode", "access", "permissions"]
+            return ["team", *fields] if is_support(request) else fields
         return [
             "id",
             "name",
             "team",
             "live_mode",
+            "permissions_display",
             "display_prefix",
             "created_at",
             "created_by",
@@ -460,7 +546,11 @@ class ApiKeyAdmin(TeamScopedAdmin):
             return
         team = obj.team if is_support(request) else request.user.team
         key, secret = api_key_create(
-            team=team, live_mode=obj.live_mode, name=obj.name, created_by=request.user
+            team=team,
+            live_mode=obj.live_mode,
+            name=obj.name,
+            created_by=request.user,
+            permissions=obj.permissions,
         )
         obj.pk, obj.display_prefix, obj.team = key.pk, key.display_prefix, team
         # Only on this object, for this response: never in the session, messages or a log.

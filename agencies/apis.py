@@ -241,6 +241,8 @@ UPDATE_EXAMPLE = OpenApiExample(
 
 
 class ClientsApi(ApiView):
+    permission_resource = "clients"
+
     class FilterSerializer(PaginationFilterSerializer):
         q = serializers.CharField(
             required=False,
@@ -304,6 +306,8 @@ class ClientsApi(ApiView):
 
 
 class ClientDetailApi(ApiView):
+    permission_resource = "clients"
+
     # Only what the body names is checked and changed; the address is checked for the
     # country it will have. The context gives the stored `client`.
     @extend_schema_serializer(component_name="ClientUpdate")

@@ -28,7 +28,8 @@ _UNSET = object()
 
 @dataclass(frozen=True)
 class ApiClient:
-    """What `request.user` is for API requests: the team and mode of the key used."""
+    """What `request.user` is for API requests: the team and mode of the key used (and
+    `request.auth` is the key: ApiView checks its permissions)."""
 
     api_key: ApiKey
     is_authenticated = True
@@ -148,5 +149,6 @@ def _touch_last_used(key: ApiKey) -> None:
 def key_from_entry(entry: key_cache.Entry) -> ApiKey:
     """This request's own ApiKey and Team, built from a cached entry's values."""
     key = ApiKey.from_db("default", _KEY_FIELDS, entry.key_values)
+    key.permissions = list(key.permissions)  # the cached list is shared: each request its own
     key.team = Team.from_db("default", _TEAM_FIELDS, entry.team_values)
     return key

@@ -198,6 +198,9 @@ class ApiKey(models.Model):
     )
     last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True, editable=False)
+    # What a restricted key may do (api/key_permissions.py PERMISSIONS); empty: everything,
+    # as every key made before restricted keys. Chosen when the key is made, never changed.
+    permissions = models.JSONField(_("permissions"), default=list, blank=True)
 
     objects = ApiKeyQuerySet.as_manager()
 
@@ -215,6 +218,10 @@ class ApiKey(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def has_full_access(self) -> bool:
+        return not self.permissions
 
 
 def name_folded(text: str) -> str:

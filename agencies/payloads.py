@@ -46,6 +46,8 @@ def api_key_event_object(key: ApiKey) -> dict:
         "name": key.name,
         "live_mode": key.live_mode,
         "display_prefix": key.display_prefix,
+        # null: full access (every key made before restricted keys); else what it may do.
+        "permissions": list(key.permissions) or None,
         "created_at": iso_utc(key.created_at),
         "last_used_at": iso_utc(key.last_used_at),
         "revoked_at": iso_utc(key.revoked_at),

@@ -1,5 +1,6 @@
 import secrets
 import string
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeGuard
@@ -20,6 +21,7 @@ from agencies.models import ApiKey, Client, Integration, Invitation, Team, User,
 from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from agencies.tasks import send_invitation_email as send_invitation_email_task
+from api.key_permissions import PERMISSIONS
 from core.exceptions import Conflict
 from webhooks.models import EventType
 from webhooks.services import event_record
@@ -86,9 +88,19 @@ def agency_user_create(*, team: Team, email: str, password: str | None = None) -
 
 @transaction.atomic
 def api_key_create(
-    *, team: Team, live_mode: bool, name: str = "Default", created_by: User | None = None
+    *,
+    team: Team,
+    live_mode: bool,
+    name: str = "Default",
+    created_by: User | None = None,
+    permissions: Iterable[str] = (),
 ) -> tuple[ApiKey, str]:
-    """Returns the key and its secret; the secret is not stored and cannot be shown again."""
+    """Returns the key and its secret; the secret is not stored and cannot be shown again.
+    With `permissions`, a restricted key (api/key_permissions.py); without, full access."""
+    wanted = set(permissions)
+    unknown = wanted - set(PERMISSIONS)
+    if unknown:
+        raise ValidationError({"permissions": f"Unknown permissions: {', '.join(sorted(unknown))}"})
     mode = "live" if live_mode else "test"
     secret = f"sk_{mode}_" + "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_RANDOM_LENGTH))
     key = ApiKey.objects.create(
@@ -98,6 +110,7 @@ def api_key_create(
         created_by=created_by,
         secret_hash=hash_secret(secret),
         display_prefix=secret[:16],
+        permissions=[permission for permission in PERMISSIONS if permission in wanted],
     )
     event_record(
         team=team,

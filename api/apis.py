@@ -27,6 +27,7 @@ from api.idempotency import (
     request_fingerprint,
     validate_key,
 )
+from api.key_permissions import PermissionDenied, is_allowed, permission_for
 from api.modes import test_mode_meta
 from api.throttling import throttle_unauthenticated
 
@@ -46,6 +47,11 @@ class ApiView(APIView):
     # The methods of the view that wait on a flight supplier: each takes one of its team's
     # slots for such requests (api/concurrency.py) for as long as it runs.
     supplier_methods: tuple[str, ...] = ()
+    # What a restricted API key needs to use the view (api/key_permissions.py): reads of
+    # `permission_resource` need `<resource>:read`, other methods `<resource>:write`;
+    # `method_permissions` names another one for a method. Every API view declares one.
+    permission_resource: str | None = None
+    method_permissions: dict[str, str] = {}
 
     def perform_authentication(self, request):
         # A request without a usable key never reaches the throttles (its 401 comes first):
@@ -64,12 +70,25 @@ class ApiView(APIView):
         if method not in self.http_method_names or not hasattr(self, method):
             # Before anything about the request's key or body: the method is the first answer.
             raise exceptions.MethodNotAllowed(request.method)
+        # Before the body and the Idempotency-Key: a key refused here claims nothing. Only a
+        # restricted key is asked about (a full-access key, every key made before, skips it).
+        granted = getattr(request.auth, "permissions", None)
+        if granted:
+            permission = self.required_permission(request.method)
+            if not is_allowed(granted, permission):
+                raise PermissionDenied(permission)
         if request.method in METHODS:
             self._claim_idempotency_key(request)
         if request.method in self.supplier_methods:
             self._supplier_slot = slot_take(
                 team_id=request.user.team_id, live_mode=request.user.live_mode
             )
+
+    @classmethod
+    def required_permission(cls, method: str) -> str:
+        return permission_for(
+            resource=cls.permission_resource, overrides=cls.method_permissions, method=method
+        )
 
     def _claim_idempotency_key(self, request) -> None:
         # Parse the body now (api/parsers.py): a malformed one never claims a key. `body`

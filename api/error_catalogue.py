@@ -346,7 +346,13 @@ def when(entry: CataloguedError) -> str:
     return WHEN.get(entry.code) or entry.description
 
 
-AUTHENTICATED = ("invalid_request", "unauthorized", "rate_limited", "payload_too_large")
+AUTHENTICATED = (
+    "invalid_request",
+    "unauthorized",
+    "permission_denied",  # a restricted key outside its permissions (api/key_permissions.py)
+    "rate_limited",
+    "payload_too_large",
+)
 EVERY_OPERATION = ("method_not_allowed",)
 WITH_BODY = ("unsupported_media_type",)
 WITH_IDEMPOTENCY_KEY = ("idempotency_key_reused", "idempotency_key_in_flight")
@@ -576,7 +582,8 @@ def render_markdown(schema: dict) -> str:
         "## By operation",
         "",
         "Besides the codes below, every operation can answer `method_not_allowed` (405); with "
-        "an API key, `invalid_request` (400), `unauthorized` (401), `payload_too_large` (413) "
+        "an API key, `invalid_request` (400), `unauthorized` (401), `permission_denied` (403), "
+        "`payload_too_large` (413) "
         "and `rate_limited` (429); with a body, `unsupported_media_type` (415); with an "
         "`Idempotency-Key`, `idempotency_key_reused` and `idempotency_key_in_flight` (409). "
         "“Supplier refusals” are the 502 codes of the flight suppliers above. The schema "

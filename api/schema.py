@@ -8,6 +8,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from api.key_permissions import PERMISSIONS
 from api.modes import ApiAuthentication
 
 
@@ -603,11 +604,26 @@ EVENT_OBJECTS = {
             "name": {"type": "string"},
             "live_mode": {"type": "boolean"},
             "display_prefix": {"type": "string"},
+            "permissions": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(PERMISSIONS)},
+                "nullable": True,
+                "description": "What a restricted key may do; null: full access.",
+                "example": ["flights:read", "bookings:read", "bookings:write"],
+            },
             "created_at": _TIMESTAMP,
             "last_used_at": _NULLABLE_TIMESTAMP,
             "revoked_at": _NULLABLE_TIMESTAMP,
         },
-        "required": ["id", "object", "name", "live_mode", "display_prefix", "created_at"],
+        "required": [
+            "id",
+            "object",
+            "name",
+            "live_mode",
+            "display_prefix",
+            "permissions",
+            "created_at",
+        ],
     },
 }
 # Which object each event type carries in `data.object`.

@@ -425,6 +425,7 @@ CREATE_EXAMPLES = [
 
 
 class BookingCreateApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     class FilterSerializer(PaginationFilterSerializer):
@@ -642,6 +643,7 @@ class BookingCreateApi(ApiView):
 
 
 class BookingDetailApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("DELETE",)  # waits on the flight supplier
 
     @extend_schema(
@@ -674,6 +676,7 @@ class BookingDetailApi(ApiView):
 
 
 class BookingConfirmApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("PUT",)  # past its price guarantee, the order is read back first
 
     @extend_schema_serializer(component_name="BookingConfirmInput")
@@ -805,6 +808,7 @@ def _cancellation_post_schema(
 
 
 class BookingCancellationsApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @extend_schema(
@@ -836,6 +840,7 @@ class BookingCancellationsApi(ApiView):
 
 
 class BookingCancellationConfirmApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @_cancellation_post_schema(
@@ -946,6 +951,7 @@ AIRLINE_CHANGE_EXAMPLES = [
 
 
 class BookingAirlineChangesApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("GET",)  # a test booking's list asks the sandbox first
 
     @extend_schema(
@@ -965,6 +971,7 @@ class BookingAirlineChangesApi(ApiView):
 
 
 class BookingAirlineChangeAcceptApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @extend_schema(

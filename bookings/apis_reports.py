@@ -194,6 +194,8 @@ class NfseFilterSerializer(ReportPeriodMixin):
 
 
 class SalesReportApi(ApiView):
+    permission_resource = "reports"
+
     @extend_schema(
         operation_id="reports_sales",
         tags=["Reports"],
@@ -232,6 +234,8 @@ NFSE_EXAMPLE = (
 
 
 class NfseExportApi(ApiView):
+    permission_resource = "reports"
+
     @extend_schema(
         operation_id="reports_nfse",
         tags=["Reports"],

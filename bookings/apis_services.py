@@ -19,6 +19,7 @@ from flights.apis_extras import BAG_EXAMPLE, AvailableServiceSerializer
 
 
 class BookingAvailableServicesApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("GET",)  # waits on the flight supplier
 
     @extend_schema(
@@ -43,6 +44,7 @@ class BookingAvailableServicesApi(ApiView):
 
 
 class BookingServicesApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @extend_schema_serializer(component_name="BookingServicesInput")

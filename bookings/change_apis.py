@@ -195,6 +195,7 @@ CHANGE_REQUEST_EXAMPLE = {
 
 
 class BookingChangeRequestsApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @extend_schema_serializer(component_name="ChangeRequestInput")
@@ -247,6 +248,7 @@ class BookingChangeRequestsApi(ApiView):
 
 
 class BookingChangesApi(ApiView):
+    permission_resource = "bookings"
     supplier_methods = ("POST",)  # waits on the flight supplier
 
     @extend_schema_serializer(component_name="ChangeConfirmInput")

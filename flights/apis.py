@@ -184,6 +184,9 @@ class SearchPassengerInputSerializer(FirstProblemSerializer):
 
 
 class FlightSearchApi(ApiView):
+    permission_resource = "flights"
+    # A search reads offers: a key that may only read flights may search them.
+    method_permissions = {"POST": "flights:read"}
     throttle_scope = "search"  # API_SEARCH_RATE_LIMIT as well as API_RATE_LIMIT
     supplier_methods = ("POST",)
 

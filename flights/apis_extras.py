@@ -181,6 +181,7 @@ SEAT_MAP_EXAMPLE = {
 
 
 class OfferAvailableServicesApi(ApiView):
+    permission_resource = "flights"
     supplier_methods = ("GET",)  # waits on the flight supplier
 
     @extend_schema(
@@ -203,6 +204,7 @@ class OfferAvailableServicesApi(ApiView):
 
 
 class OfferSeatMapsApi(ApiView):
+    permission_resource = "flights"
     supplier_methods = ("GET",)  # waits on the flight supplier
 
     @extend_schema(

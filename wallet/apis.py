@@ -99,6 +99,8 @@ class RechargeSerializer(serializers.Serializer):
 
 
 class WalletBalanceApi(ApiView):
+    permission_resource = "wallet"
+
     @extend_schema(
         operation_id="wallet_balance",
         tags=["Wallet"],
@@ -109,6 +111,8 @@ class WalletBalanceApi(ApiView):
 
 
 class WalletTransactionsApi(ApiView):
+    permission_resource = "wallet"
+
     class FilterSerializer(PaginationFilterSerializer):
         type = serializers.ChoiceField(choices=Transaction.Type.values, required=False)
         start_date = QueryDateField(required=False, help_text="First day, America/Sao_Paulo.")
@@ -188,6 +192,8 @@ class RechargeAmountField(StrictCharField):
 
 
 class RechargeCreateApi(ApiView):
+    permission_resource = "wallet"
+
     # Each field's type is checked first (every problem at once); then the amount, the
     # currency and (by recharge_create, with its own codes) the method and the limits.
     @extend_schema_serializer(component_name="RechargeCreate")
@@ -235,6 +241,8 @@ class RechargeCreateApi(ApiView):
 
 
 class RechargeDetailApi(ApiView):
+    permission_resource = "wallet"
+
     @extend_schema(
         operation_id="wallet_recharge_get",
         tags=["Wallet"],
@@ -273,6 +281,8 @@ class TestModeOnly(ApplicationError):
 
 
 class RechargeSimulatePaymentApi(ApiView):
+    permission_resource = "wallet"
+
     @extend_schema(
         operation_id="wallet_recharge_simulate_payment",
         tags=["Wallet"],

@@ -103,6 +103,8 @@ class WebhookUpdatedSerializer(serializers.Serializer):
 
 
 class WebhookListApi(ApiView):
+    permission_resource = "webhooks"
+
     @extend_schema_serializer(component_name="WebhookCreate")
     class InputSerializer(FirstProblemSerializer):
         url = WebhookUrlField(help_text="HTTPS, publicly reachable, answers 2xx within 5 s.")
@@ -149,6 +151,8 @@ class WebhookListApi(ApiView):
 
 
 class WebhookDetailApi(ApiView):
+    permission_resource = "webhooks"
+
     @extend_schema_serializer(component_name="WebhookUpdate")
     class InputSerializer(FirstProblemSerializer):
         url = WebhookUrlField(required=False, help_text="Probed again when it changes.")
@@ -248,6 +252,8 @@ class EventSerializer(serializers.Serializer):
 
 
 class EventListApi(ApiView):
+    permission_resource = "events"
+
     class FilterSerializer(PaginationFilterSerializer):
         type = QueryChoicesField(
             choices=EVENT_CHOICES,
@@ -299,6 +305,8 @@ class EventListApi(ApiView):
 
 
 class EventDetailApi(ApiView):
+    permission_resource = "events"
+
     @extend_schema(
         operation_id="events_retrieve",
         summary="Read an event",
@@ -317,6 +325,8 @@ class EventDetailApi(ApiView):
 
 
 class WebhookRecoverApi(ApiView):
+    permission_resource = "webhooks"
+
     @extend_schema_serializer(component_name="WebhookRecover")
     class InputSerializer(serializers.Serializer):
         since = serializers.DateTimeField(
