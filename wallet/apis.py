@@ -349,6 +349,8 @@ class WithdrawalAmountField(StrictCharField):
 
 
 class WithdrawalListApi(ApiView):
+    permission_resource = "wallet"
+
     class FilterSerializer(PaginationFilterSerializer):
         status = QueryChoicesField(
             choices=Withdrawal.Status.values,
@@ -422,6 +424,8 @@ class WithdrawalListApi(ApiView):
 
 
 class WithdrawalDetailApi(ApiView):
+    permission_resource = "wallet"
+
     @extend_schema(
         operation_id="wallet_withdrawals_get",
         tags=["Wallet"],
