@@ -7,6 +7,7 @@ import math
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
@@ -23,11 +24,29 @@ from core.rate_windows import over_limit
 from panel.lockout import remember_browser
 
 
+class PanelLoginForm(AdminAuthenticationForm):
+    """The admin's login form; a panel user's login is their e-mail address, and it says so."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = _("E-mail")
+
+
 class PanelAdminSite(admin.AdminSite):
     site_header = _("Agency back office")
     site_title = _("Agency back office")
     index_title = _("Control panel")
     site_url = None  # no public site behind the panel: no "View site" link
+
+    login_form = PanelLoginForm
+
+    def each_context(self, request):
+        """A visitor not logged in (the login, a forgotten password, an invitation) sees no
+        sidebar: it would list nothing."""
+        context = super().each_context(request)
+        if not request.user.is_authenticated:
+            context["is_nav_sidebar_enabled"] = False
+        return context
 
     def login(self, request, extra_context=None):
         """Django's login; a successful one remembers the browser as the user's own, which a

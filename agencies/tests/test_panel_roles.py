@@ -300,6 +300,23 @@ def test_password_reset_requests_are_limited_per_address(team_owner, settings):
     assert len(mail.outbox) == 1
 
 
+def test_logged_out_pages_show_no_sidebar_and_the_login_asks_for_the_e_mail(team_owner):
+    """The review: pages for visitors not logged in (the login, a forgotten password) showed the
+    panel's sidebar, empty; the login's field read "Nome de usuário" though the login is the
+    e-mail address."""
+    visitor = BrowserClient(headers={"accept-language": "pt-br"})
+    for url in (reverse("admin:login"), reverse("admin_password_reset")):
+        page = visitor.get(url)
+        assert page.status_code == 200
+        assert page.context["is_nav_sidebar_enabled"] is False
+        assert 'id="nav-sidebar"' not in page.content.decode()
+    login = visitor.get(reverse("admin:login")).content.decode()
+    assert '<label for="id_username" class="required">E-mail:</label>' in login
+    # Logged in, the sidebar is there.
+    bookings = browser_for(team_owner).get(reverse("admin:bookings_booking_changelist"))
+    assert 'id="nav-sidebar"' in bookings.content.decode()
+
+
 # --- Login lockout (django-axes) ------------------------------------------------------------------
 
 
