@@ -367,7 +367,27 @@ def _posted_action(request) -> str:
 
 
 class PanelAdmin(admin.ModelAdmin):
-    """The panel's list conventions: São Paulo times in two lines, the data mode in the title."""
+    """The panel's list conventions: São Paulo times in two lines, the data mode in the title;
+    and a page with nothing to edit offers no Save buttons (its actions are its own)."""
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and not add:
+            editable = set(self.get_fields(request, obj)) - set(
+                self.get_readonly_fields(request, obj)
+            )
+            inlines_editable = any(
+                inline.has_change_permission(request, obj)
+                or inline.has_add_permission(request, obj)
+                for inline in self.get_inline_instances(request, obj)
+            )
+            if not editable and not inlines_editable:
+                context.update(
+                    show_save=False,
+                    show_save_and_continue=False,
+                    show_save_and_add_another=False,
+                    show_save_as_new=False,
+                )
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_list_display(self, request):
         columns = []

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.ids import PrefixedIdField
+from core.money import money_display
 
 # The sandbox wallet of test mode: a constant, whatever test transactions happen.
 TEST_MODE_BALANCE = Decimal("5000.00")
@@ -215,7 +216,13 @@ class Recharge(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.id} {self.amount} {self.payment_method} {self.status}"
+        # As people read it (its page's title, audit entries, messages): "Recarga PIX de
+        # R$ 1.234,56 · Concluída".
+        return _("%(method)s recharge of %(amount)s · %(status)s") % {
+            "method": self.get_payment_method_display(),
+            "amount": money_display(self.amount),
+            "status": self.get_status_display(),
+        }
 
     def get_additional_data(self):
         return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)

@@ -5,6 +5,7 @@ import json
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext
@@ -49,6 +50,14 @@ class ReversedFilter(admin.SimpleListFilter):
 
 @admin.register(Recharge)
 class RechargeAdmin(TeamScopedAdmin):
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The page's title is the recharge as people read it ("Recarga PIX de R$ 1.234,56 ·
+        Concluída"), not "Visualizar recarga"."""
+        recharge = self.get_object(request, unquote(object_id))
+        if recharge is not None:
+            extra_context = {"title": str(recharge), "subtitle": None, **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     list_display = [
         "id",
         "team",

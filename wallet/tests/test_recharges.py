@@ -390,3 +390,28 @@ def test_concurrent_recharges_cannot_both_squeeze_under_the_daily_limit(team_key
         thread.join()
     assert sorted(statuses) == [201, 201, 422, 422, 422, 422]  # 2 × 40,000 fit in 100,000
     assert Recharge.objects.filter(status="pending").count() == 2
+
+
+def test_a_recharges_page_is_titled_as_people_read_it_and_offers_no_save(team):
+    """The review: a recharge's page was titled "Visualizar recarga" with its raw id, amount and
+    status below, and offered Save buttons though nothing on it can be edited."""
+    from django.test import Client as BrowserClient
+    from django.urls import reverse
+
+    from agencies.tests.factories import SupportUserFactory
+    from wallet.services import recharge_complete, recharge_create
+
+    recharge = recharge_complete(
+        recharge=recharge_create(
+            team=team, live_mode=True, amount=Decimal("1234.56"), payment_method="pix"
+        )
+    )
+    support = BrowserClient(headers={"accept-language": "pt-br"})
+    support.force_login(SupportUserFactory())
+
+    page = support.get(reverse("admin:wallet_recharge_change", args=[recharge.pk]))
+
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert page.context["title"] == "Recarga PIX de R$\N{NO-BREAK SPACE}1.234,56 · Concluída"
+    assert 'name="_save"' not in html and 'name="_continue"' not in html
