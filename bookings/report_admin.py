@@ -13,14 +13,14 @@ from math import ceil
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from bookings import report_exports
 from bookings.reports import MAX_REPORT_DAYS, SalesReport, report_period, sales_report
-from wallet.admin.periods import TeamPeriodForm, TeamPeriodRequest
+from wallet.admin.periods import TeamPeriodForm, TeamPeriodRequest, admin_page_urls
 
 PAGE_SIZE = 100
 # As the statement's: beyond this many bookings the CSV is the right tool
@@ -33,20 +33,15 @@ def pdf_max_rows() -> int:
 
 
 def urls(model_admin) -> list:
-    site = model_admin.admin_site
-
-    def view(function):
-        def wrapped(request):
-            return function(request, model_admin)
-
-        return site.admin_view(wrapped)
-
-    return [
-        path("sales-report/", view(report_page), name="bookings_sales_report"),
-        path("sales-report/csv/", view(report_csv), name="bookings_sales_report_csv"),
-        path("sales-report/pdf/", view(report_pdf), name="bookings_sales_report_pdf"),
-        path("sales-report/nfse/", view(report_nfse), name="bookings_sales_report_nfse"),
-    ]
+    return admin_page_urls(
+        model_admin,
+        [
+            ("sales-report/", report_page, "bookings_sales_report"),
+            ("sales-report/csv/", report_csv, "bookings_sales_report_csv"),
+            ("sales-report/pdf/", report_pdf, "bookings_sales_report_pdf"),
+            ("sales-report/nfse/", report_nfse, "bookings_sales_report_nfse"),
+        ],
+    )
 
 
 class ReportForm(TeamPeriodForm):

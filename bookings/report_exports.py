@@ -23,7 +23,7 @@ from core.exports import (
     csv_stream,
     csv_text,
     pdf_escape,
-    pdf_fonts,
+    pdf_house_style,
     pdf_wrap_lines,
 )
 from core.money import money_display
@@ -173,19 +173,13 @@ def sales_pdf(report: SalesReport, *, language: str, generated_at: datetime) -> 
 def _pdf(report: SalesReport, *, language: str, generated_at: datetime) -> bytes:
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4, landscape
-    from reportlab.lib.styles import ParagraphStyle
     from reportlab.lib.units import mm
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, Table
     from reportlab.platypus.tables import TableStyle
 
-    regular, bold = pdf_fonts()
-    grey = colors.HexColor("#555555")
-    line_colour = colors.HexColor("#cccccc")
-    styles = {
-        "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20),
-        "agency": ParagraphStyle("agency", fontName=bold, fontSize=12, leading=15),
-        "meta": ParagraphStyle("meta", fontName=regular, fontSize=9, leading=12, textColor=grey),
-    }
+    house = pdf_house_style()
+    regular, bold, grey, line_colour = house.regular, house.bold, house.grey, house.line_colour
+    styles = house.styles
     esc = pdf_escape
     money = money_display
     team, totals = report.team, report.totals

@@ -12,10 +12,12 @@ the plain-text wrapping of table cells (a Paragraph per cell is ten times slower
 
 import csv
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.utils import timezone
 
@@ -91,6 +93,39 @@ def pdf_fonts() -> tuple[str, str]:
         pdfmetrics.registerFont(TTFont("StatementSans-Bold", FONT_FILES["bold"]))
         return "StatementSans", "StatementSans-Bold"
     return "Helvetica", "Helvetica-Bold"
+
+
+@dataclass(frozen=True)
+class PdfHouseStyle:
+    """The fonts, colours and paragraph styles the panel's PDFs share (the statement, the sales
+    report): each adds its own styles to `styles`."""
+
+    regular: str
+    bold: str
+    grey: Any
+    line_colour: Any
+    styles: dict
+
+
+def pdf_house_style() -> PdfHouseStyle:
+    from reportlab.lib import colors
+    from reportlab.lib.styles import ParagraphStyle
+
+    regular, bold = pdf_fonts()
+    grey = colors.HexColor("#555555")
+    return PdfHouseStyle(
+        regular=regular,
+        bold=bold,
+        grey=grey,
+        line_colour=colors.HexColor("#cccccc"),
+        styles={
+            "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20),
+            "agency": ParagraphStyle("agency", fontName=bold, fontSize=12, leading=15),
+            "meta": ParagraphStyle(
+                "meta", fontName=regular, fontSize=9, leading=12, textColor=grey
+            ),
+        },
+    )
 
 
 def pdf_wrap_lines(text: str, font: str, size: float, width: float) -> list[str]:

@@ -24,7 +24,7 @@ from core.exports import (
     csv_stream,
     csv_text,
     pdf_escape,
-    pdf_fonts,
+    pdf_house_style,
     pdf_wrap_lines,
 )
 from core.money import money_display
@@ -121,13 +121,10 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, Table
     from reportlab.platypus.tables import TableStyle
 
-    regular, bold = pdf_fonts()
-    grey = colors.HexColor("#555555")
-    line_colour = colors.HexColor("#cccccc")
+    house = pdf_house_style()
+    regular, bold, grey, line_colour = house.regular, house.bold, house.grey, house.line_colour
     styles = {
-        "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20),
-        "agency": ParagraphStyle("agency", fontName=bold, fontSize=12, leading=15),
-        "meta": ParagraphStyle("meta", fontName=regular, fontSize=9, leading=12, textColor=grey),
+        **house.styles,
         "note": ParagraphStyle(
             "note",
             fontName=bold,

@@ -13,6 +13,7 @@ from datetime import date
 
 from django import forms
 from django.core.exceptions import PermissionDenied
+from django.urls import path
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
@@ -83,6 +84,21 @@ class TeamPeriodForm(forms.Form):
             raise forms.ValidationError(error.message, code=error.code) from None
         data["live_mode"] = data.get("mode") != "test"
         return data
+
+
+def admin_page_urls(model_admin, pages: list[tuple[str, Callable, str]]) -> list:
+    """URL patterns of panel pages that are plain views `view(request, model_admin)` (the
+    statement's, the sales report's), behind the admin site's login and permission check:
+    `pages` is (route, view, name)."""
+    site = model_admin.admin_site
+
+    def admin_view(function):
+        def wrapped(request):
+            return function(request, model_admin)
+
+        return site.admin_view(wrapped)
+
+    return [path(route, admin_view(function), name=name) for route, function, name in pages]
 
 
 def today() -> date:

@@ -12,14 +12,14 @@ from math import ceil
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from wallet import statement_exports
-from wallet.admin.periods import TeamPeriodRequest
+from wallet.admin.periods import TeamPeriodRequest, admin_page_urls
 from wallet.display import Statement, statement_get
 
 PAGE_SIZE = 100
@@ -33,19 +33,14 @@ def pdf_max_movements() -> int:
 
 
 def urls(model_admin) -> list:
-    site = model_admin.admin_site
-
-    def view(function):
-        def wrapped(request):
-            return function(request, model_admin)
-
-        return site.admin_view(wrapped)
-
-    return [
-        path("statement/", view(statement_page), name="wallet_statement"),
-        path("statement/csv/", view(statement_csv), name="wallet_statement_csv"),
-        path("statement/pdf/", view(statement_pdf), name="wallet_statement_pdf"),
-    ]
+    return admin_page_urls(
+        model_admin,
+        [
+            ("statement/", statement_page, "wallet_statement"),
+            ("statement/csv/", statement_csv, "wallet_statement_csv"),
+            ("statement/pdf/", statement_pdf, "wallet_statement_pdf"),
+        ],
+    )
 
 
 class _Request(TeamPeriodRequest):
