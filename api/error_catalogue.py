@@ -14,6 +14,7 @@ from importlib import import_module
 
 from django.conf import settings
 
+from api.error_remedies import SUPPLIER_GROUPS, Remedy, remedy_for
 from core.exceptions import ERROR_CATALOGUE, CataloguedError
 
 # Modules that register codes and that no URL imports (the suppliers are loaded by name).
@@ -340,8 +341,13 @@ WHEN.update(
 SUPPLIER_WHEN = "The flight supplier (the sandbox or Duffel) refused or failed."
 
 
+def is_supplier_refusal(entry: CataloguedError) -> bool:
+    """A flight supplier's refusal passed on (502, registered by flights)."""
+    return entry.status == 502 and any(m.startswith("flights.") for m in entry.modules)
+
+
 def when(entry: CataloguedError) -> str:
-    if entry.status == 502 and any(m.startswith("flights.") for m in entry.modules):
+    if is_supplier_refusal(entry):
         return SUPPLIER_WHEN
     return WHEN.get(entry.code) or entry.description
 
@@ -377,11 +383,7 @@ def _only_tests(entry: CataloguedError) -> bool:
 
 
 def supplier_entries() -> list[CataloguedError]:
-    return [
-        entry
-        for entry in load_error_catalogue().values()
-        if entry.status == 502 and any(m.startswith("flights.") for m in entry.modules)
-    ]
+    return [entry for entry in load_error_catalogue().values() if is_supplier_refusal(entry)]
 
 
 def entries_for(code: str) -> list[CataloguedError]:
@@ -430,9 +432,13 @@ def _error_example(entry: CataloguedError) -> dict:
                 "message": entry.message,
                 "details": None,
                 "request_id": EXAMPLE_REQUEST_ID,
+                "doc_url": f"{EXAMPLE_DOCS_URL}/{entry.code}",
             },
         },
     }
+
+
+EXAMPLE_DOCS_URL = "https://api.example.com/api/v1/docs/errors"
 
 
 ERROR_DETAIL_PROPERTIES = {
@@ -446,6 +452,12 @@ ERROR_DETAIL_PROPERTIES = {
     "request_id": {
         "type": "string",
         "description": "The request's `X-Request-Id` (quote it to support).",
+    },
+    "doc_url": {
+        "type": "string",
+        "format": "uri",
+        "description": "The code's entry in the error reference: what to do, and whether "
+        "sending the same request again can succeed.",
     },
 }
 
@@ -467,8 +479,7 @@ def document_error_codes(result, generator, request, public):
         properties.update(ERROR_DETAIL_PROPERTIES)
         required = detail.setdefault("required", [])
         required.extend(name for name in ("code", "message", "details") if name not in required)
-        if "request_id" not in required:
-            required.append("request_id")
+        required.extend(name for name in ("request_id", "doc_url") if name not in required)
     error_schema = {"$ref": "#/components/schemas/Error"}
     for methods in result.get("paths", {}).values():
         for operation in methods.values():
@@ -522,7 +533,8 @@ def render_markdown(schema: dict) -> str:
         '    "code": "invalid_passenger_data",',
         '    "message": "Invalid passenger data",',
         '    "details": {"passengers[1].born_on": ["An infant is under 2 on the return date."]},',
-        f'    "request_id": "{EXAMPLE_REQUEST_ID}"',
+        f'    "request_id": "{EXAMPLE_REQUEST_ID}",',
+        f'    "doc_url": "{EXAMPLE_DOCS_URL}/invalid_passenger_data"',
         "  }",
         "}",
         "```",
@@ -535,6 +547,9 @@ def render_markdown(schema: dict) -> str:
         "messages; `null` when there is nothing to add.",
         "- `request_id`: the same value as the answer's `X-Request-Id` header. Quote it to "
         "support: every log line of the request carries it.",
+        "- `doc_url`: the code's page in the error reference the service serves "
+        "(`/api/v1/docs/errors/<code>`, under `ERROR_DOCS_URL`): its messages, what to do and "
+        "whether a retry can succeed, as in the table below.",
         "- Answers to a test key add `_meta`; a `429` says when to retry in `Retry-After`.",
         "- A replayed answer (same `Idempotency-Key`, same request) is the first one, but its "
         "`request_id` is the replay's own.",
@@ -566,15 +581,39 @@ def render_markdown(schema: dict) -> str:
         "A `{name}` in a message stands for a variable part. A code has one status, except a "
         "flight supplier's refusal (502) that shares a code of ours.",
         "",
-        "| Status | Code | Message | When | Raised in |",
-        "|---|---|---|---|---|",
+        "**Retry** says whether sending the very same request again can succeed: *no* (change "
+        "the request), *yes* (later, backing off, with the same `Idempotency-Key`), or *after "
+        "action* (once what **What to do** says is done). The flight suppliers' refusals (502) "
+        "are grouped under [Supplier refusals](#supplier-refusals), one remedy per group.",
+        "",
+        "| Status | Code | Message | When | What to do | Retry | Raised in |",
+        "|---|---|---|---|---|---|---|",
     ]
     for entry in sorted(catalogue.values(), key=lambda e: (e.status, e.code)):
+        if is_supplier_refusal(entry):
+            continue
         messages = "<br>".join(_cell(message) for message in entry.messages)
         modules = ", ".join(f"`{module}`" for module in sorted(entry.modules))
+        remedy = remedy_for(entry.code, supplier=False)
         lines.append(
-            f"| {entry.status} | `{entry.code}` | {messages} | {_cell(when(entry))} | {modules} |"
+            f"| {entry.status} | `{entry.code}` | {messages} | {_cell(when(entry))} "
+            f"| {_remedy_cells(remedy)} | {modules} |"
         )
+    lines += ["", "## Supplier refusals", ""]
+    lines += [
+        "A flight supplier's refusal is passed on as a 502 with the supplier's own code "
+        f"(“{SUPPLIER_WHEN}”). What to do depends on the group:",
+        "",
+        "| Group | Codes | What to do | Retry |",
+        "|---|---|---|---|",
+    ]
+    for group in SUPPLIER_GROUPS:
+        grouped = ", ".join(f"`{code}`" for code in group.codes)
+        lines.append(f"| {group.title} | {grouped} | {_remedy_cells(group.remedy)} |")
+    lines += ["", "Their messages:", "", "| Code | Messages |", "|---|---|"]
+    for entry in sorted(supplier_entries(), key=lambda e: e.code):
+        messages = "<br>".join(_cell(message) for message in entry.messages)
+        lines.append(f"| `{entry.code}` | {messages} |")
     common = sorted({*EVERY_OPERATION, *AUTHENTICATED, *WITH_BODY, *WITH_IDEMPOTENCY_KEY})
     suppliers = {entry.code for entry in supplier_entries()}
     lines += [
@@ -607,6 +646,12 @@ def render_markdown(schema: dict) -> str:
             name = f"`{operation['operationId']}` ({method.upper()} {path})"
             lines.append(f"| {name} | {'<br>'.join(groups) or '—'} |")
     return "\n".join(lines) + "\n"
+
+
+def _remedy_cells(remedy: Remedy | None) -> str:
+    if remedy is None:
+        return "— | —"
+    return f"{_cell(remedy.action)} | {remedy.retry.value.replace('_', ' ')}"
 
 
 def _cell(text: str) -> str:

@@ -1,12 +1,13 @@
 """The one shape of every API error, and DRF's exception handler that renders each one in it:
 
     {"success": false, "error": {"code": "...", "message": "...", "details": ...,
-                                 "request_id": "..."}}
+                                 "request_id": "...", "doc_url": "..."}}
 
 - `details` has one shape (`error_details`): an object mapping a field path
   (`passengers[1].born_on`, `slices[0].origin`, `Idempotency-Key`, `body`) to a list of
   messages, or null when there is nothing to add.
 - `request_id` is the request's `X-Request-Id` (django-guid), so support finds the log lines.
+- `doc_url` is the code's page in the error reference (what to do, whether a retry can succeed).
 - The errors themselves and their catalogue are core's (core/exceptions.py); Django's and DRF's
   own answers are mapped here to our codes and registered in the catalogue.
 """
@@ -118,8 +119,14 @@ def error_body(*, code: str, message: str, details=None, status: int | None = No
             "message": message,
             "details": error_details(details),
             "request_id": get_guid(),
+            "doc_url": error_doc_url(code),
         },
     }
+
+
+def error_doc_url(code: str) -> str:
+    """The code's entry in the error reference the service serves (api/error_docs.py)."""
+    return f"{settings.ERROR_DOCS_URL}/{code}"
 
 
 # DRF's own exceptions, mapped to our codes and messages.

@@ -411,7 +411,6 @@ def describe_operations(result, generator, request, public):
             _attach_examples(operation, sandbox_examples().get(operation_id))
             for status, response in responses.items():
                 _declare_meta(schemas, response)
-                _declare_headers(response, status, authenticated=bool(operation.get("security")))
                 links = _links(operation_id, status)
                 if links:
                     response["links"] = links
@@ -441,12 +440,49 @@ RATE_LIMIT_HEADERS = {
 }
 
 
-def _declare_headers(response: dict, status: str, *, authenticated: bool) -> None:
+def declare_headers_and_bodies(result, generator, request, public):
+    """drf-spectacular postprocessing hook, the last: every answer's headers (once every error
+    response exists), and every request body's unknown keys as the service treats them: ignored,
+    so `additionalProperties: true` (api/tests/test_schema_declarations.py checks both)."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            idempotent = any(
+                p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])
+            )
+            for status, response in operation.get("responses", {}).items():
+                _declare_headers(
+                    response,
+                    status,
+                    authenticated=bool(operation.get("security")),
+                    idempotent=idempotent,
+                )
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            reference = (body or {}).get("schema", {}).get("$ref", "")
+            component = schemas.get(reference.rsplit("/", 1)[-1]) if reference else None
+            if component is not None and component.get("type") == "object":
+                component["additionalProperties"] = True
+                component["description"] = (
+                    f"{component.get('description', '').rstrip()}\n\nUnknown keys are ignored."
+                ).lstrip()
+    return result
+
+
+def _declare_headers(response: dict, status: str, *, authenticated: bool, idempotent: bool) -> None:
     headers = response.setdefault("headers", {})
     headers["X-Request-Id"] = {
-        "description": "The request's id (quote it to support).",
+        "description": "The request's id (quote it to support); on every answer.",
+        "required": True,
         "schema": {"type": "string"},
     }
+    if idempotent and not status.startswith("5") and status != "429":  # those are not stored
+        headers["Idempotent-Replayed"] = {
+            "description": "`true` when this answer is the stored answer of an earlier request "
+            "with the same `Idempotency-Key`; absent otherwise.",
+            "schema": {"type": "string", "enum": ["true"]},
+        }
     if authenticated and status != "401":
         for name, description in RATE_LIMIT_HEADERS.items():
             headers[name] = {"description": description, "schema": {"type": "integer"}}

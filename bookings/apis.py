@@ -64,6 +64,7 @@ from core.money import fmt, parse_amount
 from core.tax_ids import cpf_compact
 from core.timestamps import iso_utc
 from flights import airports
+from flights.apis import MAX_PASSENGERS
 from flights.models import PASSENGER_AGES, PassengerType
 from flights.selectors import BookableOffer
 
@@ -451,8 +452,11 @@ class BookingCreateApi(ApiView):
             Booking.Type,
             help_text="hold: pending, paid later with confirm; instant: paid from the wallet now.",
         )
-        passengers = PassengerInputSerializer(
-            many=True, help_text="Every passenger of the offer, once."
+        passengers = PassengerInputSerializer(  # type: ignore[call-arg]  # ListSerializer kwargs
+            many=True,
+            min_length=1,
+            max_length=MAX_PASSENGERS,
+            help_text="Every passenger of the offer, once.",
         )
         payments = BalancePaymentInputSerializer(  # type: ignore[call-arg]  # ListSerializer kwargs
             many=True,

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from agencies import urls as agencies_urls
 from agencies.admin import invitation_accept_view
 from api.apis import api_not_found, health
+from api.error_docs import error_reference, error_reference_entry
 from bookings import urls as bookings_urls
 from flights import urls as flights_urls
 from operations.views import metrics
@@ -42,6 +43,8 @@ panel = [
 api_v1 = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("docs/errors", error_reference, name="error-reference"),
+    path("docs/errors/<str:code>", error_reference_entry, name="error-reference-entry"),
 ]
 
 # The API first, under one prefix: a request's path is matched against the patterns in order,

@@ -21,6 +21,9 @@ from flights.suppliers.base import SearchRequest, SearchSlice
 # How many slices each trip type has (fewest, most).
 SLICES = {TripType.ONE_WAY: (1, 1), TripType.ROUND_TRIP: (2, 2), TripType.MULTI_CITY: (2, 6)}
 MAX_SEATED_PASSENGERS = 9  # adults and children of one search (infants sit on a lap)
+# Passengers of one offer at most: the seated ones and an infant on each adult's lap. Also the
+# most entries a search's `passengers` list can have (each counts at least one).
+MAX_PASSENGERS = 2 * MAX_SEATED_PASSENGERS
 # Airlines sell about a year ahead; a later date has no flights (and 9999-12-31 no next day).
 MAX_DAYS_AHEAD = 365
 
@@ -212,6 +215,7 @@ class FlightSearchApi(ApiView):
         passengers = SearchPassengerInputSerializer(  # type: ignore[call-arg]  # as above
             many=True,
             min_length=1,
+            max_length=MAX_PASSENGERS,
             help_text=f"At least one adult; adults + children at most {MAX_SEATED_PASSENGERS}; "
             "at most one infant per adult.",
         )

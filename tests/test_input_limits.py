@@ -33,7 +33,7 @@ def refused(response, status: int, code: str | None = None) -> dict:
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
     assert body["success"] is False
-    assert set(body["error"]) == {"code", "message", "details", "request_id"}
+    assert set(body["error"]) == {"code", "message", "details", "request_id", "doc_url"}
     assert body["error"]["request_id"] == response["X-Request-Id"]
     assert isinstance(body["error"]["code"], str) and isinstance(body["error"]["message"], str)
     if code is not None:
@@ -141,6 +141,7 @@ def test_a_body_over_one_mebibyte_is_413_before_it_is_read(size, anon_client, li
             "message": "Request body too large",
             "details": {"body": [f"At most {1024 * 1024} bytes."]},
             "request_id": response["X-Request-Id"],
+            "doc_url": "http://testserver/api/v1/docs/errors/payload_too_large",
         }
     assert row_counts() == before
 

@@ -285,7 +285,7 @@ def check(client, method, path, body, headers):
         assert response["Content-Type"].startswith("application/json"), response.content[:300]
         error = response.json()
         assert error["success"] is False
-        assert set(error["error"]) == {"code", "message", "details", "request_id"}
+        assert set(error["error"]) == {"code", "message", "details", "request_id", "doc_url"}
         assert error["error"]["request_id"] == response["X-Request-Id"]
         assert isinstance(error["error"]["code"], str) and error["error"]["message"]
     if status >= 400:

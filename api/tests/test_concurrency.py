@@ -48,6 +48,7 @@ def test_a_request_over_the_teams_slots_is_refused_before_the_supplier(team_keys
         "message": "Too many requests waiting on the flight supplier; retry shortly",
         "details": None,
         "request_id": response["X-Request-Id"],
+        "doc_url": "http://testserver/api/v1/docs/errors/concurrency_limited",
     }
     assert response["Retry-After"] == "1"
     assert "RateLimit-Remaining" in response  # the rate limits counted it as usual

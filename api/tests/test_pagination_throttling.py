@@ -78,6 +78,7 @@ def test_rate_limit_answers_429_with_retry_after(live_client, test_client):
         "message": "Rate limit exceeded",
         "details": None,
         "request_id": response["X-Request-Id"],
+        "doc_url": "http://testserver/api/v1/docs/errors/rate_limited",
     }
     assert 1 <= int(response["Retry-After"]) <= 60
     # The team's test mode has its own budget (limits count per team and mode).

@@ -29,6 +29,7 @@ def assert_rate_limited(response, *, window: int = 60):
         "message": "Rate limit exceeded",
         "details": None,
         "request_id": response["X-Request-Id"],
+        "doc_url": "http://testserver/api/v1/docs/errors/rate_limited",
     }
     assert 1 <= int(response["Retry-After"]) <= window
 

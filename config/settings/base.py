@@ -36,6 +36,9 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Public base address used in links we hand out (QR images, boleto pages, e-mails).
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://localhost:8000").rstrip("/")
+# Where every error body's `doc_url` points: the error reference this service serves
+# (api/error_docs.py), one page per code.
+ERROR_DOCS_URL = env.str("ERROR_DOCS_URL", default=f"{PUBLIC_BASE_URL}/api/v1/docs/errors")
 
 # Storage is UTC (USE_TZ). People see São Paulo time: the panel, e-mails and payment pages
 # render in TIME_ZONE; the API always writes UTC with a trailing Z (core.timestamps.iso_utc) and
@@ -452,6 +455,7 @@ SPECTACULAR_SETTINGS = {
         "api.schema.describe_operations",
         "api.schema.document_webhook_payloads",
         "api.error_catalogue.document_error_codes",
+        "api.schema.declare_headers_and_bodies",
     ],
 }
 

@@ -20,6 +20,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 PUBLIC_BASE_URL = "http://testserver"
+ERROR_DOCS_URL = f"{PUBLIC_BASE_URL}/api/v1/docs/errors"
 LOGGING["root"]["level"] = "WARNING"
 STATIC_ROOT = None  # static files come from the finders; nothing is collected in tests
 WHITENOISE_USE_FINDERS = True

@@ -35,6 +35,7 @@ NOT_CONNECTED = {
         "connect one (Duffel) or use a test key",
         "details": None,
         "request_id": ANY,
+        "doc_url": "http://testserver/api/v1/docs/errors/supplier_not_connected",
     },
 }
 

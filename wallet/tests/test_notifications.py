@@ -54,6 +54,7 @@ UNAUTHORIZED = {
         "message": "Unauthorized",
         "details": None,
         "request_id": ANY,
+        "doc_url": "http://testserver/api/v1/docs/errors/unauthorized",
     },
 }
 RETRY_LATER = {
@@ -63,6 +64,7 @@ RETRY_LATER = {
         "message": "The payment provider is unavailable; try again later",
         "details": None,
         "request_id": ANY,
+        "doc_url": "http://testserver/api/v1/docs/errors/payment_provider_error",
     },
 }
 
@@ -251,6 +253,7 @@ def test_unknown_provider_is_404(asaas, team, client):
                 "message": "Not found",
                 "details": None,
                 "request_id": response["X-Request-Id"],
+                "doc_url": "http://testserver/api/v1/docs/errors/not_found",
             },
         }
 

@@ -44,6 +44,7 @@ def assert_closed(response, status: str):
             "message": "Payment page expired",
             "details": {"status": [status]},
             "request_id": response["X-Request-Id"],
+            "doc_url": "http://testserver/api/v1/docs/errors/payment_page_expired",
         },
     }
 
@@ -114,6 +115,7 @@ def assert_rate_limited(response):
             "message": "Rate limit exceeded",
             "details": None,
             "request_id": response["X-Request-Id"],
+            "doc_url": "http://testserver/api/v1/docs/errors/rate_limited",
         },
     }
     assert 1 <= int(response["Retry-After"]) <= 60

@@ -66,6 +66,7 @@ def test_events_are_scoped_to_the_team_and_mode_of_the_key(
             "message": "Event not found",
             "details": None,
             "request_id": missing["X-Request-Id"],
+            "doc_url": "http://testserver/api/v1/docs/errors/event_not_found",
         }
     read = live_client.get(f"{EVENTS}/{live.id}")
     assert read.status_code == 200 and read.json()["data"]["id"] == live.id

@@ -64,6 +64,7 @@ def test_a_second_probe_of_the_same_team_is_refused_with_retry_after(
         "message": "Another webhook URL of this team is being checked; retry shortly",
         "details": None,
         "request_id": response["X-Request-Id"],
+        "doc_url": "http://testserver/api/v1/docs/errors/probe_in_progress",
     }
     assert 1 <= int(response["Retry-After"]) <= 10
     assert not any(r.path == "/other" for r in https_receiver.requests)  # never probed
