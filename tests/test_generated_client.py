@@ -1,67 +1,33 @@
-"""The schema is enough to integrate: a Python client generated from `/api/v1/schema` by
-openapi-python-client runs an agency's whole journey against the running service with typed
-models only (no hand-built dictionaries): balance, PIX and boleto recharges, transactions, the
-three search types, a hold with an infant and passports, confirm, list, read, cancel, an instant
-booking, webhooks and events."""
+"""The schema is enough to integrate: the published Python client (clients/python, generated
+from the schema by openapi-python-client) runs an agency's whole journey against the running
+service with typed models only (no hand-built dictionaries): balance, PIX and boleto recharges,
+transactions, the three search types, a hold with an infant and passports, confirm, list, read,
+cancel, an instant booking, webhooks and events."""
 
 import importlib
-import json
-import os
-import shutil
-import subprocess
 import sys
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from drf_spectacular.generators import SchemaGenerator
+from django.conf import settings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
-GENERATOR = shutil.which(
-    "openapi-python-client",
-    path=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
-)
 PACKAGE = "agency_api"
+CLIENT = Path(settings.BASE_DIR) / "clients" / "python"
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory):
-    """The generated package, imported."""
-    if GENERATOR is None:
-        pytest.skip("openapi-python-client is not installed (the dev extra installs it)")
-    folder = tmp_path_factory.mktemp("generated")
-    schema_file = folder / "schema.json"
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    schema_file.write_text(json.dumps(schema, default=str))
-    config = folder / "config.yml"
-    config.write_text("post_hooks: []\n")  # no formatter needed to run it
-    completed = subprocess.run(  # noqa: S603 - fixed arguments
-        [
-            GENERATOR,
-            "generate",
-            "--path",
-            str(schema_file),
-            "--meta",
-            "none",
-            "--output-path",
-            str(folder / PACKAGE),
-            "--config",
-            str(config),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert "Unable to" not in completed.stdout, completed.stdout  # every operation generated
-    sys.path.insert(0, str(folder))
+def api():
+    """The published Python client (clients/python), imported as an integrator installs it;
+    tests/test_published_clients.py fails when it is not the generation of the current schema."""
+    sys.path.insert(0, str(CLIENT))
     try:
         yield importlib.import_module(PACKAGE)
     finally:
-        sys.path.remove(str(folder))
+        sys.path.remove(str(CLIENT))
         for name in [n for n in sys.modules if n == PACKAGE or n.startswith(f"{PACKAGE}.")]:
             del sys.modules[name]
 

@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.cancellation_list_envelope import CancellationListEnvelope
+from ...models.error import Error
+from typing import cast
+
+
+
+def _get_kwargs(
+    booking_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/bookings/{booking_id}/cancellations".format(booking_id=quote(str(booking_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CancellationListEnvelope | Error | None:
+    if response.status_code == 200:
+        response_200 = CancellationListEnvelope.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 405:
+        response_405 = Error.from_dict(response.json())
+
+
+
+        return response_405
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CancellationListEnvelope | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    booking_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[CancellationListEnvelope | Error]:
+    """ List a booking's cancellations
+
+     Its cancellation quotes and confirmed cancellation, newest first.
+
+    Args:
+        booking_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancellationListEnvelope | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        booking_id=booking_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    booking_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> CancellationListEnvelope | Error | None:
+    """ List a booking's cancellations
+
+     Its cancellation quotes and confirmed cancellation, newest first.
+
+    Args:
+        booking_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancellationListEnvelope | Error
+     """
+
+
+    return sync_detailed(
+        booking_id=booking_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    booking_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[CancellationListEnvelope | Error]:
+    """ List a booking's cancellations
+
+     Its cancellation quotes and confirmed cancellation, newest first.
+
+    Args:
+        booking_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CancellationListEnvelope | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        booking_id=booking_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    booking_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> CancellationListEnvelope | Error | None:
+    """ List a booking's cancellations
+
+     Its cancellation quotes and confirmed cancellation, newest first.
+
+    Args:
+        booking_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CancellationListEnvelope | Error
+     """
+
+
+    return (await asyncio_detailed(
+        booking_id=booking_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,286 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.search_input_request import SearchInputRequest
+from ...models.search_result import SearchResult
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: SearchInputRequest,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/flights/search",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SearchResult | None:
+    if response.status_code == 200:
+        response_200 = SearchResult.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 405:
+        response_405 = Error.from_dict(response.json())
+
+
+
+        return response_405
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
+
+
+
+        return response_502
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SearchResult]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SearchInputRequest,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | SearchResult]:
+    """ Search flight offers
+
+     Offers priced for the agency: the airline fare converted to BRL at a locked rate
+    (`exchange_rate_used`: the reference rate `fx_reference_rate` plus the FX margin
+    `fx_margin_percent`, for a fare in another currency than BRL), plus the team's markup and fee
+    (`client_amount`). Book one by its id before it expires.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SearchInputRequest): Unknown keys are ignored.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchResult]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: SearchInputRequest,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | SearchResult | None:
+    """ Search flight offers
+
+     Offers priced for the agency: the airline fare converted to BRL at a locked rate
+    (`exchange_rate_used`: the reference rate `fx_reference_rate` plus the FX margin
+    `fx_margin_percent`, for a fare in another currency than BRL), plus the team's markup and fee
+    (`client_amount`). Book one by its id before it expires.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SearchInputRequest): Unknown keys are ignored.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchResult
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SearchInputRequest,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | SearchResult]:
+    """ Search flight offers
+
+     Offers priced for the agency: the airline fare converted to BRL at a locked rate
+    (`exchange_rate_used`: the reference rate `fx_reference_rate` plus the FX margin
+    `fx_margin_percent`, for a fare in another currency than BRL), plus the team's markup and fee
+    (`client_amount`). Book one by its id before it expires.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SearchInputRequest): Unknown keys are ignored.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchResult]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: SearchInputRequest,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | SearchResult | None:
+    """ Search flight offers
+
+     Offers priced for the agency: the airline fare converted to BRL at a locked rate
+    (`exchange_rate_used`: the reference rate `fx_reference_rate` plus the FX margin
+    `fx_margin_percent`, for a fare in another currency than BRL), plus the team's markup and fee
+    (`client_amount`). Book one by its id before it expires.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SearchInputRequest): Unknown keys are ignored.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchResult
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,195 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.booking_cancelled_event_type import BookingCancelledEventType
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.booking_cancelled_event_data import BookingCancelledEventData
+
+
+
+
+
+T = TypeVar("T", bound="BookingCancelledEvent")
+
+
+
+@_attrs_define
+class BookingCancelledEvent:
+    """ The body of a `booking.cancelled` delivery (signed; see docs/webhooks.md).
+
+        Example:
+            {'id': 'evt_01m8j0gt94sn300mjjdnpckw4x', 'type': 'booking.cancelled', 'api_version': '2026-11-22', 'created_at':
+                '2026-11-28T21:21:00.708Z', 'data': {'object': {'id': 'ord_01m8j0gt5fptf3xy3rrkt73t50', 'booking_reference':
+                'XL44MA', 'status': 'cancelled', 'total_amount': '661.40', 'currency': 'BRL', 'documents': [{'type':
+                'electronic_ticket', 'unique_identifier': '9571630282088', 'passenger_id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh'}],
+                'passengers': [{'id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'type': 'adult', 'given_name': 'Ana', 'family_name':
+                'Souza', 'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],
+                'slices': [{'id': 'sli_01m8j0gsqp5qaehjmv7yjt0wca', 'origin': {'iata_code': 'CGH', 'name': 'Congonhas Airport',
+                'city_name': 'Sao Paulo', 'iata_city_code': 'SAO', 'time_zone': 'America/Sao_Paulo'}, 'destination':
+                {'iata_code': 'GIG', 'name': 'Galeao - Antonio Carlos Jobim International Airport', 'city_name': 'Rio de
+                Janeiro', 'iata_city_code': 'RIO', 'time_zone': 'America/Sao_Paulo'}, 'duration': 'PT55M', 'fare_brand_name':
+                'Basic', 'segments': [{'id': 'seg_01m8j0gsqpmhb96qey1qfsvabd', 'origin': {'iata_code': 'CGH', 'name': 'Congonhas
+                Airport', 'terminal': None}, 'destination': {'iata_code': 'GIG', 'name': 'Galeao - Antonio Carlos Jobim
+                International Airport', 'terminal': '2'}, 'departing_at': '2027-01-27T07:35:00', 'arriving_at':
+                '2027-01-27T08:30:00', 'operating_carrier': {'iata_code': 'LA', 'name': 'LATAM Airlines', 'logo_symbol_url':
+                'https://assets.duffel.com/img/airlines/for-light-background/full-color-logo/LA.svg'}, 'marketing_carrier':
+                {'iata_code': 'LA', 'name': 'LATAM Airlines'}, 'operating_carrier_flight_number': '4543',
+                'marketing_carrier_flight_number': '4543', 'aircraft': {'iata_code': '321', 'name': 'Airbus A321'}, 'duration':
+                'PT55M', 'distance': '359.7', 'passengers': [{'passenger_id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'cabin_class':
+                'economy', 'seat': None, 'baggages': [{'type': 'carry_on', 'quantity': 1}, {'type': 'checked', 'quantity':
+                0}]}]}]}, {'id': 'sli_01m8j0gsqpnmy5xsp9vptja8e8', 'origin': {'iata_code': 'GIG', 'name': 'Galeao - Antonio
+                Carlos Jobim International Airport', 'city_name': 'Rio de Janeiro', 'iata_city_code': 'RIO', 'time_zone':
+                'America/Sao_Paulo'}, 'destination': {'iata_code': 'GRU', 'name': 'Guarulhos - Governador Andre Franco Montoro
+                International Airport', 'city_name': 'Sao Paulo', 'iata_city_code': 'SAO', 'time_zone': 'America/Sao_Paulo'},
+                'duration': 'PT55M', 'fare_brand_name': 'Basic', 'segments': [{'id': 'seg_01m8j0gsqpeyyg2sjhy3r6n41m', 'origin':
+                {'iata_code': 'GIG', 'name': 'Galeao - Antonio Carlos Jobim International Airport', 'terminal': '2'},
+                'destination': {'iata_code': 'GRU', 'name': 'Guarulhos - Governador Andre Franco Montoro International Airport',
+                'terminal': '2'}, 'departing_at': '2027-02-10T08:00:00', 'arriving_at': '2027-02-10T08:55:00',
+                'operating_carrier': {'iata_code': 'LA', 'name': 'LATAM Airlines', 'logo_symbol_url':
+                'https://assets.duffel.com/img/airlines/for-light-background/full-color-logo/LA.svg'}, 'marketing_carrier':
+                {'iata_code': 'LA', 'name': 'LATAM Airlines'}, 'operating_carrier_flight_number': '2996',
+                'marketing_carrier_flight_number': '2996', 'aircraft': {'iata_code': '320', 'name': 'Airbus A320'}, 'duration':
+                'PT55M', 'distance': '336.8', 'passengers': [{'passenger_id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'cabin_class':
+                'economy', 'seat': None, 'baggages': [{'type': 'carry_on', 'quantity': 1}, {'type': 'checked', 'quantity':
+                0}]}]}]}], 'created_at': '2026-11-28T21:21:00.591Z', 'refund': {'amount': '0.00', 'currency': 'BRL',
+                'penalty_amount': '661.40', 'penalty_currency': 'BRL', 'refund_to': 'balance', 'airline_credits': [],
+                'wallet_credit_amount': '0.00', 'wallet_credit_currency': 'BRL', 'transaction_id': None, 'cancellation_id':
+                'bcn_01m8j0gt859hraeqym9ga3qh4r'}}, 'previous_attributes': {'status': 'ticketed'}}, 'team_id':
+                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+
+        Attributes:
+            id (str): evt_…
+            type_ (BookingCancelledEventType):
+            api_version (str):
+            created_at (datetime.datetime):
+            data (BookingCancelledEventData):
+            team_id (str):
+            webhook_id (None | str | Unset):
+     """
+
+    id: str
+    type_: BookingCancelledEventType
+    api_version: str
+    created_at: datetime.datetime
+    data: BookingCancelledEventData
+    team_id: str
+    webhook_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.booking_cancelled_event_data import BookingCancelledEventData # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_.value
+
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        team_id = self.team_id
+
+        webhook_id: None | str | Unset
+        if isinstance(self.webhook_id, Unset):
+            webhook_id = UNSET
+        else:
+            webhook_id = self.webhook_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "api_version": api_version,
+            "created_at": created_at,
+            "data": data,
+            "team_id": team_id,
+        })
+        if webhook_id is not UNSET:
+            field_dict["webhook_id"] = webhook_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.booking_cancelled_event_data import BookingCancelledEventData # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = BookingCancelledEventType(d.pop("type"))
+
+
+
+
+        api_version = d.pop("api_version")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        data = BookingCancelledEventData.from_dict(d.pop("data"))
+
+
+
+
+        team_id = d.pop("team_id")
+
+        def _parse_webhook_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+
+
+        booking_cancelled_event = cls(
+            id=id,
+            type_=type_,
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            team_id=team_id,
+            webhook_id=webhook_id,
+        )
+
+
+        booking_cancelled_event.additional_properties = d
+        return booking_cancelled_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class CancelResultStatusEnum(StrEnum):
+    CANCELLED = "cancelled"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.change_request_slices_input_request import ChangeRequestSlicesInputRequest
+
+
+
+
+
+T = TypeVar("T", bound="ChangeRequestInputRequest")
+
+
+
+@_attrs_define
+class ChangeRequestInputRequest:
+    """ Unknown keys are ignored.
+
+        Attributes:
+            slices (ChangeRequestSlicesInputRequest):
+     """
+
+    slices: ChangeRequestSlicesInputRequest
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.change_request_slices_input_request import ChangeRequestSlicesInputRequest # noqa: PLC0415
+        slices = self.slices.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "slices": slices,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.change_request_slices_input_request import ChangeRequestSlicesInputRequest # noqa: PLC0415
+        d = dict(src_dict)
+        slices = ChangeRequestSlicesInputRequest.from_dict(d.pop("slices"))
+
+
+
+
+        change_request_input_request = cls(
+            slices=slices,
+        )
+
+
+        change_request_input_request.additional_properties = d
+        return change_request_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

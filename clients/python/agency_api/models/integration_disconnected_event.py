@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.integration_disconnected_event_type import IntegrationDisconnectedEventType
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.integration_disconnected_event_data import IntegrationDisconnectedEventData
+
+
+
+
+
+T = TypeVar("T", bound="IntegrationDisconnectedEvent")
+
+
+
+@_attrs_define
+class IntegrationDisconnectedEvent:
+    """ The body of a `integration.disconnected` delivery (signed; see docs/webhooks.md).
+
+        Example:
+            {'id': 'evt_01m8j0gv9500k92c2p8nkq5dr7', 'type': 'integration.disconnected', 'api_version': '2026-11-22',
+                'created_at': '2026-11-28T21:21:01.733Z', 'data': {'object': {'id': 'itg_01m8j0gv7y2e3j9hz1esfd64g4', 'object':
+                'integration', 'provider': 'duffel', 'status': 'disconnected', 'live_mode': True, 'connected_at':
+                '2026-11-28T21:21:01.721Z', 'disconnected_at': '2026-11-28T21:21:01.732Z'}, 'previous_attributes': {'status':
+                'active'}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+
+        Attributes:
+            id (str): evt_…
+            type_ (IntegrationDisconnectedEventType):
+            api_version (str):
+            created_at (datetime.datetime):
+            data (IntegrationDisconnectedEventData):
+            team_id (str):
+            webhook_id (None | str | Unset):
+     """
+
+    id: str
+    type_: IntegrationDisconnectedEventType
+    api_version: str
+    created_at: datetime.datetime
+    data: IntegrationDisconnectedEventData
+    team_id: str
+    webhook_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.integration_disconnected_event_data import IntegrationDisconnectedEventData # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_.value
+
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        team_id = self.team_id
+
+        webhook_id: None | str | Unset
+        if isinstance(self.webhook_id, Unset):
+            webhook_id = UNSET
+        else:
+            webhook_id = self.webhook_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "api_version": api_version,
+            "created_at": created_at,
+            "data": data,
+            "team_id": team_id,
+        })
+        if webhook_id is not UNSET:
+            field_dict["webhook_id"] = webhook_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.integration_disconnected_event_data import IntegrationDisconnectedEventData # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = IntegrationDisconnectedEventType(d.pop("type"))
+
+
+
+
+        api_version = d.pop("api_version")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        data = IntegrationDisconnectedEventData.from_dict(d.pop("data"))
+
+
+
+
+        team_id = d.pop("team_id")
+
+        def _parse_webhook_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+
+
+        integration_disconnected_event = cls(
+            id=id,
+            type_=type_,
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            team_id=team_id,
+            webhook_id=webhook_id,
+        )
+
+
+        integration_disconnected_event.additional_properties = d
+        return integration_disconnected_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

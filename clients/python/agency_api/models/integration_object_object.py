@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class IntegrationObjectObject(StrEnum):
+    INTEGRATION = "integration"
+
+    def __str__(self) -> str:
+        return str(self.value)

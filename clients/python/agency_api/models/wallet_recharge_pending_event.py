@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.wallet_recharge_pending_event_type import WalletRechargePendingEventType
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.wallet_recharge_pending_event_data import WalletRechargePendingEventData
+
+
+
+
+
+T = TypeVar("T", bound="WalletRechargePendingEvent")
+
+
+
+@_attrs_define
+class WalletRechargePendingEvent:
+    """ The body of a `wallet.recharge.pending` delivery (signed; see docs/webhooks.md).
+
+        Example:
+            {'id': 'evt_01m8j0gv7hfnjqt9pxrfa223tj', 'type': 'wallet.recharge.pending', 'api_version': '2026-11-22',
+                'created_at': '2026-11-28T21:21:01.681Z', 'data': {'object': {'id': 'rch_01m8j0gv76ngtp3r5sfa7dcfd8', 'amount':
+                '150.00', 'currency': 'BRL', 'status': 'pending', 'payment_method': 'pix', 'created_at':
+                '2026-11-28T21:21:01.669Z', 'paid_at': None, 'transaction_id': None, 'payment': {'pix_copy_paste': '000201010212
+                26580014br.gov.bcb.pix01367d9f0335-8dcc-4054-9bf9-0dbd61d369065204000053039865406150.005802BR5917AGENCY
+                BACKOFFICE6009SAO PAULO622905251M8J0GV76NGTP3R5SFA7DCFD863043780', 'pix_qrcode_url':
+                'http://testserver/api/v1/pix/qr/rch_01m8j0gv76ngtp3r5sfa7dcfd8?token=6deeef325510261aa416dc4d5c85d4df',
+                'expires_at': '2026-11-28T21:51:01.669Z'}}, 'previous_attributes': {}}, 'team_id':
+                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+
+        Attributes:
+            id (str): evt_…
+            type_ (WalletRechargePendingEventType):
+            api_version (str):
+            created_at (datetime.datetime):
+            data (WalletRechargePendingEventData):
+            team_id (str):
+            webhook_id (None | str | Unset):
+     """
+
+    id: str
+    type_: WalletRechargePendingEventType
+    api_version: str
+    created_at: datetime.datetime
+    data: WalletRechargePendingEventData
+    team_id: str
+    webhook_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.wallet_recharge_pending_event_data import WalletRechargePendingEventData # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_.value
+
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        team_id = self.team_id
+
+        webhook_id: None | str | Unset
+        if isinstance(self.webhook_id, Unset):
+            webhook_id = UNSET
+        else:
+            webhook_id = self.webhook_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "api_version": api_version,
+            "created_at": created_at,
+            "data": data,
+            "team_id": team_id,
+        })
+        if webhook_id is not UNSET:
+            field_dict["webhook_id"] = webhook_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.wallet_recharge_pending_event_data import WalletRechargePendingEventData # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = WalletRechargePendingEventType(d.pop("type"))
+
+
+
+
+        api_version = d.pop("api_version")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        data = WalletRechargePendingEventData.from_dict(d.pop("data"))
+
+
+
+
+        team_id = d.pop("team_id")
+
+        def _parse_webhook_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+
+
+        wallet_recharge_pending_event = cls(
+            id=id,
+            type_=type_,
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            team_id=team_id,
+            webhook_id=webhook_id,
+        )
+
+
+        wallet_recharge_pending_event.additional_properties = d
+        return wallet_recharge_pending_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class WalletReversalEventType(StrEnum):
+    WALLET_REVERSAL = "wallet.reversal"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.wallet_withdrawal_failed_event_type import WalletWithdrawalFailedEventType
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.wallet_withdrawal_failed_event_data import WalletWithdrawalFailedEventData
+
+
+
+
+
+T = TypeVar("T", bound="WalletWithdrawalFailedEvent")
+
+
+
+@_attrs_define
+class WalletWithdrawalFailedEvent:
+    """ The body of a `wallet.withdrawal.failed` delivery (signed; see docs/webhooks.md).
+
+        Example:
+            {'id': 'evt_01m8j0t9n1kcbwmecpx8vahxm1', 'type': 'wallet.withdrawal.failed', 'api_version': '2026-11-22',
+                'created_at': '2026-11-28T21:26:11.361Z', 'data': {'object': {'id': 'wdr_01m8j0t9h0d874edcy5x0858ap', 'amount':
+                '120.66', 'currency': 'BRL', 'status': 'failed', 'destination': {'type': 'pix', 'pix_key_type': 'cnpj',
+                'pix_key': '11222333000181', 'holder_name': 'Demo Travel', 'holder_tax_id': '11.222.333/0001-81'},
+                'failure_code': 'transfer_failed', 'failure_reason': 'Sandbox: a transfer of an amount ending in ,66 fails',
+                'transaction_id': 'txn_01m8j0t9h0gc8d6bhk3s4e8r0z', 'refund_transaction_id': 'txn_01m8j0t9jp4xcq24kfhdmhtac6',
+                'created_at': '2026-11-28T21:26:11.198Z', 'completed_at': None, 'failed_at': '2026-11-28T21:26:11.359Z'},
+                'previous_attributes': {'status': 'pending', 'failed_at': None, 'refund_transaction_id': None, 'failure_code':
+                None, 'failure_reason': None}}, 'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id':
+                'wh_01m84tymf0example0000000000'}
+
+        Attributes:
+            id (str): evt_…
+            type_ (WalletWithdrawalFailedEventType):
+            api_version (str):
+            created_at (datetime.datetime):
+            data (WalletWithdrawalFailedEventData):
+            team_id (str):
+            webhook_id (None | str | Unset):
+     """
+
+    id: str
+    type_: WalletWithdrawalFailedEventType
+    api_version: str
+    created_at: datetime.datetime
+    data: WalletWithdrawalFailedEventData
+    team_id: str
+    webhook_id: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.wallet_withdrawal_failed_event_data import WalletWithdrawalFailedEventData # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_.value
+
+        api_version = self.api_version
+
+        created_at = self.created_at.isoformat()
+
+        data = self.data.to_dict()
+
+        team_id = self.team_id
+
+        webhook_id: None | str | Unset
+        if isinstance(self.webhook_id, Unset):
+            webhook_id = UNSET
+        else:
+            webhook_id = self.webhook_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "api_version": api_version,
+            "created_at": created_at,
+            "data": data,
+            "team_id": team_id,
+        })
+        if webhook_id is not UNSET:
+            field_dict["webhook_id"] = webhook_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.wallet_withdrawal_failed_event_data import WalletWithdrawalFailedEventData # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = WalletWithdrawalFailedEventType(d.pop("type"))
+
+
+
+
+        api_version = d.pop("api_version")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        data = WalletWithdrawalFailedEventData.from_dict(d.pop("data"))
+
+
+
+
+        team_id = d.pop("team_id")
+
+        def _parse_webhook_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+
+
+        wallet_withdrawal_failed_event = cls(
+            id=id,
+            type_=type_,
+            api_version=api_version,
+            created_at=created_at,
+            data=data,
+            team_id=team_id,
+            webhook_id=webhook_id,
+        )
+
+
+        wallet_withdrawal_failed_event.additional_properties = d
+        return wallet_withdrawal_failed_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.event_type_enum import EventTypeEnum
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="WebhookCreateRequest")
+
+
+
+@_attrs_define
+class WebhookCreateRequest:
+    """ Unknown keys are ignored.
+
+        Attributes:
+            url (str): HTTPS, publicly reachable, answers 2xx within 5 s.
+            events (list[EventTypeEnum]):
+     """
+
+    url: str
+    events: list[EventTypeEnum]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        events = []
+        for events_item_data in self.events:
+            events_item = events_item_data.value
+            events.append(events_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "url": url,
+            "events": events,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        events = []
+        _events = d.pop("events")
+        for events_item_data in (_events):
+            events_item = EventTypeEnum(events_item_data)
+
+
+
+            events.append(events_item)
+
+
+        webhook_create_request = cls(
+            url=url,
+            events=events,
+        )
+
+
+        webhook_create_request.additional_properties = d
+        return webhook_create_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

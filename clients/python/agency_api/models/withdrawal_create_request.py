@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="WithdrawalCreateRequest")
+
+
+
+@_attrs_define
+class WithdrawalCreateRequest:
+    """ Unknown keys are ignored.
+
+        Attributes:
+            amount (str): Decimal string, e.g. "250.00"; at least WALLET_WITHDRAWAL_MIN_AMOUNT (10.00), within the day's
+                limit (WALLET_WITHDRAWAL_DAILY_LIMIT, 50000.00).
+     """
+
+    amount: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        amount = self.amount
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "amount": amount,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        amount = d.pop("amount")
+
+        withdrawal_create_request = cls(
+            amount=amount,
+        )
+
+
+        withdrawal_create_request.additional_properties = d
+        return withdrawal_create_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
