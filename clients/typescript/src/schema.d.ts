@@ -688,13 +688,13 @@ export interface components {
         AirlineChangeEnvelope: {
             data: components["schemas"]["AirlineChange"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         AirlineChangeListEnvelope: {
             data: components["schemas"]["AirlineChange"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         AirlineCredit: {
@@ -742,7 +742,7 @@ export interface components {
             /** @description The customer's price of one: base_cost_brl + the team's markup (no fee). */
             client_amount: string;
             /** @default BRL */
-            client_currency: string;
+            client_currency?: string;
             /** @description As the supplier gives it: a bag's type, maximum_weight_kg and dimensions. */
             metadata: {
                 [key: string]: unknown;
@@ -751,7 +751,7 @@ export interface components {
         AvailableServiceList: {
             data: components["schemas"]["AvailableService"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         Baggage: {
@@ -782,7 +782,7 @@ export interface components {
         BalanceEnvelope: {
             data: components["schemas"]["Balance"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         BalancePaymentInputRequest: {
@@ -845,19 +845,19 @@ export interface components {
         BookingAvailableServiceList: {
             data: components["schemas"]["AvailableService"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         BookingCancelEnvelope: {
             data: components["schemas"]["CancelResult"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         BookingChangeEnvelope: {
             data: components["schemas"]["Booking"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         BookingClient: {
@@ -870,7 +870,7 @@ export interface components {
         BookingConfirmEnvelope: {
             data: components["schemas"]["BookingConfirmed"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -926,7 +926,7 @@ export interface components {
             data: components["schemas"]["BookingListItem"][];
             pagination: components["schemas"]["Pagination"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         BookingListItem: {
@@ -999,7 +999,7 @@ export interface components {
             /** @description The customer's price: base_cost_brl + the team's markup. Decimal string. */
             client_amount: string;
             /** @default BRL */
-            client_currency: string;
+            client_currency?: string;
             /** @description A bag's weight and size; a seat's designator. */
             metadata: {
                 [key: string]: unknown;
@@ -1008,7 +1008,7 @@ export interface components {
         BookingServicesEnvelope: {
             data: components["schemas"]["Booking"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -1120,19 +1120,19 @@ export interface components {
         CancellationConfirmEnvelope: {
             data: components["schemas"]["Cancellation"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         CancellationEnvelope: {
             data: components["schemas"]["Cancellation"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         CancellationListEnvelope: {
             data: components["schemas"]["Cancellation"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /**
@@ -1250,7 +1250,7 @@ export interface components {
         ChangeRequestEnvelope: {
             data: components["schemas"]["ChangeRequest"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -1341,14 +1341,14 @@ export interface components {
         ClientEnvelope: {
             data: components["schemas"]["Client"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         ClientListEnvelope: {
             data: components["schemas"]["Client"][];
             pagination: components["schemas"]["Pagination"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         Condition: {
@@ -1379,7 +1379,7 @@ export interface components {
         };
         Error: {
             /** @default false */
-            success: boolean;
+            success?: boolean;
             error: components["schemas"]["ErrorDetail"];
             _meta?: components["schemas"]["Meta"];
         };
@@ -1428,14 +1428,14 @@ export interface components {
         EventEnvelope: {
             data: components["schemas"]["Event"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         EventListEnvelope: {
             data: components["schemas"]["Event"][];
             pagination: components["schemas"]["Pagination"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /**
@@ -1725,7 +1725,7 @@ export interface components {
         RechargeCancelEnvelope: {
             data: components["schemas"]["Recharge"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -1745,19 +1745,19 @@ export interface components {
         RechargeCreatedEnvelope: {
             data: components["schemas"]["Recharge"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         RechargeEnvelope: {
             data: components["schemas"]["Recharge"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         RechargeSimulatedEnvelope: {
             data: components["schemas"]["Recharge"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /**
@@ -1849,7 +1849,7 @@ export interface components {
         SalesReportEnvelope: {
             data: components["schemas"]["SalesReport"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         SalesReportPeriod: {
@@ -1946,7 +1946,7 @@ export interface components {
             /** @description At least one adult; adults + children at most 9; at most one infant per adult. */
             passengers: components["schemas"]["SearchPassengerInputRequest"][];
             /** @default economy */
-            cabinClass: components["schemas"]["CabinClassEnum"];
+            cabinClass?: components["schemas"]["CabinClassEnum"];
         } & {
             [key: string]: unknown;
         };
@@ -2008,7 +2008,7 @@ export interface components {
         SeatMapList: {
             data: components["schemas"]["SeatMap"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         SeatMapRow: {
@@ -2025,7 +2025,7 @@ export interface components {
             base_cost_brl: string;
             client_amount: string;
             /** @default BRL */
-            client_currency: string;
+            client_currency?: string;
         };
         Segment: {
             id: string;
@@ -2134,7 +2134,7 @@ export interface components {
         TransactionPageEnvelope: {
             data: components["schemas"]["TransactionPage"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         TransactionSummary: {
@@ -2201,7 +2201,7 @@ export interface components {
         WebhookCreatedEnvelope: {
             data: components["schemas"]["WebhookCreated"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         WebhookDeleted: {
@@ -2211,19 +2211,19 @@ export interface components {
         WebhookDeletedEnvelope: {
             data: components["schemas"]["WebhookDeleted"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         WebhookEnvelope: {
             data: components["schemas"]["Webhook"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         WebhookList: {
             data: components["schemas"]["Webhook"][];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -2246,7 +2246,7 @@ export interface components {
         WebhookRecoveredEnvelope: {
             data: components["schemas"]["WebhookRecovered"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
@@ -2274,7 +2274,7 @@ export interface components {
         WebhookUpdatedEnvelope: {
             data: components["schemas"]["WebhookUpdated"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         Withdrawal: {
@@ -2316,7 +2316,7 @@ export interface components {
         WithdrawalCreatedEnvelope: {
             data: components["schemas"]["Withdrawal"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         WithdrawalDestination: {
@@ -2337,14 +2337,14 @@ export interface components {
         WithdrawalEnvelope: {
             data: components["schemas"]["Withdrawal"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         WithdrawalListEnvelope: {
             data: components["schemas"]["Withdrawal"][];
             pagination: components["schemas"]["Pagination"];
             /** @default true */
-            success: boolean;
+            success?: boolean;
             _meta?: components["schemas"]["Meta"];
         };
         /**
