@@ -12,19 +12,30 @@ data for the template; the functions read, never write. Instants (a payment, an 
 deadline) are São Paulo time, labelled."""
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
+from agencies.models import Team
 from bookings.emails import credit_expiry_for_people, service_lines
 from bookings.itinerary import Passenger, Slice, erased, itinerary, passengers
-from bookings.models import Booking, BookingCancellation, BookingEmail
+from bookings.models import (
+    Booking,
+    BookingCancellation,
+    BookingChangeOffer,
+    BookingEmail,
+    BookingPassenger,
+    BookingServicesPurchase,
+)
 from core.i18n import SAO_PAULO, date_for_people, sao_paulo_time_for_people, stored_text_for_people
 from core.money import money_display
+from wallet.display import MovementBooking
 from wallet.models import Transaction
 from webhooks.models import Delivery, Event, EventType
 
@@ -831,3 +842,52 @@ def booking_page(booking: Booking) -> BookingPage:
         flight_changes=flight_change_summaries(booking),
         extras=extras_summaries(booking, names),
     )
+
+
+# --- The booking behind a wallet movement ---------------------------------------------------------
+
+
+def _movement_booking_rows(model, booking: str, ids: list[str], scope: dict) -> QuerySet:
+    """`(reference id, locator, slices, erased at, lead passenger's names)` of `model`'s rows
+    whose id is in `ids`; `booking` is the path from `model` to its booking ("" for Booking)."""
+    lead = BookingPassenger.objects.filter(booking=OuterRef(f"{booking}pk")).order_by("position")
+    return (
+        model.objects.filter(pk__in=ids, **{f"{booking}{k}": v for k, v in scope.items()})
+        .annotate(
+            ref=F("pk"),
+            locator=F(f"{booking}booking_reference"),
+            route_slices=F(f"{booking}slices"),
+            erased_at=F(f"{booking}personal_data_erased_at"),
+            lead_given=Subquery(lead.values("given_name")[:1]),
+            lead_family=Subquery(lead.values("family_name")[:1]),
+        )
+        .order_by()
+        .values_list("ref", "locator", "route_slices", "erased_at", "lead_given", "lead_family")
+    )
+
+
+def ledger_bookings(
+    *, team: Team, live_mode: bool, reference_ids: Collection[str]
+) -> dict[str, MovementBooking]:
+    """The booking behind each wallet movement whose reference is one of the bookings' (a
+    booking's id, a change offer's, an extras purchase's), by reference id, as the booking's
+    page shows it: the locator, the lead passenger ("[erased]" once retention erased the
+    passengers) and the route. One query for them all (the wallet's statement asks by
+    settings.WALLET_LEDGER_BOOKINGS: the wallet sits below the bookings)."""
+    ids = sorted(set(reference_ids))
+    if not ids:
+        return {}
+    scope = {"team": team, "live_mode": live_mode}
+    rows = _movement_booking_rows(Booking, "", ids, scope).union(
+        _movement_booking_rows(BookingChangeOffer, "booking__", ids, scope),
+        _movement_booking_rows(BookingServicesPurchase, "booking__", ids, scope),
+        all=True,
+    )
+    found = {}
+    for ref, locator, slices, erased_at, given, family in rows:
+        gone = erased_at is not None or erased(given)
+        lead = _("[erased]") if gone else f"{given or ''} {family or ''}".strip()
+        found[ref] = MovementBooking(
+            locator=locator or "", lead_passenger=lead, route=booking_route(slices)
+        )
+    return found

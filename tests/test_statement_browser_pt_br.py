@@ -23,6 +23,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from agencies.models import Team
+from bookings.models import Booking
 from bookings.tests.helpers import book, holdable
 from tests.kit.browsers import (
     DESKTOP,
@@ -141,6 +142,20 @@ def test_the_statement_csv_totals_are_the_balance_movement_of_the_period(
     assert "Saldo inicial" in page and "R$ 25.000,00" in page
     assert "horário de brasília" in page.lower()  # the column header (upper case in CSS)
     assert test_recharge.id not in page
+    # Each booking's movement names the booking: its locator, lead passenger and route.
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#statement-lines th")]
+    assert headers[2] == "RESERVA"  # upper case in CSS
+    locators = {
+        b.slices[0]["origin"]["iata_code"]: b.booking_reference
+        for b in Booking.objects.filter(team=made.team)
+    }
+    cells = browser.find_elements(By.CSS_SELECTOR, "#statement-lines td.booking")
+    assert sorted(cell.text for cell in cells if cell.text) == sorted(
+        [
+            f"{locators['CGH']} · Bruno Souza\nCGH → SDU",
+            f"{locators['GRU']} · Ana Souza\nGRU → GIG",
+        ]
+    )
     screenshot(browser, "statement-1440", DESKTOP)
     screenshot(browser, "statement-390", PHONE)
 
@@ -168,6 +183,14 @@ def test_the_statement_csv_totals_are_the_balance_movement_of_the_period(
     assert sum(brl(m[4]) for m in movements) == after - before
     assert brl(movements[-1][5]) == after
     assert len(movements) == 4 and int(summary["Movimentações"]) == 4
+    assert sorted(m[7:] for m in movements) == sorted(
+        [
+            ["", "", ""],
+            ["", "", ""],
+            [locators["CGH"], "Bruno Souza", "CGH → SDU"],
+            [locators["GRU"], "Ana Souza", "GRU → GIG"],
+        ]
+    )
     assert all(test_recharge.id not in ";".join(m) for m in movements)
 
     # The PDF's first page, as an image for the README.

@@ -18,6 +18,11 @@ balances are the sum of the test movements from zero, and the page says so.
 
 Movements are ordered as they happened: `created_at`, then the live chain's `sequence`.
 
+A movement of a booking (its sale, refund, change or extras) says which booking: its locator,
+lead passenger and route. Bookings sit above the wallet, so the wallet asks for them by the
+name in settings.WALLET_LEDGER_BOOKINGS, once for each batch of rows (a page, or 2000 rows of
+a file), never once a row.
+
 A statement is read in several queries (opening, totals, then the rows, page by page or while
 a file streams) while payments and bookings keep writing. In live mode it is pinned to the
 wallet's chain as it stood when the totals were read (`through_sequence`): a live movement
@@ -26,14 +31,18 @@ committed, and every later one is left out of every part. Test mode has no chain
 movement landing during the read may show in the rows and not the totals.
 """
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from itertools import islice
 
+from django.conf import settings
 from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
@@ -140,11 +149,60 @@ def month_to_date(today: date) -> StatementPeriod:
     return StatementPeriod(start=today.replace(day=1), end=today)
 
 
+# --- The booking behind a movement ---------------------------------------------------------------
+
+# The references the bookings app writes: a booking's id (its sale, or its refund), a change
+# offer's (oco_…) or an extras purchase's (bsv_…; their refund too).
+BOOKING_REFERENCE_TYPES = frozenset(
+    {
+        Transaction.ReferenceType.BOOKING,
+        Transaction.ReferenceType.REFUND,
+        Transaction.ReferenceType.BOOKING_SERVICES,
+        Transaction.ReferenceType.BOOKING_CHANGE,
+    }
+)
+_BATCH = 2000  # rows described at once while a file streams
+
+
+@dataclass(frozen=True)
+class MovementBooking:
+    """The booking a movement was for, as the booking's page shows it."""
+
+    locator: str  # the airline's booking reference; "" before the airline gave one
+    lead_passenger: str  # "[erased]" (translated) once retention erased the passengers
+    route: str  # "GRU → LIS → GRU"
+
+
+@functools.cache
+def _bookings_of() -> Callable[..., dict[str, MovementBooking]]:
+    """`f(*, team, live_mode, reference_ids) -> {reference_id: MovementBooking}`: bookings
+    build on the wallet, so it is named by a setting, not imported."""
+    return import_string(settings.WALLET_LEDGER_BOOKINGS)
+
+
+def movement_bookings(
+    *, team, live_mode: bool, transactions: Collection[Transaction]
+) -> dict[str, MovementBooking]:
+    """The booking behind each of `transactions` that has one, by reference id (one lookup for
+    them all)."""
+    wanted = {t.reference_id for t in transactions if t.reference_type in BOOKING_REFERENCE_TYPES}
+    if not wanted:
+        return {}
+    return _bookings_of()(team=team, live_mode=live_mode, reference_ids=wanted)
+
+
+def _batches(rows: Iterable[Transaction], size: int) -> Iterator[list[Transaction]]:
+    rows = iter(rows)
+    while batch := list(islice(rows, size)):
+        yield batch
+
+
 @dataclass(frozen=True)
 class StatementLine:
     transaction: Transaction
     signed_amount: Decimal  # negative for a debit
     balance: Decimal  # the running balance after this movement
+    booking: MovementBooking | None = None  # the booking the movement was for, if any
 
     @property
     def description(self) -> str:
@@ -189,10 +247,21 @@ class Statement:
         if offset:
             balance += _net(rows[:offset])
         page = rows[offset : offset + limit] if limit is not None else rows[offset:]
-        for txn in page.iterator(chunk_size=2000):
-            signed = txn.amount if txn.type == Transaction.Type.CREDIT else -txn.amount
-            balance += signed
-            yield StatementLine(transaction=txn, signed_amount=signed, balance=balance)
+        for batch in _batches(page.iterator(chunk_size=_BATCH), _BATCH):
+            bookings = movement_bookings(
+                team=self.team, live_mode=self.live_mode, transactions=batch
+            )
+            for txn in batch:
+                signed = txn.amount if txn.type == Transaction.Type.CREDIT else -txn.amount
+                balance += signed
+                booking = (
+                    bookings.get(txn.reference_id)
+                    if txn.reference_type in BOOKING_REFERENCE_TYPES
+                    else None
+                )
+                yield StatementLine(
+                    transaction=txn, signed_amount=signed, balance=balance, booking=booking
+                )
 
 
 def _ledger(*, team, live_mode: bool) -> QuerySet:

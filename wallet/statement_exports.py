@@ -3,9 +3,12 @@
 CSV, in the reader's language with the conventions of core/exports.py (a byte order mark;
 Portuguese: `;` and a decimal comma; English: `,` and a decimal point). A few `label;value`
 lines first (agency, period, data, opening balance, credits, debits, closing balance), an empty
-line, then one line per movement with its signed amount and the running balance.
+line, then one line per movement with its signed amount and the running balance and, for a
+booking's movement, the booking's locator, lead passenger and route (the last columns: a
+spreadsheet that reads the columns before them by position still finds them there).
 
-PDF: A4, the agency's name and tax id, the period, the totals, then every movement.
+PDF: A4, the agency's name and tax id, the period, the totals, then every movement (a
+booking's under its description: locator, lead passenger, route).
 """
 
 import io
@@ -28,7 +31,7 @@ from core.exports import (
     pdf_wrap_lines,
 )
 from core.money import money_display
-from wallet.display import Statement, description_for_people
+from wallet.display import MovementBooking, Statement, description_for_people
 from wallet.models import TEST_MODE_BALANCE, Transaction
 
 
@@ -62,6 +65,14 @@ def _reference(txn: Transaction) -> str:
     return f"{Transaction.ReferenceType(txn.reference_type).label} {txn.reference_id}"
 
 
+def booking_summary(booking: MovementBooking | None) -> str:
+    """ "ABC123 · Ana Souza · GRU → BSB": the booking of a movement on one line."""
+    if booking is None:
+        return ""
+    parts = (booking.locator, booking.lead_passenger, booking.route)
+    return " · ".join(part for part in parts if part)
+
+
 def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[str]]:
     with translation.override(language):
         number = lambda value: csv_number(value, language=language)  # noqa: E731
@@ -86,9 +97,13 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
             _("Amount (R$)"),
             _("Balance (R$)"),
             _("Transaction"),
+            _("Locator"),
+            _("Lead passenger"),
+            _("Route"),
         ]
         for line in statement.lines():
             txn = line.transaction
+            booking = line.booking
             yield [
                 csv_moment(txn.created_at, language=language),
                 csv_text(description_for_people(txn.description)),
@@ -97,6 +112,9 @@ def statement_csv_rows(statement: Statement, *, language: str) -> Iterator[list[
                 number(line.signed_amount),
                 number(line.balance),
                 txn.id,
+                csv_text(booking.locator) if booking else "",
+                csv_text(booking.lead_passenger) if booking else "",
+                booking.route if booking else "",
             ]
 
 
@@ -220,10 +238,13 @@ def _pdf(statement: Statement, *, language: str, generated_at: datetime) -> byte
     for line in statement.lines():
         txn = line.transaction
         reference = Transaction.ReferenceType(txn.reference_type).label
+        described = description_for_people(txn.description)
+        if line.booking is not None:
+            described = f"{described}\n{booking_summary(line.booking)}"
         rows.append(
             [
                 csv_moment(txn.created_at, language=language),
-                wrap(description_for_people(txn.description), 7, widths[1]),
+                "\n".join(wrap(part, 7, widths[1]) for part in described.split("\n")),
                 f"{reference}\n{wrap(txn.reference_id, 6, widths[2])}",
                 money(line.signed_amount),
                 money(line.balance),

@@ -741,6 +741,10 @@ WITHDRAWAL_RESEND_AFTER = timedelta(minutes=env.int("WITHDRAWAL_RESEND_AFTER_MIN
 # expression of that amount in an outer query whose field `team_ref` is the team's id, so that
 # a balance stays one query.
 WALLET_PENDING_HOLDS_SUBQUERY = "bookings.selectors.pending_holds_total_of"
+# Likewise the booking behind a ledger movement (its locator, lead passenger and route, on the
+# wallet statement): `f(*, team, live_mode, reference_ids) -> {reference_id: MovementBooking}`,
+# one query for a page of movements (wallet/display.py).
+WALLET_LEDGER_BOOKINGS = "bookings.display.ledger_bookings"
 
 # --- Flights -------------------------------------------------------------------------------------
 FX_PROVIDER = env.str("FX_PROVIDER", default="static")  # static | ptax (Banco Central PTAX)
