@@ -216,6 +216,7 @@ def withdrawal_email_message(*, withdrawal: Withdrawal, to: list[str]):
         to=to,
         team=withdrawal.team,
         test_mode=not withdrawal.live_mode,
+        from_service=True,  # the service tells the agency: replies go to support
     )
 
 

@@ -53,6 +53,7 @@ KINDS = list(SUBJECTS["en"])
 @pytest.fixture(autouse=True)
 def service_address(settings):
     settings.SERVICE_EMAIL_ADDRESS = SERVICE_ADDRESS
+    settings.SUPPORT_EMAIL_ADDRESS = "suporte@servico.example"
 
 
 def written(moment: datetime, language: str) -> str:
@@ -251,9 +252,11 @@ def test_the_webhook_alert_in_the_teams_language(team, language, subject, senten
     [message] = mail.outbox
     parsed, text, html = parts(message)
     assert parsed["Subject"] == subject
+    # The service tells the agency about its own integration: from the service, under its
+    # Portuguese name, answered to support (not from the agency to itself).
     [sender] = parsed["From"].addresses
-    assert (sender.display_name, sender.addr_spec) == (AGENCY, SERVICE_ADDRESS)
-    assert parsed["Reply-To"].addresses[0].addr_spec == AGENCY_EMAIL
+    assert (sender.display_name, sender.addr_spec) == ("Painel da Agência", SERVICE_ADDRESS)
+    assert [a.addr_spec for a in parsed["Reply-To"].addresses] == ["suporte@servico.example"]
     when = written(deactivated - timedelta(hours=3), language)
     for body in (text, html):
         assert sentence in body and when in body and AGENCY in body.replace("&amp;", "&")
