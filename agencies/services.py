@@ -262,12 +262,11 @@ def inviter_name(user: User | None) -> str:
     return " ".join(user.get_full_name().split()) or user.email
 
 
-def invitation_email_message(
-    *, invitation: Invitation, has_account: bool
-) -> EmailMultiAlternatives:
+def invitation_email_message(*, invitation: Invitation, link: str) -> EmailMultiAlternatives:
     """The invitation's e-mail, built and not sent, in the team's language: who invited whom to
-    which team, the link and its last moment (Brasília time). From the service (the panel's
-    name); a reply goes to the person who invited, else to support."""
+    which team, the `link` and its last moment (Brasília time); without a link, that the address
+    has an account already. From the service (the panel's name); a reply goes to the person who
+    invited, else to support."""
     team = invitation.team
     inviter = inviter_name(invitation.invited_by)
 
@@ -284,12 +283,8 @@ def invitation_email_message(
         subject=subject,
         context=lambda: {
             "invitation": invitation,
-            # No link for someone who has an account already: a panel user belongs to one team.
-            "link": ""
-            if has_account
-            else settings.PUBLIC_BASE_URL
-            + reverse("invitation_accept", args=[invitation_token(invitation)]),
-            "has_account": has_account,
+            "link": link,
+            "has_account": not link,
             "inviter": inviter,
             "expires": sao_paulo_time_for_people(invitation.expires_at),
         },
@@ -313,7 +308,14 @@ def invitation_send(*, invitation_id: str) -> bool:
         if invitation.sent_at is not None or not invitation_usable(invitation):
             return False
         has_account = User.objects.filter(username__iexact=invitation.email).exists()
-        invitation_email_message(invitation=invitation, has_account=has_account).send()
+        # No link for someone who has an account already: a panel user belongs to one team.
+        link = (
+            ""
+            if has_account
+            else settings.PUBLIC_BASE_URL
+            + reverse("invitation_accept", args=[invitation_token(invitation)])
+        )
+        invitation_email_message(invitation=invitation, link=link).send()
         invitation.sent_at = timezone.now()
         invitation.save(update_fields=["sent_at"])
     return True
