@@ -3,16 +3,19 @@ theirs under the agency's name, without the agency's costs; the agency gets its 
 service, with the booking's panel link and the costs; and a booking's e-mails go out in the
 order of the events that queued them, whichever task runs first."""
 
+import threading
 from decimal import Decimal
 
 import pytest
 from django.core import mail
+from django.db import connection
 from djmoney.money import Money
 
 from bookings.models import Booking, BookingEmail
 from bookings.tasks import send_booking_email
 from bookings.tests.helpers import book, holdable
 from core.money import money_display
+from tests.kit.marks import needs_postgresql
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
@@ -152,3 +155,40 @@ def test_an_email_queued_again_goes_after_what_was_queued_since(
         f"Reserva {ref} cancelada",
         f"Reserva {ref}: os seus voos foram alterados",
     ]
+
+
+@needs_postgresql("row locks; SQLite serialises every writer")
+@pytest.mark.django_db(transaction=True)
+def test_two_tasks_racing_send_each_email_once_in_order(live_client, agency):
+    """The two tasks of a booking at the same moment on two workers: each e-mail once, the
+    earlier first, whichever task takes the lock."""
+    from bookings.emails import email_send
+
+    booking = Booking.objects.get(pk=book(live_client, holdable(live_client)).json()["id"])
+    # Both queued and neither sent yet (their tasks are the two racing below).
+    BookingEmail.objects.filter(booking=booking).update(sent_at=None)
+    BookingEmail.objects.create(booking=booking, kind=BookingEmail.Kind.CANCELLED)
+    mail.outbox.clear()
+    rows = list(BookingEmail.objects.filter(booking=booking).order_by("queued_at", "pk"))
+    assert [row.kind for row in rows] == ["booking_created", "booking_cancelled"]
+    barrier, sent = threading.Barrier(2), []
+
+    def worker(email_id):
+        barrier.wait()
+        try:
+            sent.append(email_send(email_id=email_id))  # what each worker's task runs
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(row.pk,)) for row in reversed(rows)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    ref = booking.booking_reference
+    assert [m.subject for m in mail.outbox if m.to == ["ana@example.com"]] == [
+        f"Reserva {ref} recebida",
+        f"Reserva {ref} cancelada",
+    ]
+    assert True in sent and len(sent) == 2
+    assert BookingEmail.objects.filter(booking=booking, sent_at__isnull=True).count() == 0
