@@ -10,13 +10,14 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.auth import login
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -968,12 +969,22 @@ def invitation_accept_view(request, token: str):
     form = SetPasswordForm(invitee, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            invitation_accept(invitation=invitation, password=form.cleaned_data["new_password1"])
+            user = invitation_accept(
+                invitation=invitation, password=form.cleaned_data["new_password1"]
+            )
         except (InvitationInvalid, InvitationUserExists):
             return TemplateResponse(
                 request, "registration/invitation_invalid.html", panel, status=410
             )
-        return redirect(reverse_lazy("admin:login") + "?invited=1")
+        # They just proved the link and chose the password: logged in, on the panel's home.
+        # The backend is named because there are two (django-axes' and the model's).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request,
+            gettext("Your password is set and you are logged in to the panel of the team %(team)s.")
+            % {"team": invitation.team.name},
+        )
+        return redirect("admin:index")
     return TemplateResponse(
         request,
         "registration/invitation_accept.html",

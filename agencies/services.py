@@ -11,7 +11,6 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,7 +21,9 @@ from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from agencies.tasks import send_invitation_email as send_invitation_email_task
 from api.key_permissions import PERMISSIONS
+from core.emails import email_message
 from core.exceptions import Conflict
+from core.i18n import sao_paulo_time_for_people
 from webhooks.models import EventType
 from webhooks.services import event_record
 
@@ -254,6 +255,48 @@ def invitation_usable(invitation: Invitation | None) -> TypeGuard[Invitation]:
     return invitation is not None and invitation.status == "pending"
 
 
+def inviter_name(user: User | None) -> str:
+    """Who invited, as the invitee knows them: their name, else their e-mail address."""
+    if user is None:
+        return ""
+    return " ".join(user.get_full_name().split()) or user.email
+
+
+def invitation_email_message(*, invitation: Invitation, link: str) -> EmailMultiAlternatives:
+    """The invitation's e-mail, built and not sent, in the team's language: who invited whom to
+    which team, the `link` and its last moment (Brasília time); without a link, that the address
+    has an account already. From the service (the panel's name); a reply goes to the person who
+    invited, else to support."""
+    team = invitation.team
+    inviter = inviter_name(invitation.invited_by)
+
+    def subject() -> str:
+        if inviter:
+            return _("%(inviter)s invited you to the team %(team)s") % {
+                "inviter": inviter,
+                "team": team.name,
+            }
+        return _("You are invited to the team %(team)s") % {"team": team.name}
+
+    return email_message(
+        template="invitation",
+        subject=subject,
+        context=lambda: {
+            "invitation": invitation,
+            "link": link,
+            "has_account": not link,
+            "inviter": inviter,
+            "expires": sao_paulo_time_for_people(invitation.expires_at),
+        },
+        to=[invitation.email],
+        team=team,
+        from_service=True,
+        reply_to=[invitation.invited_by.email]
+        if invitation.invited_by and invitation.invited_by.email
+        else None,
+    )
+
+
 def invitation_send(*, invitation_id: str) -> bool:
     """E-mail the invitation's link once (the row's `sent_at`)."""
     with transaction.atomic():
@@ -265,25 +308,14 @@ def invitation_send(*, invitation_id: str) -> bool:
         if invitation.sent_at is not None or not invitation_usable(invitation):
             return False
         has_account = User.objects.filter(username__iexact=invitation.email).exists()
-        context = {
-            "invitation": invitation,
-            "team": invitation.team,
-            # No link for someone who has an account already: a panel user belongs to one team.
-            "link": ""
+        # No link for someone who has an account already: a panel user belongs to one team.
+        link = (
+            ""
             if has_account
             else settings.PUBLIC_BASE_URL
-            + reverse("invitation_accept", args=[invitation_token(invitation)]),
-            "has_account": has_account,
-            "inviter": invitation.invited_by.email if invitation.invited_by else "",
-        }
-        subject = _("You are invited to %(team)s's panel") % {"team": invitation.team.name}
-        message = EmailMultiAlternatives(
-            subject=str(subject),
-            body=render_to_string("emails/invitation.txt", context),
-            to=[invitation.email],
+            + reverse("invitation_accept", args=[invitation_token(invitation)])
         )
-        message.attach_alternative(render_to_string("emails/invitation.html", context), "text/html")
-        message.send()
+        invitation_email_message(invitation=invitation, link=link).send()
         invitation.sent_at = timezone.now()
         invitation.save(update_fields=["sent_at"])
     return True

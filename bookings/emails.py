@@ -7,11 +7,13 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -60,8 +62,8 @@ def email_queue_each_time(*, booking: Booking, kind: str) -> None:
     from bookings.tasks import send_booking_email
 
     email, created = BookingEmail.objects.get_or_create(booking=booking, kind=kind)
-    if not created:
-        BookingEmail.objects.filter(pk=email.pk).update(sent_at=None)
+    if not created:  # queued again: it goes out after what was queued before it
+        BookingEmail.objects.filter(pk=email.pk).update(sent_at=None, queued_at=timezone.now())
     send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
@@ -84,22 +86,27 @@ def emails_queue(*, booking: Booking, kinds: list[str]) -> None:
         send_booking_email.delay_on_commit(email.pk)  # type: ignore[attr-defined]  # DjangoTask
 
 
-def recipients(booking: Booking, kind: str) -> list[str]:
-    """Live mode: the passengers, and the team's notification address (except for customer-only
-    kinds; agency-only kinds go to that address alone). Test mode: only the team's own addresses
-    (its notification address and its active panel users), whatever the kind: a test key must
-    not e-mail real people text its caller chose."""
+def traveller_recipients(booking: Booking, kind: str) -> list[str]:
+    """Who gets the travellers' e-mail. Live mode: the passengers (none for agency-only kinds).
+    Test mode: only the team's own addresses (its notification address and its active panel
+    users), whatever the kind: a test key must not e-mail real people text its caller chose."""
     team = booking.team
     if kind in AGENCY_ONLY:
-        return [team.notification_email] if team.notification_email else []
+        return []
     if not booking.live_mode:
         users = team.users.filter(is_active=True).exclude(email="").order_by("pk")
         addresses = [team.notification_email, *users.values_list("email", flat=True)]
         return list(dict.fromkeys(a.lower() for a in addresses if a))
-    people = list(dict.fromkeys(p.email.lower() for p in booking.passengers.all()))
-    if kind not in CUSTOMER_ONLY and team.notification_email:
-        people.append(team.notification_email)
-    return people
+    return list(dict.fromkeys(p.email.lower() for p in booking.passengers.all()))
+
+
+def agency_recipients(booking: Booking, kind: str) -> list[str]:
+    """Who gets the agency's own e-mail: the team's notification address (none for the kinds
+    only the customer gets, and none without that address)."""
+    team = booking.team
+    if kind in CUSTOMER_ONLY or not team.notification_email:
+        return []
+    return [team.notification_email]
 
 
 def credit_expiry_for_people(credit: dict) -> str:
@@ -236,6 +243,21 @@ def booking_email_context(booking: Booking, kind: str, passengers: list, documen
     }
 
 
+def agency_context(booking: Booking, sent_to: list[str]) -> dict:
+    """What only the agency's copy says: where the booking is in the panel, who got the
+    travellers' e-mail, and the costs behind the customer's price (never in the travellers')."""
+    return {
+        "for_agency": True,
+        "sent_to": sent_to,
+        "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
+        + reverse("admin:bookings_booking_change", args=[booking.pk or "0"]),
+        "fare": money_display(booking.total_amount, booking.total_currency),
+        "cost": money_display(booking.base_cost_brl, "BRL"),
+        "markup": money_display(booking.markup_amount, "BRL"),
+        "fee": money_display(booking.fee_amount, "BRL"),
+    }
+
+
 def _change_amount(booking: Booking) -> str:
     """The client price of the booking's latest change (docs/after-sale.md), for people."""
     if booking._state.adding:  # an unsaved booking (the e-mail samples) has no change recorded
@@ -245,52 +267,126 @@ def _change_amount(booking: Booking) -> str:
 
 
 def booking_email_message(
-    *, booking: Booking, kind: str, passengers: list, documents: list, to: list[str]
+    *,
+    booking: Booking,
+    kind: str,
+    passengers: list,
+    documents: list,
+    to: list[str],
+    for_agency: bool = False,
+    sent_to: list[str] | None = None,
 ) -> EmailMultiAlternatives:
     """The e-mail of `kind` for the booking, built and not sent (the samples command and the
-    tests read it the way `email_send` sends it)."""
+    tests read it the way `email_send` sends it). The travellers' comes under the agency's
+    name; the agency's own (`for_agency`: the panel link and the costs, `sent_to` the
+    travellers' addresses) from the service, answered to support."""
+    subject = SUBJECTS[kind]
+    own_copy = for_agency and kind not in AGENCY_ONLY
     return email_message(
         template=kind,
-        subject=lambda: str(SUBJECTS[kind]) % {"ref": booking.booking_reference or booking.id},
-        context=lambda: booking_email_context(booking, kind, passengers, documents),
+        subject=lambda: _subject(subject, booking, own_copy),
+        context=lambda: {
+            **booking_email_context(booking, kind, passengers, documents),
+            **(agency_context(booking, sent_to or []) if for_agency else {}),
+        },
         to=to,
         team=booking.team,
         test_mode=not booking.live_mode,
+        from_service=for_agency,
     )
 
 
-def email_send(*, email_id: int) -> bool:
-    """Send a queued e-mail unless it was sent already. Returns whether it was sent now."""
-    with transaction.atomic():
-        email = (
-            BookingEmail.objects.select_for_update()
-            .select_related("booking__team")
-            .get(pk=email_id)
+def _subject(subject: "StrPromise | str", booking: Booking, agency_copy: bool) -> str:
+    text = str(subject) % {"ref": booking.booking_reference or booking.id}
+    return gettext("Agency copy: %(subject)s") % {"subject": text} if agency_copy else text
+
+
+def booking_email_messages(
+    *, booking: Booking, kind: str, passengers: list, documents: list
+) -> list[EmailMultiAlternatives]:
+    """The travellers' e-mail and the agency's own, each to its own people (either may have
+    nobody to go to)."""
+    travellers = traveller_recipients(booking, kind)
+    agency = agency_recipients(booking, kind)
+    messages = []
+    if travellers:
+        messages.append(
+            booking_email_message(
+                booking=booking,
+                kind=kind,
+                passengers=passengers,
+                documents=documents,
+                to=travellers,
+            )
         )
+    if agency:
+        messages.append(
+            booking_email_message(
+                booking=booking,
+                kind=kind,
+                passengers=passengers,
+                documents=documents,
+                to=agency,
+                for_agency=True,
+                sent_to=travellers,
+            )
+        )
+    return messages
+
+
+def email_send(*, email_id: int) -> bool:
+    """Send a queued e-mail unless it was sent already, after any of its booking's e-mails
+    queued before it and not sent yet: each trigger queues its own task, and Celery runs them
+    concurrently, retries them and may lose one, so the tasks may run in any order; the
+    travellers still read "booking received" before "tickets issued". The booking's e-mail rows
+    are locked (in primary-key order, as every sender does) for the sending. Returns whether
+    this one was sent now."""
+    with transaction.atomic():
+        email = BookingEmail.objects.filter(pk=email_id).only("booking_id").get()
+        rows = list(
+            BookingEmail.objects.select_for_update(of=("self",))
+            .select_related("booking__team")
+            .filter(booking_id=email.booking_id)
+            .order_by("pk")
+        )
+        email = next(row for row in rows if row.pk == email_id)
         if email.sent_at is not None:
             return False
-        booking = email.booking
-        message = booking_email_message(
-            booking=booking,
-            kind=email.kind,
-            passengers=list(booking.passengers.all()),
-            documents=list(booking.documents.all()),
-            to=recipients(booking, email.kind),
+        due = sorted(
+            (row for row in rows if row.sent_at is None and _order(row) <= _order(email)),
+            key=_order,
         )
-        message.send()
-        email.sent_at = timezone.now()
-        email.save(update_fields=["sent_at"])
+        booking = email.booking
+        passengers, documents = list(booking.passengers.all()), list(booking.documents.all())
+        for row in due:
+            for message in booking_email_messages(
+                booking=booking, kind=row.kind, passengers=passengers, documents=documents
+            ):
+                message.send()
+            row.sent_at = timezone.now()
+            row.save(update_fields=["sent_at"])
     return True
+
+
+def _order(email: BookingEmail) -> tuple:
+    return (email.queued_at, email.pk)
 
 
 # --- The airline changed the flights -----------------------------------------------------------
 
 
 def airline_change_email_message(
-    *, change: BookingAirlineChange, passengers: list, documents: list, to: list[str]
+    *,
+    change: BookingAirlineChange,
+    passengers: list,
+    documents: list,
+    to: list[str],
+    for_agency: bool = False,
+    sent_to: list[str] | None = None,
 ) -> EmailMultiAlternatives:
     """The e-mail of an airline's change: the flights as booked and as the airline moved them
-    (local times), and the journey with the change."""
+    (local times), and the journey with the change; the agency's own as `booking_email_message`
+    makes it."""
     booking = change.booking
 
     def context() -> dict:
@@ -303,17 +399,17 @@ def airline_change_email_message(
             "before": itinerary(SimpleNamespace(slices=change.removed)),  # type: ignore[arg-type]
             "after": itinerary(SimpleNamespace(slices=change.added)),  # type: ignore[arg-type]
             "accepted": change.action_taken == BookingAirlineChange.ActionTaken.ACCEPTED,
+            **(agency_context(booking, sent_to or []) if for_agency else {}),
         }
 
     return email_message(
         template=AIRLINE_CHANGE,
-        subject=lambda: (
-            str(AIRLINE_CHANGE_SUBJECT) % {"ref": booking.booking_reference or booking.id}
-        ),
+        subject=lambda: _subject(AIRLINE_CHANGE_SUBJECT, booking, for_agency),
         context=context,
         to=to,
         team=booking.team,
         test_mode=not booking.live_mode,
+        from_service=for_agency,
     )
 
 
@@ -328,12 +424,22 @@ def airline_change_email_send(*, change_id: str) -> bool:
         if change.email_sent_at is not None:
             return False
         booking = change.booking
-        airline_change_email_message(
-            change=change,
-            passengers=list(booking.passengers.all()),
-            documents=list(booking.documents.all()),
-            to=recipients(booking, AIRLINE_CHANGE),
-        ).send()
+        passengers, documents = list(booking.passengers.all()), list(booking.documents.all())
+        travellers = traveller_recipients(booking, AIRLINE_CHANGE)
+        agency = agency_recipients(booking, AIRLINE_CHANGE)
+        if travellers:
+            airline_change_email_message(
+                change=change, passengers=passengers, documents=documents, to=travellers
+            ).send()
+        if agency:
+            airline_change_email_message(
+                change=change,
+                passengers=passengers,
+                documents=documents,
+                to=agency,
+                for_agency=True,
+                sent_to=travellers,
+            ).send()
         change.email_sent_at = timezone.now()
         change.save(update_fields=["email_sent_at"])
     return True

@@ -125,7 +125,7 @@ def _stop(end: dict, moment_text: str | None) -> Stop:
     return Stop(
         code=code,
         name=(place.name if place else end.get("name")) or code,
-        city=(place.city_name if place else "") or "",
+        city=airports.city_for_people(place) if place else "",
         terminal=end.get("terminal"),
         moment=moment,
         time=f"{moment:%H:%M}" if moment else "",

@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.ids import PrefixedIdField
@@ -232,6 +233,9 @@ class BookingEmail(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # When it was last queued (a kind sent on each change is queued again): a booking's
+    # e-mails go out in this order, whichever task runs first (bookings.emails.email_send).
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
 
     class Meta:

@@ -23,13 +23,20 @@ def team_language(team) -> str:
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
+def service_sender() -> str:
+    """`"Painel da Agência" <SERVICE_EMAIL_ADDRESS>`: the service speaking for itself
+    (EMAIL_SENDER_NAME, Portuguese), to an agency or to support."""
+    name = " ".join(settings.EMAIL_SENDER_NAME.split())
+    return formataddr((name, settings.SERVICE_EMAIL_ADDRESS))
+
+
 def sender(team=None) -> str:
     """`"Agência X" <SERVICE_EMAIL_ADDRESS>`: the service's own mailbox (its domain passes SPF and
     DKIM), the agency's name as the name people see. The name is one line (no header
     injection); quoting and RFC 2047 encoding are `formataddr`'s. Without a team: the service's
-    own identity (DEFAULT_FROM_EMAIL)."""
+    own name (`service_sender`)."""
     if team is None or not team.name.strip():
-        return settings.DEFAULT_FROM_EMAIL
+        return service_sender()
     name = " ".join(team.name.split())
     return formataddr((name, settings.SERVICE_EMAIL_ADDRESS))
 
@@ -43,11 +50,19 @@ def email_message(
     team=None,
     test_mode: bool = False,
     language: str | None = None,
+    from_service: bool = False,
+    reply_to: list[str] | None = None,
 ) -> EmailMultiAlternatives:
     """`templates/emails/<template>.txt` as the body and `.html` as its alternative, rendered in
     the team's language (or `language`) and São Paulo time; `subject` and `context` may be
-    callables, called in that language (dates and amounts written for people). Replies go to the
-    team's notification address. Test-mode subjects start with "[TEST]" (translated)."""
+    callables, called in that language (dates and amounts written for people). Test-mode
+    subjects start with "[TEST]" (translated).
+
+    Who it is from: a team's e-mail to its travellers comes under the agency's name, replies to
+    the team's notification address. What the service itself tells an agency (`from_service`:
+    a webhook alert, a withdrawal, the agency's copy of a booking e-mail) comes under the
+    service's name, replies to support (SUPPORT_EMAIL_ADDRESS); so does an e-mail without a
+    team. `reply_to` overrides either."""
     language = language or team_language(team)
     with people_locale(language):
         context = context() if callable(context) else context
@@ -55,14 +70,22 @@ def email_message(
         text = str(subject() if callable(subject) else subject)
         if test_mode:
             text = gettext("[TEST] %(subject)s") % {"subject": text}
+        if reply_to is None:
+            reply_to = _reply_to(team, from_service)
         message = EmailMultiAlternatives(
             subject=" ".join(text.split()),
             body=render_to_string(f"emails/{template}.txt", context),
-            from_email=sender(team),
+            from_email=service_sender() if from_service else sender(team),
             to=to,
-            reply_to=[team.notification_email] if team and team.notification_email else None,
+            reply_to=reply_to or None,
         )
         message.attach_alternative(
             render_to_string(f"emails/{template}.html", context), "text/html"
         )
     return message
+
+
+def _reply_to(team, from_service: bool) -> list[str]:
+    if team is None or from_service:
+        return [settings.SUPPORT_EMAIL_ADDRESS] if settings.SUPPORT_EMAIL_ADDRESS else []
+    return [team.notification_email] if team.notification_email else []

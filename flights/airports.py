@@ -18,6 +18,9 @@ from decimal import Decimal
 from functools import lru_cache
 
 import airportsdata
+from django.utils import translation
+
+from flights.place_names import PT_BR
 
 CODE_PATTERN = re.compile(r"^[A-Z]{3}$")
 EARTH_RADIUS_KM = 6371.0088  # IUGG mean radius
@@ -98,6 +101,15 @@ AIRPORTS, CITIES = _load()
 
 def airport(code: str) -> Airport | None:
     return AIRPORTS.get(code)
+
+
+def city_for_people(place: Airport) -> str:
+    """The airport's city as people read it in the active language: Portuguese from the
+    reviewed table (flights/place_names.py) in pt-BR, else the airport data's (English) name.
+    What the API returns stays the data's name."""
+    if (translation.get_language() or "").lower().startswith("pt"):
+        return PT_BR.get(place.iata_code) or PT_BR.get(place.iata_city_code) or place.city_name
+    return place.city_name
 
 
 def city(code: str) -> City | None:

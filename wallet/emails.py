@@ -61,8 +61,9 @@ def notification_alert_send(*, notification_id: int) -> bool:
                         "payment": f"{row.provider.capitalize()} {row.payment_id or row.event_id}",
                     }
                 ),
-                context={
+                context=lambda: {
                     "notification": row,
+                    "received_at": sao_paulo_time_for_people(row.received_at),
                     "recharge": row.recharge,
                     "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
                     + reverse("admin:wallet_providernotification_change", args=[row.pk]),
@@ -113,7 +114,11 @@ def ledger_alert_send(*, check_id: int) -> bool:
                     gettext("Ledger check: %(count)d problem(s) found")
                     % {"count": len(check.problems.splitlines())}
                 ),
-                context={"check": check, "problems": check.problems.splitlines()},
+                context=lambda: {
+                    "check": check,
+                    "checked_at": sao_paulo_time_for_people(check.checked_at),
+                    "problems": check.problems.splitlines(),
+                },
                 to=recipients,
             ).send()
         check.alert_sent_at = timezone.now()
@@ -146,9 +151,12 @@ def reversal_alert_send(*, reversal_id: str) -> bool:
                         "recharge": reversal.recharge_id,
                     }
                 ),
-                context={
+                context=lambda: {
                     "reversal": reversal,
                     "recharge": reversal.recharge,
+                    "paid": sao_paulo_time_for_people(reversal.recharge.paid_at)
+                    if reversal.recharge.paid_at
+                    else "",
                     "wallet": reversal.team.wallet,
                     "panel_url": settings.PUBLIC_BASE_URL.rstrip("/")
                     + reverse("admin:wallet_reversal_change", args=[reversal.pk]),
@@ -216,6 +224,7 @@ def withdrawal_email_message(*, withdrawal: Withdrawal, to: list[str]):
         to=to,
         team=withdrawal.team,
         test_mode=not withdrawal.live_mode,
+        from_service=True,  # the service tells the agency: replies go to support
     )
 
 

@@ -33,6 +33,7 @@ def deactivation_alert_message(*, endpoint: WebhookEndpoint, to: list[str]):
         to=to,
         team=endpoint.team,
         test_mode=not endpoint.live_mode,
+        from_service=True,  # the service tells the agency: replies go to support
     )
 
 

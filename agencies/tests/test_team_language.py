@@ -2,6 +2,7 @@
 available (docs/emails.md)."""
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
@@ -38,7 +39,7 @@ def test_an_agency_user_switches_its_emails_to_english_in_the_team_settings(team
     deactivation_alert_send(endpoint_id=endpoint.pk)
     [alert] = mail.outbox
     assert alert.subject == "Webhook deactivated after failed deliveries"
-    assert alert.reply_to == ["ops@alpha.example"]
+    assert alert.reply_to == [settings.SUPPORT_EMAIL_ADDRESS]  # the service's alert: support
 
 
 def test_a_language_outside_the_choices_is_refused(team, team_owner):

@@ -84,14 +84,15 @@ def test_a_sandbox_change_is_listed_accepted_and_moves_the_slices(
     ] == [(s["departing_at"], s["marketing_carrier_flight_number"]) for s in before[0]["segments"]]
     assert change["added"][0]["segments"][0]["departing_at"] == later(first["departing_at"])
     assert change["available_actions"] == ["accept", "cancel"]
-    [email] = mail.outbox
+    email, agency_copy = mail.outbox  # the travellers', then the agency's own
     assert f"Novos horários de voo na reserva {booking.booking_reference}" in email.subject
+    assert agency_copy.subject == f"Cópia da agência: {email.subject}"
     assert "Antes da mudança" in email.body and "Novos horários" in email.body
     # Reading it again (the check, a webhook's retry) records nothing more.
     with django_capture_on_commit_callbacks(execute=True):
         assert booking_airline_changes_sync(booking=booking) == []
         client.get(f"/api/v1/bookings/{booking.id}/airline_changes")
-    assert BookingAirlineChange.objects.count() == 1 and len(mail.outbox) == 1
+    assert BookingAirlineChange.objects.count() == 1 and len(mail.outbox) == 2
     detected = Event.objects.filter(type="booking.airline_change_detected")
     assert [e.data_object["airline_change"]["id"] for e in detected] == [change["id"]]
     assert booking.id in bookings_needing_attention().values_list("id", flat=True)
@@ -224,7 +225,7 @@ def test_the_change_email_is_in_english_for_a_team_that_chose_it(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         booking_airline_changes_sync(booking=booking)
-    [email] = mail.outbox
+    email, _ = mail.outbox
     assert email.subject == f"New flight times for booking {booking.booking_reference}"
     assert "Before the change" in email.body and "New times" in email.body
     assert "Times are the local time of each airport." in email.body

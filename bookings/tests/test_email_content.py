@@ -53,6 +53,7 @@ KINDS = list(SUBJECTS["en"])
 @pytest.fixture(autouse=True)
 def service_address(settings):
     settings.SERVICE_EMAIL_ADDRESS = SERVICE_ADDRESS
+    settings.SUPPORT_EMAIL_ADDRESS = "suporte@servico.example"
 
 
 def written(moment: datetime, language: str) -> str:
@@ -214,12 +215,14 @@ def test_a_cancellation_through_the_api_emails_in_english_for_an_english_team(
     booking.team.save()
     with django_capture_on_commit_callbacks(execute=True):
         live_client.delete(f"/api/v1/bookings/{booking.pk}")
-    [message] = mail.outbox
+    # The booking's confirmation was never sent here (its task never ran): it goes first.
+    *_, message, agency_copy = mail.outbox
     parsed, text, _ = parts(message)
     assert parsed["Subject"] == f"Booking {booking.booking_reference} cancelled"
     assert "Nothing was charged for this booking" in text
     assert parsed["Reply-To"].addresses[0].addr_spec == AGENCY_EMAIL
-    assert set(message.to) == {"ana@example.com", AGENCY_EMAIL}
+    assert message.to == ["ana@example.com"] and agency_copy.to == [AGENCY_EMAIL]
+    assert agency_copy.subject == f"Agency copy: Booking {booking.booking_reference} cancelled"
     email = BookingEmail.objects.get(kind="booking_cancelled")
     assert send_booking_email.delay(email.pk).get() is False  # sent once
 
@@ -251,9 +254,11 @@ def test_the_webhook_alert_in_the_teams_language(team, language, subject, senten
     [message] = mail.outbox
     parsed, text, html = parts(message)
     assert parsed["Subject"] == subject
+    # The service tells the agency about its own integration: from the service, under its
+    # Portuguese name, answered to support (not from the agency to itself).
     [sender] = parsed["From"].addresses
-    assert (sender.display_name, sender.addr_spec) == (AGENCY, SERVICE_ADDRESS)
-    assert parsed["Reply-To"].addresses[0].addr_spec == AGENCY_EMAIL
+    assert (sender.display_name, sender.addr_spec) == ("Painel da Agência", SERVICE_ADDRESS)
+    assert [a.addr_spec for a in parsed["Reply-To"].addresses] == ["suporte@servico.example"]
     when = written(deactivated - timedelta(hours=3), language)
     for body in (text, html):
         assert sentence in body and when in body and AGENCY in body.replace("&amp;", "&")

@@ -35,7 +35,12 @@ def browser():
         (
             "ticket_issued.html",
             "email-ticket-issued.png",
-            ["0752300000001", "15 de janeiro de 2027, 16:25"],
+            ["0752300000001", "15 de janeiro de 2027, 16:25", "Ida: São Paulo (GRU) → Lisboa"],
+        ),
+        (
+            "ticket_issued_agency_copy.html",
+            "email-ticket-issued-agency-copy.png",
+            ["PARA A AGÊNCIA", "Custo debitado da sua carteira: R$ 3.259,60", "0752300000001"],
         ),
     ],
 )
@@ -61,3 +66,17 @@ def test_a_sample_email_renders_in_chromium(browser, sample, screenshot, seen):
             lambda d: d.execute_script("return window.innerHeight") >= height
         )
         browser.save_screenshot(str(Path(folder) / screenshot))
+
+
+def test_the_invitation_renders_in_chromium(browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get((SAMPLES_DIR / "invitation.html").resolve().as_uri())
+    body = WebDriverWait(browser, 20).until(lambda d: d.find_element(By.TAG_NAME, "body"))
+    assert "Maria Souza convidou você para a equipe Agência Sol & Mar" in body.text
+    assert "18 de janeiro de 2027, 12:00 (horário de Brasília)" in body.text
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= WIDTH
+    folder = os.environ.get("EMAIL_SCREENSHOTS")
+    if folder:
+        browser.save_screenshot(str(Path(folder) / "email-invitation.png"))

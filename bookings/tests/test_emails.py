@@ -31,24 +31,32 @@ MONTHS_PT = [
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_time", "live_sandbox")]
 
 
+def travellers_mail() -> list:
+    """What was sent to the travellers, without the agency's own copies."""
+    return [m for m in mail.outbox if "Cópia da agência" not in m.subject]
+
+
 def test_instant_booking_sends_confirmation_and_tickets_once(
     live_client, team, django_capture_on_commit_callbacks
 ):
     fund(team, "50000.00")
     with django_capture_on_commit_callbacks(execute=True):
         booking = book(live_client, holdable(live_client), type="instant").json()
-    subjects = sorted(m.subject for m in mail.outbox)
-    assert subjects == [  # Portuguese: the default language of e-mails
-        f"Reserva {booking['booking_reference']} recebida",
-        f"Seus bilhetes eletrônicos da reserva {booking['booking_reference']}",
+    subjects = [m.subject for m in mail.outbox]
+    ref = booking["booking_reference"]
+    assert subjects == [  # Portuguese: the default language of e-mails; in the order of events
+        f"Reserva {ref} recebida",
+        f"Cópia da agência: Reserva {ref} recebida",
+        f"Seus bilhetes eletrônicos da reserva {ref}",
+        f"Cópia da agência: Seus bilhetes eletrônicos da reserva {ref}",
     ]
-    tickets = next(m for m in mail.outbox if "bilhetes" in m.subject)
-    assert set(tickets.to) == {"ana@example.com", team.notification_email}
+    tickets, agency_copy = mail.outbox[2:]
+    assert tickets.to == ["ana@example.com"] and agency_copy.to == [team.notification_email]
     number = booking["documents"][0]["unique_identifier"]
     assert number in tickets.body and number in tickets.alternatives[0][0]
     email = BookingEmail.objects.get(kind="ticket_issued")
     assert send_booking_email.delay(email.pk).get() is False  # a retry sends nothing
-    assert len(mail.outbox) == 2
+    assert len(mail.outbox) == 4
 
 
 def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
@@ -61,7 +69,9 @@ def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
 
     with django_capture_on_commit_callbacks(execute=True):
         held = book(live_client, holdable(live_client), type="hold").json()
-    assert [m.subject for m in mail.outbox] == [f"Reserva {held['booking_reference']} recebida"]
+    assert [m.subject for m in travellers_mail()] == [
+        f"Reserva {held['booking_reference']} recebida"
+    ]
     booking = Booking.objects.get(pk=held["id"])
     passenger = booking.passengers.get()
     order = SupplierOrder(
@@ -76,21 +86,25 @@ def test_a_paid_hold_ticketed_gets_only_the_tickets_email(
     assert len(callbacks) == 1  # the tickets' task only
     kinds = BookingEmail.objects.filter(booking=booking).order_by("pk")
     assert list(kinds.values_list("kind", flat=True)) == ["booking_created", "ticket_issued"]
-    assert len(mail.outbox) == 2 and "bilhetes" in mail.outbox[1].subject
+    assert len(travellers_mail()) == 2 and "bilhetes" in travellers_mail()[1].subject
 
 
 def test_test_mode_emails_say_so(test_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         book(test_client, holdable(test_client))
-    [message] = mail.outbox
+    [message] = travellers_mail()
     assert message.subject.startswith("[TESTE] ") and "MODO DE TESTE" in message.body
 
 
 def test_cancellation_email(live_client, team, django_capture_on_commit_callbacks):
-    booking = book(live_client, holdable(live_client)).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        booking = book(live_client, holdable(live_client)).json()
+    mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         live_client.delete(f"/api/v1/bookings/{booking['id']}")
-    assert [m.subject for m in mail.outbox] == [f"Reserva {booking['booking_reference']} cancelada"]
+    assert [m.subject for m in travellers_mail()] == [
+        f"Reserva {booking['booking_reference']} cancelada"
+    ]
 
 
 def test_payment_reminder_12_hours_before_the_deadline_once(
@@ -143,10 +157,12 @@ def test_test_mode_emails_go_only_to_the_teams_own_addresses(
     with django_capture_on_commit_callbacks(execute=True):
         test_client.delete(f"/api/v1/bookings/{booking['id']}")
 
-    assert [m.subject.split()[0] for m in mail.outbox] == ["[TESTE]", "[TESTE]"]
-    for message in mail.outbox:
+    assert [m.subject.split()[0] for m in mail.outbox] == ["[TESTE]"] * 4
+    for message in travellers_mail():  # what the travellers would read: to the team itself
         assert message.to == team_addresses  # not ana@example.com, the passenger
         assert "MODO DE TESTE" in message.body and "MODO DE TESTE" in message.alternatives[0][0]
+    for message in mail.outbox[1::2]:  # and the agency's own copy, as in live mode
+        assert "Cópia da agência" in message.subject and message.to == ["reservas@alpha.example"]
 
 
 def test_a_test_mode_reminder_goes_to_the_team_instead_of_the_customer(
@@ -169,6 +185,6 @@ def test_live_emails_still_reach_the_passengers(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         book(live_client, holdable(live_client))
-    [message] = mail.outbox
-    assert message.to == ["ana@example.com", "reservas@alpha.example"]
+    [message, agency_copy] = mail.outbox
+    assert message.to == ["ana@example.com"] and agency_copy.to == ["reservas@alpha.example"]
     assert "TESTE" not in message.subject and "MODO DE TESTE" not in message.body

@@ -91,8 +91,9 @@ def test_an_instant_order_whose_answer_was_lost_is_found_and_ticketed(client, cl
     assert booking.outcome_unknown_since is None
     assert money(booking.id) == ([booking.base_cost_brl], [])  # one debit, no refund
     assert event_types(booking.id) == ["booking.created", "booking.confirmed", "booking.ticketed"]
-    # Portuguese, the e-mails' default language: "Reserva … recebida", "Seus bilhetes …".
-    assert sorted(m.subject.split()[0] for m in mail.outbox) == ["Reserva", "Seus"]
+    # Portuguese, the e-mails' default language: "Reserva … recebida", "Seus bilhetes …", each
+    # followed by the agency's own copy.
+    assert [m.subject.split()[0] for m in mail.outbox] == ["Reserva", "Cópia", "Seus", "Cópia"]
     assert ledger_problems() == []
     assert reconcile(clock, 30) == []  # settled: nothing left to ask
 
@@ -161,7 +162,7 @@ def test_a_hold_whose_answer_was_lost_stays_pending_then_is_held(client, clock):
     assert read["status"] == "pending" and len(read["booking_reference"]) == 6
     assert read["payment_status"]["awaiting_payment"] is True
     assert event_types(body["id"]) == ["booking.created"]
-    assert len(mail.outbox) == 1  # the booking confirmation, as for any hold
+    assert len(mail.outbox) == 2  # the booking confirmation, as for any hold, and its copy
     assert money(body["id"]) == ([], [])
     assert confirm(client, read).status_code == 200  # now it can be paid (and is ticketed)
     assert client.get(f"{BOOKINGS}/{body['id']}").json()["status"] == "ticketed"

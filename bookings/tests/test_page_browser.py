@@ -74,7 +74,7 @@ def test_an_agency_user_reads_a_booking_page_in_portuguese(
     wait.until(EC.visibility_of_element_located((By.ID, "bp-timeline")))
 
     assert "Localizador" in page and booking.booking_reference in page
-    assert "Ida: Sao Paulo → Lisbon" in page and "Volta: Lisbon → Sao Paulo" in page
+    assert "Ida: São Paulo → Lisboa" in page and "Volta: Lisboa → São Paulo" in page
     # The outbound leaves at Guarulhos' local time and lands at Lisbon's, the next day.
     outbound = offer["slices"][0]["segments"][0]
     departs, arrives = outbound["departing_at"][11:16], outbound["arriving_at"][11:16]

@@ -7,6 +7,7 @@ project root (the README's start command writes one with a random secret key).
 from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
+from email.utils import formataddr
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -520,14 +521,20 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# The service's name as people read it in their mail client's From (Portuguese: the people
+# are Brazilian agencies); quoted and RFC 2047-encoded where it is used (formataddr).
+EMAIL_SENDER_NAME = env.str("EMAIL_SENDER_NAME", default="Painel da Agência")
 DEFAULT_FROM_EMAIL = env.str(
-    "DEFAULT_FROM_EMAIL", default="Agency back office <no-reply@localhost>"
+    "DEFAULT_FROM_EMAIL", default=formataddr((EMAIL_SENDER_NAME, "no-reply@localhost"))
 )
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# The address the e-mails to travellers and agencies come from (core/emails.py): each is sent as
-# `"<agency's name>" <SERVICE_EMAIL_ADDRESS>` with Reply-To the agency's notification address.
-# A mailbox of the service's own domain (SPF/DKIM), e.g. reservas@yourservice.com.br.
+# The address the e-mails to travellers and agencies come from (core/emails.py): a traveller's
+# is sent as `"<agency's name>" <SERVICE_EMAIL_ADDRESS>` with Reply-To the agency's notification
+# address; the service's own to an agency (webhook alerts, withdrawals, the agency's copy of a
+# booking e-mail, invitations) as `"<EMAIL_SENDER_NAME>" <SERVICE_EMAIL_ADDRESS>`, with Reply-To
+# SUPPORT_EMAIL_ADDRESS. A mailbox of the service's own domain (SPF/DKIM).
 SERVICE_EMAIL_ADDRESS = env.str("SERVICE_EMAIL_ADDRESS", default="reservas@localhost")
+SUPPORT_EMAIL_ADDRESS = env.str("SUPPORT_EMAIL_ADDRESS", default="suporte@localhost")
 
 # --- Money -----------------------------------------------------------------------------------
 

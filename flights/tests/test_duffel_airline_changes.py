@@ -148,9 +148,10 @@ def test_a_change_is_read_back_recorded_once_accepted_and_moves_the_slices(
     assert set(added) == set(booking["slices"][0])  # the booking's slice shape
     [detected] = events(booking["id"], "booking.airline_change_detected")
     assert detected.data_object["airline_change"]["id"] == data["id"]
-    # One e-mail, to the traveller and the agency, with the old and the new times.
-    [email] = mail.outbox
-    assert "marina.albuquerque@example.com" in email.to
+    # One e-mail to the traveller, and the agency's own, with the old and the new times.
+    email, agency_copy = mail.outbox
+    assert email.to == ["marina.albuquerque@example.com"]
+    assert agency_copy.subject.startswith("Cópia da agência: Novos horários")
     assert email.subject.startswith("Novos horários")
     body = email.body
     assert "Antes da mudança" in body and "Novos horários" in body
@@ -189,7 +190,7 @@ def test_a_change_is_read_back_recorded_once_accepted_and_moves_the_slices(
     updates = len(events(booking["id"], "booking.updated"))
     check_airline_changes.delay().get()
     assert len(events(booking["id"], "booking.updated")) == updates
-    assert BookingAirlineChange.objects.count() == 1 and len(mail.outbox) == 1
+    assert BookingAirlineChange.objects.count() == 1 and len(mail.outbox) == 2
     assert_ledger_clean()
 
 

@@ -59,6 +59,11 @@ def test_a_corrupted_ledger_alerts_support_once(
     assert "1 problem" in alert.subject
     assert f"wallet of {team.id}: balance 400.00 != credits - debits 500" in alert.body
     assert other_team.id not in alert.body
+    # When, as every e-mail writes an instant: São Paulo time, labelled once, Brasília's.
+    assert "A verificação do razão de 22 de novembro de 2026, 13:00 (horário de Brasília)" in (
+        alert.body
+    )
+    assert alert.body.count("(horário de Brasília)") == 1 and "-03" not in alert.body
     first, second = LedgerCheck.objects.filter(consistent=False).order_by("checked_at")
     assert first.alert_sent_at is not None and first.alert_sent_to == support_alerts
     assert first.problems != second.problems and first.teams == second.teams == [team.id]

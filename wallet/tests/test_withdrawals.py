@@ -5,11 +5,13 @@ endpoint). Every money path ends with the ledger check clean."""
 
 from datetime import timedelta
 from decimal import Decimal
+from email.utils import formataddr
 from io import StringIO
 
 import pytest
 import responses
 import time_machine
+from django.conf import settings
 from django.core import mail
 from django.core.management import call_command
 from django.test import Client as BrowserClient
@@ -141,6 +143,9 @@ def test_a_withdrawal_completes_and_debits_once(
     assert event_types(data["id"]) == ["wallet.withdrawal.created", "wallet.withdrawal.completed"]
     [email] = mail.outbox
     assert email.subject == "Saque de R$ 300,00 concluído"
+    # The service tells the agency about its wallet: from the service, answered to support.
+    assert email.from_email == formataddr(("Painel da Agência", settings.SERVICE_EMAIL_ADDRESS))
+    assert email.reply_to == [settings.SUPPORT_EMAIL_ADDRESS]
     assert_ledger_clean()
 
 

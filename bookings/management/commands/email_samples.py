@@ -21,6 +21,7 @@ SAMPLES_DIR = Path(settings.BASE_DIR) / "docs" / "emails"
 SAMPLE_SETTINGS = {
     "SERVICE_EMAIL_ADDRESS": "reservas@backoffice.example",
     "PUBLIC_BASE_URL": "https://painel.backoffice.example",
+    "SUPPORT_EMAIL_ADDRESS": "suporte@backoffice.example",
 }
 
 
@@ -95,6 +96,10 @@ def _booking(team, **fields):
         "total_amount": Decimal("558.04"),
         "total_currency": "EUR",
         "client_amount": Decimal("3459.85"),
+        # The agency's side (its copy shows them): cost + markup + fee = the client's price.
+        "base_cost_brl": Decimal("3259.60"),
+        "markup_amount": Decimal("175.25"),
+        "fee_amount": Decimal("25.00"),
         "owner": {"iata_code": "IB", "name": "Iberia"},
         "slices": SLICES,
         "conditions": {
@@ -166,17 +171,29 @@ def sample_messages() -> dict:
             tickets,
         ),
     }
-    to = {"booking_failed": [team.notification_email], "payment_reminder": ["ana@example.com"]}
+    # The travellers' e-mail of each kind; the agency's own: the failure (the agency's alone) and
+    # the copy of the tickets' e-mail.
     messages = {
         kind: booking_email_message(
             booking=booking,
             kind=kind,
             passengers=passengers,
             documents=documents,
-            to=to.get(kind, ["ana@example.com", team.notification_email]),
+            to=[team.notification_email] if kind == "booking_failed" else ["ana@example.com"],
+            for_agency=kind == "booking_failed",
         )
         for kind, (booking, documents) in bookings.items()
     }
+    booking, documents = bookings["ticket_issued"]
+    messages["ticket_issued_agency_copy"] = booking_email_message(
+        booking=booking,
+        kind="ticket_issued",
+        passengers=passengers,
+        documents=documents,
+        to=[team.notification_email],
+        for_agency=True,
+        sent_to=["ana@example.com"],
+    )
     ticketed = _booking(team, status=status.TICKETED, confirmed_at=paid)
     outbound: dict = SLICES[0]
     later = {  # the airline moves the outbound 2 h 35 min later
@@ -197,7 +214,7 @@ def sample_messages() -> dict:
         change=BookingAirlineChange(booking=ticketed, removed=[outbound], added=[later]),
         passengers=passengers,
         documents=tickets,
-        to=["ana@example.com", team.notification_email],
+        to=["ana@example.com"],
     )
     endpoint = WebhookEndpoint(
         id="wh_01sampleendpoint",
@@ -212,7 +229,24 @@ def sample_messages() -> dict:
         endpoint=endpoint, to=[team.notification_email]
     )
     messages.update(_withdrawal_messages(team))
+    messages["invitation"] = _invitation_message(team)
     return messages
+
+
+def _invitation_message(team):
+    from agencies.models import Invitation, User
+    from agencies.services import invitation_email_message
+
+    maria = User(email="maria@solemar.example", first_name="Maria", last_name="Souza")
+    invitation = Invitation(
+        id="inv_01sampleinvitation",
+        team=team,
+        email="joao@solemar.example",
+        invited_by=maria,
+        expires_at=datetime(2027, 1, 18, 15, 0, tzinfo=UTC),
+    )
+    link = "https://painel.backoffice.example/admin/invitation/<token>/"  # signed when sent
+    return invitation_email_message(invitation=invitation, link=link)
 
 
 def _withdrawal_messages(team) -> dict:
@@ -265,7 +299,7 @@ def samples() -> dict[str, str]:
     for kind, message in messages.items():
         parsed = message_from_bytes(message.message().as_bytes(), policy=email_policy)
         headers = "".join(
-            f"{name}: {parsed[name]}\n"
+            f"{name}: {str(parsed[name]).strip()}\n"
             for name in ("Subject", "From", "Reply-To", "To")
             if parsed[name]
         )
