@@ -86,10 +86,21 @@ def screenshot(browser, name, size, *, longest=2400):
     folder = os.environ.get("PANEL_SCREENSHOTS")
     if not folder:
         return
+    from selenium.webdriver.support.ui import WebDriverWait
+
     width, height = size
     browser.set_window_size(width, height)
-    full = browser.execute_script("return document.documentElement.scrollHeight")
-    browser.set_window_size(width, min(max(full, height), longest))
+    # The page's height is read once it is laid out at the new width (a resize is not
+    # synchronous: read at once, a phone's page was measured at the desktop's height).
+    WebDriverWait(browser, 10).until(
+        lambda b: b.execute_script("return window.innerWidth") <= width
+    )
+    full = browser.execute_script(
+        "return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)"
+    )
+    # The window's height includes the browser's own bars: what they take is added back.
+    bars = height - browser.execute_script("return window.innerHeight")
+    browser.set_window_size(width, min(max(full + bars, height), longest))
     Path(folder).mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(Path(folder) / f"{name}.png"))
     browser.set_window_size(*DESKTOP)
