@@ -17,6 +17,7 @@ from tests.kit.factories import SECRET, make_endpoint, record
 from tests.kit.receiver import verify_signature
 from webhooks.models import WebhookEndpoint
 from webhooks.services import webhook_previous_secrets_drop
+from webhooks.tasks import drop_expired_previous_secrets
 
 pytestmark = pytest.mark.django_db
 
@@ -234,7 +235,10 @@ def test_expired_previous_secrets_are_forgotten_by_beat(team, https_receiver):
         previous_secret_expires_at=now + timedelta(hours=1),
     )
 
-    assert webhook_previous_secrets_drop(now=now) == 1
+    entry = settings.CELERY_BEAT_SCHEDULE["drop-expired-webhook-secrets"]
+    assert entry["task"] == drop_expired_previous_secrets.name
+    assert drop_expired_previous_secrets() == 1
+    assert webhook_previous_secrets_drop(now=now) == 0  # nothing left to drop
 
     expired.refresh_from_db()
     current.refresh_from_db()
