@@ -223,6 +223,8 @@ OPERATION_ERRORS: dict[str, tuple[str, ...]] = {
     ),
     "webhooks_delete": ("webhook_not_found",),
     "webhooks_recover": ("webhook_not_found", "webhook_inactive"),
+    "webhooks_rotate_secret": ("webhook_not_found",),
+    "webhooks_test": ("webhook_not_found", "probe_in_progress"),
     "events_list": (),
     "events_retrieve": ("event_not_found",),
 }
@@ -252,8 +254,9 @@ WHEN = {
     "invalid_date_format": "Search date not `YYYY-MM-DD` (spec).",
     "departure_date_in_past": "Search date not in the future (spec).",
     "unauthorized": "Missing or invalid API key (spec).",
-    "rate_limited": "Too many requests (spec): for the team and mode, for searches, or "
-    "without a valid key from one address; `Retry-After` says when to retry.",
+    "rate_limited": "Too many requests (spec): for the team and mode, for searches, for test "
+    "events to one webhook, or without a valid key from one address; `Retry-After` says when "
+    "to retry.",
     "offer_expired": "Offer past `expires_at` (spec).",
     "invalid_passenger_data": "Incomplete passenger data (spec).",
     "passport_required": "International flight without `identity_documents` (spec).",
@@ -290,7 +293,8 @@ WHEN = {
     "retry in a few minutes.",
     "idempotency_key_reused": "The `Idempotency-Key` was used with a different request.",
     "idempotency_key_in_flight": "The first request with this `Idempotency-Key` is still running.",
-    "probe_in_progress": "Another URL of the team is being probed; retry shortly.",
+    "probe_in_progress": "Another URL of the team is being probed (or a test event sent); "
+    "retry shortly.",
     "webhook_inactive": "Recovering events of a disabled webhook.",
     "supplier_not_connected": "Live mode without a connected flight supplier.",
     "payment_provider_error": "The payment provider (Asaas) failed or is not configured.",

@@ -297,6 +297,18 @@ OPERATIONS = {
         "Every event of the webhook's types since `since`, those missed while it was disabled "
         "included, delivered again from the first attempt.",
     ),
+    "webhooks_rotate_secret": (
+        "Roll a webhook's secret",
+        "A new signing `secret`, shown only in this response. The one it replaces keeps "
+        "signing deliveries (`X-Service-Signature-Previous`) for `expire_previous_in_hours` "
+        "(24 by default, 0 to 168).",
+    ),
+    "webhooks_test": (
+        "Send a test event now",
+        "A signed `webhook.test` event to this webhook only, sent during the request: the "
+        "answer is the receiver's (status, excerpt, latency). Never retried and counted toward "
+        "nothing; a receiver that fails is still a 200, with `status` `failed`.",
+    ),
     "events_list": (
         "List events",
         "The team's events of this mode, newest first, exactly as they are delivered.",
@@ -346,6 +358,11 @@ LINKS = {
         "UpdateWebhook": ("webhooks_update", {"webhook_id": "$response.body#/data/id"}),
         "DeleteWebhook": ("webhooks_delete", {"webhook_id": "$response.body#/data/id"}),
         "RecoverWebhook": ("webhooks_recover", {"webhook_id": "$response.body#/data/id"}),
+        "RotateWebhookSecret": (
+            "webhooks_rotate_secret",
+            {"webhook_id": "$response.body#/data/id"},
+        ),
+        "TestWebhook": ("webhooks_test", {"webhook_id": "$response.body#/data/id"}),
     },
     ("events_list", "200"): {
         "ReadEvent": ("events_retrieve", {"event_id": "$response.body#/data/0/id"}),

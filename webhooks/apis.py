@@ -1,19 +1,35 @@
+from django.conf import settings
 from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 
 from api.apis import ApiView, envelope
 from api.fields import QueryChoicesField
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from api.serializers import FirstProblemSerializer
+from core.audit import audit_action
+from core.rate_windows import over_limit
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
 from webhooks.selectors import event_get, event_list, webhook_get, webhook_list
-from webhooks.services import webhook_create, webhook_delete, webhook_recover, webhook_update
-from webhooks.services.endpoints import validate_events, validate_url
+from webhooks.services import (
+    webhook_create,
+    webhook_delete,
+    webhook_recover,
+    webhook_rotate_secret,
+    webhook_test_now,
+    webhook_update,
+)
+from webhooks.services.endpoints import (
+    PREVIOUS_SECRET_HOURS_DEFAULT,
+    PREVIOUS_SECRET_HOURS_MAX,
+    validate_events,
+    validate_previous_secret_hours,
+    validate_url,
+)
 from webhooks.services.recovery import recovery_window
 
 EVENT_CHOICES = sorted(SUBSCRIBABLE_EVENT_TYPES)
@@ -372,3 +388,164 @@ class WebhookRecoverApi(ApiView):
         since = body.validated_data["since"]
         queued = webhook_recover(endpoint=endpoint, since=since)
         return envelope({"id": endpoint.id, "since": iso_utc(since), "queued": queued}, status=202)
+
+
+# --- Rolling the secret, testing the receiver --------------------------------------------------
+
+
+class PreviousSecretHoursField(serializers.IntegerField):
+    """A JSON integer from 0 to 168 exactly (DRF's IntegerField also takes "24" and 24.5);
+    absent: the default."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", PREVIOUS_SECRET_HOURS_MAX)
+        super().__init__(**kwargs)
+
+    def run_validation(self, data=serializers.empty) -> int:
+        if data is serializers.empty:
+            return PREVIOUS_SECRET_HOURS_DEFAULT
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)  # 24.0 is JSON's integer 24
+        return validate_previous_secret_hours(data)
+
+
+class WebhookRotateSecretApi(ApiView):
+    permission_resource = "webhooks"
+
+    @extend_schema_serializer(component_name="WebhookRotateSecret")
+    class InputSerializer(FirstProblemSerializer):
+        expire_previous_in_hours = PreviousSecretHoursField(
+            required=False,
+            help_text="How long the secret being replaced keeps signing deliveries beside the "
+            f"new one, in hours: 0 to {PREVIOUS_SECRET_HOURS_MAX}, "
+            f"{PREVIOUS_SECRET_HOURS_DEFAULT} when absent; 0 stops it at once.",
+        )
+
+    @extend_schema(
+        operation_id="webhooks_rotate_secret",
+        tags=["Webhooks"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=InputSerializer,
+        responses={
+            200: enveloped(
+                inline_serializer(
+                    "WebhookSecretRotated",
+                    {
+                        "id": serializers.CharField(),
+                        "secret": serializers.CharField(
+                            help_text="The new whsec_…; shown only in this response."
+                        ),
+                        "previous_secret_expires_at": serializers.DateTimeField(
+                            allow_null=True,
+                            help_text="Until when deliveries also carry "
+                            "X-Service-Signature-Previous; null: the previous secret no "
+                            "longer signs.",
+                        ),
+                        "rotated_at": serializers.DateTimeField(),
+                    },
+                ),
+                name="WebhookSecretRotatedEnvelope",
+            ),
+            400: error_response("Invalid request parameters"),
+            404: error_response("Webhook not found"),
+        },
+    )
+    def post(self, request, webhook_id):
+        endpoint = webhook_get(
+            team=request.user.team, live_mode=request.user.live_mode, webhook_id=webhook_id
+        )
+        body = self.InputSerializer(data=_body(request))
+        body.is_valid(raise_exception=True)
+        hours = body.validated_data["expire_previous_in_hours"]
+        rotated = {}
+
+        def run(obj):
+            rotated["endpoint"] = webhook_rotate_secret(
+                endpoint=obj, expire_previous_in_hours=hours
+            )
+
+        # The entry's label says it all, in the reader's language (the API writes no words);
+        # the new expiry of the previous secret is among its changes.
+        audit_action(
+            actor=None, obj=endpoint, action="webhook_rotate_secret_api", summary="", run=run
+        )
+        endpoint = rotated["endpoint"]
+        return envelope(
+            {
+                "id": endpoint.id,
+                "secret": endpoint.secret,
+                "previous_secret_expires_at": iso_utc(endpoint.previous_secret_expires_at),
+                "rotated_at": iso_utc(endpoint.secret_rotated_at),
+            }
+        )
+
+
+class WebhookTestApi(ApiView):
+    permission_resource = "webhooks"
+
+    @extend_schema(
+        operation_id="webhooks_test",
+        tags=["Webhooks"],
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        request=None,
+        responses={
+            200: enveloped(
+                inline_serializer(
+                    "WebhookTested",
+                    {
+                        "id": serializers.CharField(help_text="The webhook's id."),
+                        "event_id": serializers.CharField(help_text="The test event's evt_…"),
+                        "status": serializers.ChoiceField(
+                            choices=["succeeded", "failed"],
+                            help_text="succeeded: the receiver answered 2xx within 5 s.",
+                        ),
+                        "response_status": serializers.IntegerField(
+                            allow_null=True, help_text="The receiver's HTTP status; null: none."
+                        ),
+                        "response_body_excerpt": serializers.CharField(
+                            allow_blank=True,
+                            help_text="The first 500 characters of the receiver's answer.",
+                        ),
+                        "latency_ms": serializers.IntegerField(
+                            help_text="From sending to the end of the answer (or the error)."
+                        ),
+                        "error": serializers.CharField(
+                            allow_null=True,
+                            help_text="Why it failed (as in the panel's attempt log); null "
+                            "when it succeeded.",
+                        ),
+                        "attempted_at": serializers.DateTimeField(),
+                    },
+                ),
+                name="WebhookTestedEnvelope",
+            ),
+            404: error_response("Webhook not found"),
+            429: error_response(
+                "`rate_limited`: more than API_WEBHOOK_TEST_RATE_LIMIT (5) test events a minute "
+                "to this webhook; or `probe_in_progress`: a probe or test of the team is "
+                "running. Retry after `Retry-After` seconds."
+            ),
+        },
+    )
+    def post(self, request, webhook_id):
+        endpoint = webhook_get(
+            team=request.user.team, live_mode=request.user.live_mode, webhook_id=webhook_id
+        )
+        # Each test is a real request to the receiver: a few a minute per webhook.
+        wait = over_limit(f"webhook-test:{endpoint.pk}", settings.API_WEBHOOK_TEST_RATE_LIMIT)
+        if wait is not None:
+            raise exceptions.Throttled(wait=wait)
+        attempt = webhook_test_now(endpoint=endpoint, sent_from="api")
+        return envelope(
+            {
+                "id": endpoint.id,
+                "event_id": attempt.delivery.event_id,
+                "status": "succeeded" if attempt.succeeded else "failed",
+                "response_status": attempt.status_code,
+                "response_body_excerpt": attempt.response_excerpt,
+                "latency_ms": attempt.duration_ms,
+                "error": attempt.error or None,
+                "attempted_at": iso_utc(attempt.attempted_at),
+            }
+        )

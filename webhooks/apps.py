@@ -11,6 +11,8 @@ class WebhooksConfig(AppConfig):
         "webhook_reactivate": _("Reactivated webhook"),
         "webhook_test": _("Sent a test event"),
         "webhook_recover": _("Recovered events"),
+        "webhook_rotate_secret": _("Rolled the signing secret"),
+        "webhook_rotate_secret_api": _("Rolled the signing secret through the API"),
         "delivery_redeliver": _("Redelivered event"),
     }
 

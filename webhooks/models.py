@@ -76,6 +76,18 @@ class WebhookEndpoint(models.Model):
     secret = EncryptedTextField(
         _("secret"), help_text=_("Signing secret; stored encrypted, shown once.")
     )
+    # A rolled secret's predecessor, still signing (X-Service-Signature-Previous) until
+    # `previous_secret_expires_at`; compared to the time of each attempt, and dropped by beat.
+    previous_secret = EncryptedTextField(
+        _("previous secret"),
+        null=True,
+        blank=True,
+        help_text=_("The secret before the last rotation, while it still signs; encrypted."),
+    )
+    previous_secret_expires_at = models.DateTimeField(
+        _("previous secret expires at"), null=True, blank=True
+    )
+    secret_rotated_at = models.DateTimeField(_("secret rotated at"), null=True, blank=True)
     active = models.BooleanField(_("active"), default=True)
     consecutive_failures = models.PositiveIntegerField(_("consecutive failures"), default=0)
     deactivated_at = models.DateTimeField(
@@ -123,6 +135,13 @@ class WebhookEndpoint(models.Model):
 
     def __str__(self):
         return self.url
+
+    def previous_secret_at(self, now) -> str | None:
+        """The previous secret if it still signs at `now`, else None."""
+        expires = self.previous_secret_expires_at
+        if self.previous_secret and expires is not None and now < expires:
+            return self.previous_secret
+        return None
 
     def get_additional_data(self):
         return {"team_id": self.team_id}  # the team of its audit entries (django-auditlog)

@@ -35,6 +35,14 @@ def sweep_deliveries() -> int:
     return deliveries_sweep()
 
 
+@shared_task(ignore_result=True)
+def drop_expired_previous_secrets() -> int:
+    """Forget rolled secrets whose overlap has ended."""
+    from webhooks.services import webhook_previous_secrets_drop
+
+    return webhook_previous_secrets_drop()
+
+
 # A mail server's temporary refusal is retried here; a lost message, by the sweep.
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
 def send_deactivation_alert(endpoint_id: str) -> bool:

@@ -10,6 +10,12 @@ urlpatterns = [
         apis.WebhookRecoverApi.as_view(),
         name="webhook-recover",
     ),
+    path(
+        "webhooks/<str:webhook_id>/rotate_secret",
+        apis.WebhookRotateSecretApi.as_view(),
+        name="webhook-rotate-secret",
+    ),
+    path("webhooks/<str:webhook_id>/test", apis.WebhookTestApi.as_view(), name="webhook-test"),
     path("events", apis.EventListApi.as_view(), name="events"),
     path("events/<str:event_id>", apis.EventDetailApi.as_view(), name="event-detail"),
 ]

@@ -43,6 +43,8 @@ ROUTES = [
     ("post", "/api/v1/webhooks", "webhooks:write"),
     ("delete", "/api/v1/webhooks/wh_x", "webhooks:write"),
     ("post", "/api/v1/webhooks/wh_x/recover", "webhooks:write"),
+    ("post", "/api/v1/webhooks/wh_x/rotate_secret", "webhooks:write"),
+    ("post", "/api/v1/webhooks/wh_x/test", "webhooks:write"),
     ("get", "/api/v1/events", "events:read"),
     ("get", "/api/v1/events/evt_x", "events:read"),
     ("get", "/api/v1/clients", "clients:read"),

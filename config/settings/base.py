@@ -321,6 +321,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Webhook deliveries that are due (retries) or were lost (broker message, killed worker).
     "sweep-webhook-deliveries": {"task": "webhooks.tasks.sweep_deliveries", "schedule": 15.0},
+    # Rolled webhook secrets whose overlap ended (signing already ignores them): not kept.
+    "drop-expired-webhook-secrets": {
+        "task": "webhooks.tasks.drop_expired_previous_secrets",
+        "schedule": crontab(minute=29),
+    },
     # Stored searches, an hour after their offers expire (flights/tasks.py).
     "purge-expired-offers": {"task": "flights.tasks.purge_expired_offers", "schedule": 300.0},
     "purge-idempotency-keys": {
@@ -347,6 +352,8 @@ PASSENGER_DATA_RETENTION_DAYS = env.int("PASSENGER_DATA_RETENTION_DAYS", default
 # Rate limits (api/throttling.py): N/second, N/minute, N/hour or N/day.
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="600/minute")  # per team and mode
 API_SEARCH_RATE_LIMIT = env.str("API_SEARCH_RATE_LIMIT", default="60/minute")  # flight searches
+# `POST /webhooks/:id/test` sends a real request to the receiver: per webhook.
+API_WEBHOOK_TEST_RATE_LIMIT = env.str("API_WEBHOOK_TEST_RATE_LIMIT", default="5/minute")
 # Requests waiting on a flight supplier at once, per team and mode (api/concurrency.py); 0: off.
 API_SUPPLIER_CONCURRENCY = env.int("API_SUPPLIER_CONCURRENCY", default=16)
 # Requests with no key, or an unknown or revoked one, per client address.
@@ -678,6 +685,7 @@ AUDITLOG_INCLUDE_TRACKING_MODELS = (
         "model": "webhooks.webhookendpoint",
         "exclude_fields": [
             "secret",
+            "previous_secret",
             "updated_at",
             "last_triggered_at",
             "alert_sent_at",

@@ -291,8 +291,16 @@ def _journey(team, receiver_url: str) -> dict:
         f"/webhooks/{hook['id']}/recover",
         {"since": events["data"][0]["created_at"]},
     )
+    call(
+        "webhooks_rotate_secret",
+        "post",
+        f"/webhooks/{hook['id']}/rotate_secret",
+        {"expire_previous_in_hours": 24},
+    )
+    call("webhooks_test", "post", f"/webhooks/{hook['id']}/test")
     call("webhooks_delete", "delete", f"/webhooks/{hook['id']}")
     examples["webhooks_create"]["response"]["data"]["secret"] = "whsec_…"
+    examples["webhooks_rotate_secret"]["response"]["data"]["secret"] = "whsec_…"
     _reports(examples)
     examples["events"] = _one_event_of_each_type(team, client, offers, passenger)
     return examples

@@ -53,9 +53,14 @@ from webhooks.services import (
     webhook_delete,
     webhook_reactivate_after_test,
     webhook_recover,
+    webhook_rotate_secret,
     webhook_send_test_event,
     webhook_test_now,
     webhook_update,
+)
+from webhooks.services.endpoints import (
+    PREVIOUS_SECRET_HOURS_DEFAULT,
+    PREVIOUS_SECRET_HOURS_MAX,
 )
 from webhooks.services.recovery import recovery_window
 
@@ -274,6 +279,11 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
                 name="{}_{}_reactivate".format(*info),
             ),
             path(
+                "<path:object_id>/rotate_secret/",
+                wrap(self.rotate_secret_view),
+                name="{}_{}_rotate_secret".format(*info),
+            ),
+            path(
                 "<path:object_id>/recover/",
                 wrap(self.recover_view),
                 name="{}_{}_recover".format(*info),
@@ -324,8 +334,12 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         suggested = endpoint.deactivated_at or endpoint.paused_at or endpoint.last_deactivated_at
         if suggested is None or suggested < timezone.now() - recovery_window():
             suggested = timezone.now() - timedelta(hours=RECOVER_DEFAULT)
+        previous_until = endpoint.previous_secret_expires_at
+        if not endpoint.previous_secret_at(timezone.now()):
+            previous_until = None
         return {
             "health": health,
+            "previous_secret_until": format_brasilia(previous_until) if previous_until else "",
             "shown_test": shown_test,
             "recover_since": format_brasilia(suggested),
             "can_act": self.has_change_permission(request, endpoint),
@@ -533,3 +547,79 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         return HttpResponseRedirect(
             reverse("admin:webhooks_webhookendpoint_attempts", args=[endpoint.pk])
         )
+
+    # --- rolling the secret ---------------------------------------------------------------
+
+    def rotate_secret_view(self, request, object_id):
+        """GET: what a roll does, and for how long the previous secret keeps signing. POST:
+        the roll, then the new secret, shown on this answer only (never stored for a later
+        page, never in the history)."""
+        endpoint = self._endpoint(request, object_id, change=True)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Roll the signing secret of %(url)s") % {"url": endpoint.url},
+            "subtitle": None,
+            "opts": self.opts,
+            "original": endpoint,
+            "endpoint": endpoint,
+            "endpoint_url": self._page_url(endpoint),
+            "hours": PREVIOUS_SECRET_HOURS_DEFAULT,
+            "max_hours": PREVIOUS_SECRET_HOURS_MAX,
+            "hours_error": "",
+        }
+        request.current_app = self.admin_site.name
+        template = "admin/webhooks/webhookendpoint/rotate_secret.html"
+        if request.method == "GET":
+            return TemplateResponse(request, template, context)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["GET", "POST"])
+        typed = request.POST.get("hours", "").strip()
+        hours = int(typed) if typed.isdigit() else -1
+        if not 0 <= hours <= PREVIOUS_SECRET_HOURS_MAX:
+            context["hours"] = typed
+            context["hours_error"] = gettext("Type a whole number of hours from 0 to %(max)s.") % {
+                "max": PREVIOUS_SECRET_HOURS_MAX
+            }
+            return TemplateResponse(request, template, context, status=400)
+        rotated = {}
+
+        def run(obj):
+            rotated["endpoint"] = webhook_rotate_secret(
+                endpoint=obj, expire_previous_in_hours=hours
+            )
+
+        audit_action(
+            actor=request.user,
+            obj=endpoint,
+            action="webhook_rotate_secret",
+            summary=self._rotation_summary(hours),
+            run=run,
+        )
+        endpoint = rotated["endpoint"]
+        context.update(
+            {
+                "title": _("New signing secret of %(url)s") % {"url": endpoint.url},
+                "original": endpoint,
+                "endpoint": endpoint,
+                "new_secret": endpoint.secret,
+                "previous_secret_until": (
+                    format_brasilia(endpoint.previous_secret_expires_at)
+                    if endpoint.previous_secret_expires_at
+                    else ""
+                ),
+            }
+        )
+        # admin_view's never_cache: the answer is not stored, so the secret is on it only.
+        return TemplateResponse(
+            request, "admin/webhooks/webhookendpoint/secret_rotated.html", context
+        )
+
+    @staticmethod
+    def _rotation_summary(hours: int) -> str:
+        if not hours:
+            return gettext("The previous secret stopped signing at once.")
+        return ngettext(
+            "The previous secret keeps signing for %(count)d hour.",
+            "The previous secret keeps signing for %(count)d hours.",
+            hours,
+        ) % {"count": hours}

@@ -727,6 +727,13 @@ def _post(delivery: Delivery) -> dict:
         "X-Service-Timestamp": str(timestamp),
         "X-Service-Event-Id": delivery.event_id,
     }
+    # A rolled secret's overlap: the previous secret signs too, so a receiver that still has
+    # only the old one accepts the delivery (docs/webhooks.md, "rotate_secret").
+    previous = endpoint.previous_secret_at(timezone.now())
+    if previous:
+        headers["X-Service-Signature-Previous"] = sign(
+            secret=previous, timestamp=timestamp, body=body
+        )
     # An attempt is made from its claim: one claimed before a reactivation is "made before"
     # it, however late its answer comes (_record_attempt).
     attempted_at = getattr(delivery, "claimed_at", None) or timezone.now()

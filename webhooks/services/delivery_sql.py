@@ -192,7 +192,8 @@ def count_success(endpoint: WebhookEndpoint, *, attempted_at: datetime) -> tuple
     """The endpoint's counters after a successful attempt, in one UPDATE (it takes the row lock
     itself; django-auditlog leaves these counters out). Returns whether the endpoint is still
     active, and still at the URL the batch sends to: a batch goes on only if both are true.
-    (Its secret is never changed once created.)"""
+    (A secret rolled meanwhile is not checked: the batch's last deliveries, at most
+    WEBHOOK_BATCH_SECONDS, may still be signed with the secret it read.)"""
     table = connection.ops.quote_name(WebhookEndpoint._meta.db_table)
     sql = (
         f"UPDATE {table} SET total_deliveries = total_deliveries + 1,"  # noqa: S608 - the model's table

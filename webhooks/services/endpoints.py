@@ -4,7 +4,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -121,6 +121,10 @@ def _ensure_url_free(
         raise UrlAlreadyRegistered()
 
 
+def _new_secret() -> str:
+    return f"whsec_{secrets.token_urlsafe(32)}"
+
+
 def webhook_create(*, team: Team, live_mode: bool, url: str, events: list[str]) -> WebhookEndpoint:
     """Register an endpoint after probing it (no row is written if the probe fails). The
     returned instance carries the plain secret; it is never shown again."""
@@ -134,7 +138,7 @@ def webhook_create(*, team: Team, live_mode: bool, url: str, events: list[str]) 
                 live_mode=live_mode,
                 url=url,
                 events=events,
-                secret=f"whsec_{secrets.token_urlsafe(32)}",
+                secret=_new_secret(),
             )
     except IntegrityError:  # the same URL registered concurrently
         raise UrlAlreadyRegistered() from None
@@ -221,6 +225,69 @@ def webhook_reactivate_after_test(*, endpoint: WebhookEndpoint) -> WebhookEndpoi
     return webhook_reactivate(endpoint=endpoint)
 
 
+# How long a rolled secret's predecessor may keep signing: up to a week, 24 hours unless told.
+PREVIOUS_SECRET_HOURS_DEFAULT = 24
+PREVIOUS_SECRET_HOURS_MAX = 168
+
+
+def validate_previous_secret_hours(hours: object) -> int:
+    if (
+        isinstance(hours, bool)
+        or not isinstance(hours, int)
+        or not 0 <= hours <= PREVIOUS_SECRET_HOURS_MAX
+    ):
+        raise InvalidRequest(
+            details={
+                "expire_previous_in_hours": (
+                    f"An integer from 0 to {PREVIOUS_SECRET_HOURS_MAX} (hours)."
+                )
+            }
+        )
+    return hours
+
+
+def webhook_rotate_secret(
+    *, endpoint: WebhookEndpoint, expire_previous_in_hours: int = PREVIOUS_SECRET_HOURS_DEFAULT
+) -> WebhookEndpoint:
+    """Give the endpoint a new secret. The one it had keeps signing deliveries beside the new
+    one (`X-Service-Signature-Previous`) for `expire_previous_in_hours`, so a receiver can
+    switch without losing any; 0 drops it at once. Rotating again during an overlap: the secret
+    being replaced becomes the previous one, the older one stops signing (as Stripe's roll).
+    The returned instance carries the plain new secret; it is never shown again."""
+    hours = validate_previous_secret_hours(expire_previous_in_hours)
+    with transaction.atomic():
+        # NO KEY UPDATE, as the deliveries' claims: inserting deliveries is not blocked.
+        endpoint = WebhookEndpoint.objects.select_for_update(no_key=True).get(pk=endpoint.pk)
+        now = timezone.now()
+        if hours:
+            endpoint.previous_secret = endpoint.secret
+            endpoint.previous_secret_expires_at = now + timedelta(hours=hours)
+        else:
+            endpoint.previous_secret = None
+            endpoint.previous_secret_expires_at = None
+        endpoint.secret = _new_secret()
+        endpoint.secret_rotated_at = now
+        endpoint.save(
+            update_fields=[
+                "secret",
+                "previous_secret",
+                "previous_secret_expires_at",
+                "secret_rotated_at",
+                "updated_at",
+            ]
+        )
+    return endpoint
+
+
+def webhook_previous_secrets_drop(*, now: datetime | None = None) -> int:
+    """Forget the previous secrets whose overlap has ended (signing already ignores them:
+    this only keeps no stale secret stored). Run by beat; returns how many were dropped."""
+    now = now or timezone.now()
+    return WebhookEndpoint.objects.filter(previous_secret_expires_at__lte=now).update(
+        previous_secret=None, previous_secret_expires_at=None
+    )
+
+
 @transaction.atomic
 def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     """Deleting an endpoint drops its pending deliveries with it."""
@@ -230,7 +297,13 @@ def webhook_delete(*, endpoint: WebhookEndpoint) -> None:
     endpoint.delete()
 
 
-def _test_event(endpoint: WebhookEndpoint) -> Event:
+TEST_EVENT_MESSAGES = {
+    "panel": "A test event sent from the control panel.",
+    "api": "A test event sent through the API.",
+}
+
+
+def _test_event(endpoint: WebhookEndpoint, *, sent_from: str = "panel") -> Event:
     return Event.objects.create(
         team_id=endpoint.team_id,
         live_mode=endpoint.live_mode,
@@ -240,7 +313,7 @@ def _test_event(endpoint: WebhookEndpoint) -> Event:
             "object": "webhook",
             "id": endpoint.pk,
             "url": endpoint.url,
-            "message": "A test event sent from the control panel.",
+            "message": TEST_EVENT_MESSAGES[sent_from],
         },
     )
 
@@ -257,15 +330,16 @@ def webhook_send_test_event(*, endpoint: WebhookEndpoint) -> Event:
     return event
 
 
-def webhook_test_now(*, endpoint: WebhookEndpoint) -> DeliveryAttempt:
+def webhook_test_now(*, endpoint: WebhookEndpoint, sent_from: str = "panel") -> DeliveryAttempt:
     """Send a `webhook.test` event now, in the caller's request, and return the receiver's
     answer (the panel shows it). Active or not: reactivating sends one first. One attempt,
     never retried, never counted toward deactivation nor in the endpoint's counters. Like a
     probe it holds a web worker up to ~10 s, so it shares the probes' one-at-a-time-per-team
-    lock (ProbeInProgress otherwise)."""
+    lock (ProbeInProgress otherwise). `sent_from`: "panel" or "api", what the event's
+    message says."""
     with _one_probe_per_team(endpoint.team_id):
         with transaction.atomic():
-            event = _test_event(endpoint)
+            event = _test_event(endpoint, sent_from=sent_from)
             # Created in the caller's hands (a lease, no due time): no worker or sweep takes it.
             delivery = Delivery.objects.create(
                 event=event,
