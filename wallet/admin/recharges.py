@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import AdminRadioSelect
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect, QueryDict
 from django.template.loader import render_to_string
@@ -61,10 +62,12 @@ class RechargeCreateForm(forms.Form):
             ("live", _("Live: a real charge, paid with real money")),
             ("test", _("Test: a sandbox charge with no value")),
         ],
-        widget=forms.RadioSelect,
+        widget=AdminRadioSelect(attrs={"class": "radiolist"}),
     )
     payment_method = forms.ChoiceField(
-        label=_("Payment method"), choices=PaymentMethod.choices, widget=forms.RadioSelect
+        label=_("Payment method"),
+        choices=PaymentMethod.choices,
+        widget=AdminRadioSelect(attrs={"class": "radiolist inline"}),
     )
     amount = LocalizedDecimalField(label=_("Amount (R$)"))
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
@@ -110,8 +113,7 @@ class RechargeCreateForm(forms.Form):
                     "to create another."
                 ),
             )
-            self.data = self.data.copy()
-            self.data["token"] = new_form_token()
+            self.data = {**self.data, "token": new_form_token()}
         else:
             self.add_error(None, gettext(exc.message))
 

@@ -6,7 +6,9 @@ Calls: find or create the customer (our team, by `externalReference`), create th
 copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 (`/payments/{id}/identificationField`). Notifications carry the token configured in Asaas in the
 `asaas-access-token` header and a unique event `id`; the payment they name is then read back
-(`GET /payments/{id}`), and only Asaas's answer is believed.
+(`GET /payments/{id}`), and only Asaas's answer is believed. A PIX payment received names its
+PIX transaction (`pixTransaction`), read too (`GET /pix/transactions/{id}`) for who paid
+(`externalAccount`) and the end-to-end id: shown on the recharge's page, never needed to credit.
 
 Transfers (docs.asaas.com, "Transfer to another institution's account or Pix key"): `POST
 /transfers` with `operationType` PIX, `pixAddressKey`/`pixAddressKeyType` and our withdrawal id in
@@ -287,7 +289,9 @@ class AsaasProvider(PaymentProvider):
         cannot be read, that is logged and the payment is returned without them."""
         try:
             response = self._send("GET", f"/pix/transactions/{quote(transaction_id, safe='')}")
-            payer = _pix_payer(_exact_json(response, "PIX transaction"), payment_id=payment.id)
+            name, tax_id, end_to_end = _pix_payer(
+                _exact_json(response, "PIX transaction"), payment_id=payment.id
+            )
         except (ProviderError, ValueError, TypeError, KeyError, AttributeError) as exc:
             logger.warning(
                 "Could not read the payer of Asaas payment %s (PIX transaction %s): %s",
@@ -296,7 +300,7 @@ class AsaasProvider(PaymentProvider):
                 exc,
             )
             return payment
-        return replace(payment, **payer)
+        return replace(payment, payer_name=name, payer_tax_id=tax_id, end_to_end_id=end_to_end)
 
     # --- Inbound ----------------------------------------------------------------------------
 
@@ -460,27 +464,27 @@ def _payment_from(body) -> ProviderPayment:
     )
 
 
-def _pix_payer(body, *, payment_id: str) -> dict[str, str]:
-    """Asaas's PIX transaction object: its `endToEndIdentifier` and the paying account's holder
-    (`externalAccount.name`, `externalAccount.cpfCnpj`, which Asaas may mask), for the payment
-    it belongs to only."""
+def _pix_payer(body, *, payment_id: str) -> tuple[str, str, str]:
+    """Asaas's PIX transaction object: the paying account's holder (`externalAccount.name`,
+    `externalAccount.cpfCnpj`, which Asaas may mask) and the `endToEndIdentifier`, for the
+    payment it belongs to only."""
     if not isinstance(body, dict) or body.get("payment") != payment_id:
         raise ValueError(f"not the PIX transaction of payment {payment_id}")
     account = body.get("externalAccount") or {}
     if not isinstance(account, dict):
         raise ValueError("externalAccount is not an object")
-    found = {
-        "end_to_end_id": (body.get("endToEndIdentifier") or "", 35),
-        "payer_name": (account.get("name") or "", 200),
-        "payer_tax_id": (account.get("cpfCnpj") or "", 30),
-    }
-    if not all(isinstance(text, str) for text, _ in found.values()):
-        raise ValueError("endToEndIdentifier, name and cpfCnpj are text")
+    found = [
+        (account.get("name") or "", 200),
+        (account.get("cpfCnpj") or "", 30),
+        (body.get("endToEndIdentifier") or "", 35),
+    ]
+    if not all(isinstance(text, str) for text, _ in found):
+        raise ValueError("name, cpfCnpj and endToEndIdentifier are text")
     # Stored as text people read: no control characters (PostgreSQL refuses a NUL).
-    return {
-        name: "".join(c for c in text if c.isprintable()).strip()[:limit]
-        for name, (text, limit) in found.items()
-    }
+    name, tax_id, end_to_end = (
+        "".join(c for c in text if c.isprintable()).strip()[:limit] for text, limit in found
+    )
+    return name, tax_id, end_to_end
 
 
 def _refunds(refunds) -> tuple[Decimal, list[str]]:
