@@ -347,3 +347,36 @@ def test_a_boleto_page_shows_no_end_to_end_id(team_owner):
 
     assert created and "Pagador" in page
     assert "Id fim a fim do PIX" not in page
+
+
+def test_a_recharge_made_in_the_panel_and_paid_at_asaas_shows_who_paid(
+    settings, team_owner, client
+):
+    """End to end against the Asaas-shaped server (real HTTP): the charge created from the
+    panel, paid by PIX, Asaas's event delivered, the payment and its PIX read back."""
+    from wallet.tests.asaas import API_KEY, WEBHOOK_TOKEN
+    from wallet.tests.fake_asaas import FakeAsaas, dumps
+
+    with FakeAsaas(api_key=API_KEY, webhook_token=WEBHOOK_TOKEN) as fake:
+        settings.PAYMENT_PROVIDER = "asaas"
+        settings.ASAAS_API_KEY = API_KEY
+        settings.ASAAS_WEBHOOK_TOKEN = WEBHOOK_TOKEN
+        settings.ASAAS_BASE_URL = fake.base_url
+        team_owner.team.tax_id = "11222333000181"
+        team_owner.team.save(update_fields=["tax_id"])
+        browser = browser_for(team_owner)
+        create(browser, amount="500,00")
+        recharge = Recharge.objects.get()
+        assert recharge.provider == "asaas" and recharge.status == "pending"
+
+        fake.state.pay(recharge.provider_charge_id, payer_name="João Pereira")
+        for event in fake.state.undelivered():
+            notify(client, dumps(event))
+
+    recharge.refresh_from_db()
+    assert recharge.status == "completed"
+    assert recharge.payer_name == "João Pereira" and recharge.payer_tax_id == "***.533.447-**"
+    assert re.fullmatch(r"E18236120\d{12}[0-9a-f]{11}", recharge.pix_end_to_end_id)
+    page = text_of(browser.get(change_url(recharge)))
+    assert "João Pereira · ***.533.447-**" in page
+    assert recharge.pix_end_to_end_id in page
