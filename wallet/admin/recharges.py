@@ -122,6 +122,15 @@ def new_form_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _payable(recharge: Recharge) -> bool:
+    """Pending, its payment pages open, and its charge made (a recharge is pending a moment
+    before the provider answers with its QR code or boleto)."""
+    made = recharge.pix_copy_paste or recharge.boleto_barcode
+    return (
+        bool(made) and recharge.status == Recharge.Status.PENDING and payment_pages_open(recharge)
+    )
+
+
 class ReversedFilter(admin.SimpleListFilter):
     title = _("reversed after the credit")
     parameter_name = "reversed"
@@ -204,7 +213,7 @@ class RechargeAdmin(TeamScopedAdmin):
         paid (and the PIX's end-to-end id)."""
         fields = list(super().get_fields(request, obj))
         after_status = fields.index("status_display") + 1
-        if obj is not None and obj.status == Recharge.Status.PENDING and payment_pages_open(obj):
+        if obj is not None and _payable(obj):
             fields.insert(after_status, "payment_instructions")
         paid = fields.index("money_paid") + 1
         payer = ["payer_display"]

@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -380,3 +381,23 @@ def test_a_recharge_made_in_the_panel_and_paid_at_asaas_shows_who_paid(
     page = text_of(browser.get(change_url(recharge)))
     assert "João Pereira · ***.533.447-**" in page
     assert recharge.pix_end_to_end_id in page
+
+
+def test_how_to_pay_is_shown_only_while_the_charge_can_be_paid(team_owner):
+    recharge = recharge_create(
+        team=team_owner.team, live_mode=True, amount=Decimal("300.00"), payment_method="pix"
+    )
+    browser = browser_for(team_owner)
+    assert "Como pagar" in text_of(browser.get(change_url(recharge)))
+
+    # A moment before the provider answers: pending, no code yet.
+    Recharge.objects.filter(pk=recharge.pk).update(pix_copy_paste="")
+    page = browser.get(change_url(recharge))
+    assert page.status_code == 200 and "Como pagar" not in text_of(page)
+
+    # Past its expiry, not yet swept by the expiry job: as good as expired.
+    Recharge.objects.filter(pk=recharge.pk).update(
+        pix_copy_paste=recharge.pix_copy_paste,
+        expires_at=recharge.created_at - timedelta(hours=2),
+    )
+    assert "Como pagar" not in text_of(browser.get(change_url(recharge)))
