@@ -32,6 +32,7 @@ AGENCY_PERMISSIONS = {
         "view_wallet",
         "view_transaction",
         "view_recharge",
+        "add_recharge",
         "view_reversal",
         "view_payoutkey",
         "add_payoutkey",

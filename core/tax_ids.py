@@ -44,3 +44,18 @@ def tax_id_display(digits: str) -> str:
     if kind == "cnpj":
         return cnpj.format(digits)
     return digits
+
+
+def tax_id_masked(text: str) -> str:
+    """A payer's document as PIX receipts show it (the Banco Central's convention, Asaas's
+    too): a CPF with its first three and last two digits hidden (`***.533.447-**`), a CNPJ,
+    which is public, in full (`11.222.333/0001-81`). One already masked is shown as it came;
+    anything else as given."""
+    if "*" in text:
+        return text
+    digits = SEPARATORS.sub("", text)
+    if CPF_DIGITS.fullmatch(digits):
+        return f"***.{digits[3:6]}.{digits[6:9]}-**"
+    if CNPJ_DIGITS.fullmatch(digits):
+        return cnpj.format(digits)
+    return text

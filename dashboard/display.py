@@ -462,9 +462,9 @@ def team_todo(
     changes["url"] = _changelist(
         "bookings_booking", attention="yes", mode=mode, **_team_filter(team)
     )
-    # Asked for when the balance does not pay the holds, or is empty: recharges are made
-    # through the API (the panel has no form for them), so the prompt says how, and links
-    # the recharges already awaiting payment.
+    # Asked for when the balance does not pay the holds, or is empty: the prompt links the
+    # panel's new recharge form, the API's documentation, and the recharges already awaiting
+    # payment.
     prompt = live_mode and (balance <= ZERO or short > ZERO)
     return {
         "restricted": restricted,
@@ -474,6 +474,7 @@ def team_todo(
         "changes": changes,
         "recharge_prompt": prompt,
         "recharge_docs_url": reverse("docs"),
+        "recharge_add_url": reverse("admin:wallet_recharge_add"),
         "pending_recharges": recharges,
         "count": holds["count"] + failed["count"] + changes["count"],
     }

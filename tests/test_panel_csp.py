@@ -44,6 +44,7 @@ def test_the_panels_pages_break_no_rule_of_the_policy(live_server, browser_pt_br
         reverse("admin:bookings_booking_changelist"),
         reverse("admin:bookings_booking_change", args=[booking.pk]),
         reverse("admin:wallet_recharge_changelist"),
+        reverse("admin:wallet_recharge_add"),
         reverse("admin:agencies_apikey_add"),
         reverse("admin:agencies_team_change", args=[made.team.pk]),
         reverse("admin:webhooks_webhookendpoint_changelist"),

@@ -196,6 +196,16 @@ class Recharge(models.Model):
         verbose_name=_("transaction"),
     )
     failure_reason = models.CharField(_("failure reason"), max_length=255, blank=True)
+    # Who paid, as the provider reports it when the payment is read back (never from a
+    # notification's body): the PIX payer's account holder and the PIX end-to-end id.
+    payer_name = models.CharField(_("payer"), max_length=200, blank=True)
+    payer_tax_id = models.CharField(
+        _("payer's CPF or CNPJ"),
+        max_length=30,
+        blank=True,
+        help_text=_("As the provider reports it (it may mask some digits)."),
+    )
+    pix_end_to_end_id = models.CharField(_("PIX end-to-end id"), max_length=35, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -112,6 +112,11 @@ def test_an_empty_balance_asks_for_a_recharge(team, team_owner):
     page = browser_for(team_owner).get(HOME).content.decode()
     assert 'id="todo-recharge"' in page and "O saldo está vazio." in page
     assert reverse("docs") in page  # recharges are made through the API: its documentation
+    # ...or here: the panel's form.
+    assert (
+        f'<a href="{reverse("admin:wallet_recharge_add")}" id="todo-recharge-add">Nova recarga</a>'
+        in page
+    )
 
 
 def test_a_restricted_wallet_pays_no_hold(team, team_owner):

@@ -1,36 +1,134 @@
-"""Recharges in the panel (marked paid in the sandbox, cancelled) and every payment
-notification received, verified again by support."""
+"""Recharges in the panel (created by an agency user, paid by QR code or boleto, marked paid
+in the sandbox, cancelled) and every payment notification received, verified again by
+support."""
 
+import base64
 import json
+import secrets
+from decimal import Decimal
+from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import AdminRadioSelect
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect, QueryDict
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from agencies.models import Team
 from core.exceptions import ApplicationError
 from core.money import money_display
+from core.tax_ids import tax_id_masked
 from panel.admin import (
     ReadOnlyAdmin,
     TeamScopedAdmin,
     admin_url,
+    is_support,
     live_mode_filter,
     money_cell,
     status_label,
+    user_team_id,
 )
-from wallet import boleto
+from panel.forms import LocalizedDecimalField
+from wallet import boleto, pix
 from wallet.admin.reversals import ReversalInline
-from wallet.models import ProviderNotification, Recharge, Transaction, Withdrawal
+from wallet.models import PaymentMethod, ProviderNotification, Recharge, Transaction, Withdrawal
+from wallet.page_tokens import payment_page_token
 from wallet.selectors import wallet_balance_snapshot
 from wallet.services import (
     notification_verify_again,
     recharge_cancel,
     recharge_complete,
+    recharge_create_once,
     recharge_reversals_check,
 )
+from wallet.services.recharges import DAILY_LIMIT, MAX_AMOUNT, MIN_AMOUNT, payment_pages_open
+
+
+class RechargeCreateForm(forms.Form):
+    """What an agency user asks for: the mode, the method and the amount. The limits are
+    recharge_create's (the API's); `token`, one per form shown, makes a form sent twice create
+    one recharge (recharge_create_once)."""
+
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        choices=[
+            ("live", _("Live: a real charge, paid with real money")),
+            ("test", _("Test: a sandbox charge with no value")),
+        ],
+        widget=AdminRadioSelect(attrs={"class": "radiolist"}),
+    )
+    payment_method = forms.ChoiceField(
+        label=_("Payment method"),
+        choices=PaymentMethod.choices,
+        widget=AdminRadioSelect(attrs={"class": "radiolist inline"}),
+    )
+    amount = LocalizedDecimalField(label=_("Amount (R$)"))
+    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["amount"].help_text = _(
+            "From %(minimum)s to %(maximum)s per recharge, at most %(daily)s a day."
+        ) % {
+            "minimum": money_display(MIN_AMOUNT),
+            "maximum": money_display(MAX_AMOUNT),
+            "daily": money_display(DAILY_LIMIT),
+        }
+
+    def refuse(self, exc: ApplicationError) -> None:
+        """recharge_create's refusal, where it belongs on the form and in the reader's words."""
+        if exc.code == "amount_below_minimum":
+            self.add_error(
+                "amount",
+                gettext("The minimum is %(amount)s.") % {"amount": money_display(MIN_AMOUNT)},
+            )
+        elif exc.code == "amount_above_maximum":
+            self.add_error(
+                "amount",
+                gettext("The maximum is %(amount)s per recharge.")
+                % {"amount": money_display(MAX_AMOUNT)},
+            )
+        elif exc.code == "daily_limit_exceeded":
+            used = Decimal((exc.details or {}).get("used_today", "0"))
+            self.add_error(
+                None,
+                gettext(
+                    "Daily limit exceeded: %(used)s already recharged today in this mode, of "
+                    "%(limit)s a day."
+                )
+                % {"used": money_display(used), "limit": money_display(DAILY_LIMIT)},
+            )
+        elif exc.code == "idempotency_key_reused":
+            self.add_error(
+                None,
+                gettext(
+                    "This form already created a recharge. Check the amount and send it again "
+                    "to create another."
+                ),
+            )
+            self.data = {**self.data, "token": new_form_token()}
+        else:
+            self.add_error(None, gettext(exc.message))
+
+
+def new_form_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _payable(recharge: Recharge) -> bool:
+    """Pending, its payment pages open, and its charge made (a recharge is pending a moment
+    before the provider answers with its QR code or boleto)."""
+    made = recharge.pix_copy_paste or recharge.boleto_barcode
+    return (
+        bool(made) and recharge.status == Recharge.Status.PENDING and payment_pages_open(recharge)
+    )
 
 
 class ReversedFilter(admin.SimpleListFilter):
@@ -106,6 +204,112 @@ class RechargeAdmin(TeamScopedAdmin):
     inlines = [ReversalInline]
     actions = ["mark_paid", "cancel", "check_reversals"]
 
+    class Media:
+        js = ["wallet/copy.js"]  # the copy buttons (no inline script: the panel's CSP)
+        css = {"all": ["wallet/recharge.css"]}
+
+    def get_fields(self, request, obj=None):
+        """The page of a recharge: how to pay it while it can be paid, and, once paid, who
+        paid (and the PIX's end-to-end id)."""
+        fields = list(super().get_fields(request, obj))
+        after_status = fields.index("status_display") + 1
+        if obj is not None and _payable(obj):
+            fields.insert(after_status, "payment_instructions")
+        paid = fields.index("money_paid") + 1
+        payer = ["payer_display"]
+        if obj is None or obj.payment_method == PaymentMethod.PIX:
+            payer.append("pix_end_to_end_id")
+        fields[paid:paid] = payer
+        return fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.readonly_fields, "payment_instructions", "payer_display", "pix_end_to_end_id"]
+
+    @admin.display(description=_("how to pay"))
+    def payment_instructions(self, obj):
+        token = payment_page_token(obj.id)
+        context = {"recharge": obj, "test_mode": not obj.live_mode}
+        if obj.payment_method == PaymentMethod.PIX:
+            png = base64.b64encode(pix.qr_png(obj.pix_copy_paste)).decode()
+            context["qr_data_uri"] = f"data:image/png;base64,{png}"
+        else:
+            context["pdf_url"] = f"/api/v1/boleto/{obj.id}/pdf?{urlencode({'token': token})}"
+        return render_to_string("admin/wallet/recharge/payment.html", context)
+
+    @admin.display(description=_("payer"))
+    def payer_display(self, obj):
+        if not obj.payer_name and not obj.payer_tax_id:
+            return "—"
+        if not obj.payer_tax_id:
+            return obj.payer_name
+        return format_html("{} · {}", obj.payer_name or "—", tax_id_masked(obj.payer_tax_id))
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """An agency user's new recharge: the same service as the API's, then its page, which
+        shows the QR code or the boleto."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        team = Team.objects.get(pk=user_team_id(request))
+        if request.method == "POST":
+            form = RechargeCreateForm(request.POST)
+            if form.is_valid():
+                done = self._create(request, form, team)
+                if done is not None:
+                    return done
+        else:
+            filters = QueryDict(request.GET.get("_changelist_filters", ""))
+            form = RechargeCreateForm(
+                initial={
+                    "mode": "test" if filters.get("mode") == "test" else "live",
+                    "payment_method": PaymentMethod.PIX,
+                    "token": new_form_token(),
+                }
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("New recharge"),
+            "subtitle": None,
+            "opts": self.opts,
+            "form": form,
+            "media": self.media + form.media,
+            "has_view_permission": self.has_view_permission(request),
+            **(extra_context or {}),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/wallet/recharge/add.html", context)
+
+    def _create(self, request, form, team):
+        data = form.cleaned_data
+        live_mode = data["mode"] == "live"
+        try:
+            recharge, created = recharge_create_once(
+                team=team,
+                live_mode=live_mode,
+                amount=data["amount"],
+                payment_method=data["payment_method"],
+                key=data["token"],
+            )
+        except ApplicationError as exc:
+            form.refuse(exc)
+            return None
+        mode = "live" if live_mode else "test"
+        if recharge is None:  # the same form, sent twice: the first is still at the provider
+            self.message_user(
+                request,
+                gettext("This recharge is still being created: it appears here in a moment."),
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(f"{admin_url(Recharge, 'changelist')}?mode={mode}")
+        if created:
+            self.message_user(
+                request,
+                gettext("Created: %(recharge)s.") % {"recharge": recharge},
+                messages.SUCCESS,
+            )
+        # Back to the list it came from, in its mode.
+        filters = urlencode({"_changelist_filters": urlencode({"mode": mode})})
+        return HttpResponseRedirect(f"{admin_url(Recharge, 'change', recharge.pk)}?{filters}")
+
     def get_search_results(self, request, queryset, search_term):
         results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         term = search_term.strip()
@@ -145,7 +349,11 @@ class RechargeAdmin(TeamScopedAdmin):
         return format_html('<a href="{}">{}</a>', url, obj.transaction_id)
 
     def has_add_permission(self, request):
-        return False  # recharges are requested through the API
+        # An agency's users recharge their own wallet, here or through the API. Support does
+        # not recharge for agencies (its actions on recharges are below).
+        if is_support(request):
+            return False
+        return super().has_add_permission(request)
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -6,7 +6,9 @@ Calls: find or create the customer (our team, by `externalReference`), create th
 copy-and-paste payload (`/payments/{id}/pixQrCode`) or the boleto line
 (`/payments/{id}/identificationField`). Notifications carry the token configured in Asaas in the
 `asaas-access-token` header and a unique event `id`; the payment they name is then read back
-(`GET /payments/{id}`), and only Asaas's answer is believed.
+(`GET /payments/{id}`), and only Asaas's answer is believed. A PIX payment received names its
+PIX transaction (`pixTransaction`), read too (`GET /pix/transactions/{id}`) for who paid
+(`externalAccount`) and the end-to-end id: shown on the recharge's page, never needed to credit.
 
 Transfers (docs.asaas.com, "Transfer to another institution's account or Pix key"): `POST
 /transfers` with `operationType` PIX, `pixAddressKey`/`pixAddressKeyType` and our withdrawal id in
@@ -19,6 +21,7 @@ of a `payment`; the transfer is read back before anything is done."""
 
 import json
 import logging
+from dataclasses import replace
 from decimal import Decimal
 from typing import Literal
 from urllib.parse import quote
@@ -270,11 +273,34 @@ class AsaasProvider(PaymentProvider):
         # Amounts exactly as written, never through float; NaN/Infinity are not amounts.
         body = _exact_json(response, "payment")
         try:
-            return _payment_from(body)
+            payment = _payment_from(body)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise ProviderError(
                 details={"provider": "asaas", "reason": f"unreadable payment: {exc}"}
             ) from exc
+        pix_transaction = body.get("pixTransaction")
+        if payment.state == "paid" and isinstance(pix_transaction, str) and pix_transaction:
+            return self._with_pix_payer(payment, pix_transaction)
+        return payment
+
+    def _with_pix_payer(self, payment: ProviderPayment, transaction_id: str) -> ProviderPayment:
+        """The PIX's payer and end-to-end id (`GET /pix/transactions/{id}`, the transaction the
+        payment names). Shown on the recharge's page, never a condition of the credit: when they
+        cannot be read, that is logged and the payment is returned without them."""
+        try:
+            response = self._send("GET", f"/pix/transactions/{quote(transaction_id, safe='')}")
+            name, tax_id, end_to_end = _pix_payer(
+                _exact_json(response, "PIX transaction"), payment_id=payment.id
+            )
+        except (ProviderError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            logger.warning(
+                "Could not read the payer of Asaas payment %s (PIX transaction %s): %s",
+                payment.id,
+                transaction_id,
+                exc,
+            )
+            return payment
+        return replace(payment, payer_name=name, payer_tax_id=tax_id, end_to_end_id=end_to_end)
 
     # --- Inbound ----------------------------------------------------------------------------
 
@@ -436,6 +462,29 @@ def _payment_from(body) -> ProviderPayment:
         charged_back=charged_back,
         reversal_detail="; ".join(notes)[:255],
     )
+
+
+def _pix_payer(body, *, payment_id: str) -> tuple[str, str, str]:
+    """Asaas's PIX transaction object: the paying account's holder (`externalAccount.name`,
+    `externalAccount.cpfCnpj`, which Asaas may mask) and the `endToEndIdentifier`, for the
+    payment it belongs to only."""
+    if not isinstance(body, dict) or body.get("payment") != payment_id:
+        raise ValueError(f"not the PIX transaction of payment {payment_id}")
+    account = body.get("externalAccount") or {}
+    if not isinstance(account, dict):
+        raise ValueError("externalAccount is not an object")
+    found = [
+        (account.get("name") or "", 200),
+        (account.get("cpfCnpj") or "", 30),
+        (body.get("endToEndIdentifier") or "", 35),
+    ]
+    if not all(isinstance(text, str) for text, _ in found):
+        raise ValueError("name, cpfCnpj and endToEndIdentifier are text")
+    # Stored as text people read: no control characters (PostgreSQL refuses a NUL).
+    name, tax_id, end_to_end = (
+        "".join(c for c in text if c.isprintable()).strip()[:limit] for text, limit in found
+    )
+    return name, tax_id, end_to_end
 
 
 def _refunds(refunds) -> tuple[Decimal, list[str]]:

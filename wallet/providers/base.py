@@ -74,7 +74,10 @@ class ProviderPayment:
     What of it went back to the payer, final: `refunded`, the refunds done (a partial one
     leaves the payment "paid"; a PIX returned through MED is one), and `charged_back`, a
     chargeback in force (requested, disputed, lost, or won but not yet paid back to us): the
-    whole value is then taken. `reversal_detail` says it in the provider's words, for support."""
+    whole value is then taken. `reversal_detail` says it in the provider's words, for support.
+
+    Who paid, when the provider says (empty otherwise): the payer's name and CPF or CNPJ (the
+    provider may mask digits) and, for a PIX, the Banco Central's end-to-end id."""
 
     id: str
     status: str
@@ -84,6 +87,9 @@ class ProviderPayment:
     refunded: Decimal = Decimal("0.00")
     charged_back: bool = False
     reversal_detail: str = ""
+    payer_name: str = ""
+    payer_tax_id: str = ""
+    end_to_end_id: str = ""
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,11 @@ from wallet.services.recharges import (
     recharge_cancel,
     recharge_complete,
     recharge_create,
+    recharge_create_once,
     recharge_expire,
     recharge_fail,
     recharge_object,
+    recharge_payer_record,
     recharges_expire_due,
 )
 from wallet.services.reversals import (
@@ -60,9 +62,11 @@ __all__ = [
     "recharge_cancel",
     "recharge_complete",
     "recharge_create",
+    "recharge_create_once",
     "recharge_expire",
     "recharge_fail",
     "recharge_object",
+    "recharge_payer_record",
     "recharge_reversals_check",
     "recharge_reversals_reconcile",
     "recharges_expire_due",

@@ -36,7 +36,7 @@ from core.exceptions import Conflict
 from core.money import fmt
 from wallet.models import ProviderNotification, Recharge, Withdrawal
 from wallet.providers import Notification, PaymentProvider, ProviderPayment, get_provider
-from wallet.services.recharges import recharge_complete, recharge_fail
+from wallet.services.recharges import recharge_complete, recharge_fail, recharge_payer_record
 from wallet.services.reversals import recharge_reversals_reconcile
 from wallet.services.withdrawals import withdrawal_apply_transfer
 from wallet.tasks import send_notification_alert as send_notification_alert_task
@@ -205,6 +205,7 @@ def _apply(
         # what the provider says went back since (a refund whose own event was lost, a
         # chargeback given back) is reconciled.
         recharge_complete(recharge=recharge)
+        recharge_payer_record(recharge=recharge, payment=payment)  # who paid, read back
     outcome = recharge_reversals_reconcile(
         recharge=recharge, payment=payment, event_type=notification.event_type
     )

@@ -3,6 +3,7 @@
 Lock order everywhere: the recharge row, then the wallet row (inside wallet_credit). No lock is
 held across a call to a payment provider."""
 
+import hashlib
 import logging
 from datetime import datetime, time, timedelta
 from decimal import Decimal
@@ -13,13 +14,20 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from agencies.models import Team
+from api.idempotency import (
+    IdempotencyKeyInFlight,
+    StoredResponse,
+    idempotency_claim,
+    idempotency_complete,
+    idempotency_release,
+)
 from core.exceptions import Conflict, InvalidRequest, NotFound, UnprocessableEntity
 from core.money import fmt
 from core.timestamps import business_date, business_day_bounds
 from wallet import boleto
 from wallet.models import PaymentMethod, Recharge, Transaction
 from wallet.payloads import recharge_object
-from wallet.providers import ProviderError, provider_for
+from wallet.providers import ProviderError, ProviderPayment, provider_for
 from wallet.services.ledger import wallet_credit
 from webhooks.models import EventType
 from webhooks.services import event_record
@@ -174,6 +182,55 @@ def recharge_complete(*, recharge: Recharge, paid_at: datetime | None = None) ->
             },
         )
     return recharge
+
+
+def recharge_payer_record(*, recharge: Recharge, payment: ProviderPayment) -> Recharge:
+    """Keep who paid, as the provider reported it when the payment was read back (callers pass
+    that answer, never a notification's body). What the provider does not say leaves the
+    recharge's value as it is: a later read back without the payer erases nothing."""
+    found = {
+        "payer_name": payment.payer_name,
+        "payer_tax_id": payment.payer_tax_id,
+        "pix_end_to_end_id": payment.end_to_end_id,
+    }
+    with transaction.atomic():
+        recharge = Recharge.objects.select_for_update().get(pk=recharge.pk)
+        changed = [n for n, value in found.items() if value and getattr(recharge, n) != value]
+        for name in changed:
+            setattr(recharge, name, found[name])
+        if changed:
+            recharge.save(update_fields=[*changed, "updated_at"])
+    return recharge
+
+
+def recharge_create_once(
+    *, team: Team, live_mode: bool, amount: Decimal, payment_method: str, key: str
+) -> tuple[Recharge | None, bool]:
+    """recharge_create for a form that may be sent twice (a double click, a reload): `key` is
+    the form's own token, claimed as an idempotency key of the team and mode (api.idempotency,
+    the API's mechanism), so one token creates at most one recharge. Returns (the recharge,
+    True) when this call created it, (the recharge the first call created, False) when it was
+    created already, and (None, False) while the first call is still running. An error leaves
+    the token unclaimed: the form can be sent again, corrected."""
+    fingerprint = hashlib.sha256(f"{amount:.2f} {payment_method}".encode()).hexdigest()
+    try:
+        outcome = idempotency_claim(
+            team=team, live_mode=live_mode, key=f"panel-recharge:{key}", fingerprint=fingerprint
+        )
+    except IdempotencyKeyInFlight:
+        return None, False
+    if isinstance(outcome, StoredResponse):
+        recharge_id = (outcome.body or {}).get("id")
+        return Recharge.objects.get(pk=recharge_id, team=team, live_mode=live_mode), False
+    try:
+        recharge = recharge_create(
+            team=team, live_mode=live_mode, amount=amount, payment_method=payment_method
+        )
+    except BaseException:
+        idempotency_release(claim=outcome)
+        raise
+    idempotency_complete(claim=outcome, status=201, body={"id": recharge.id})
+    return recharge, True
 
 
 def recharge_cancel(*, recharge: Recharge) -> Recharge:

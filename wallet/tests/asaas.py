@@ -276,8 +276,10 @@ def asaas_payment(
     value=None,
     external_reference: str | None = None,
     deleted: bool = False,
+    pix_transaction: str | None = None,
 ) -> dict:
-    """The payment object Asaas holds for `recharge` (by default: received, its amount)."""
+    """The payment object Asaas holds for `recharge` (by default: received, its amount; with
+    `pix_transaction`, the id of the PIX that paid it)."""
     payment = payment_body(
         payment_id=payment_id or recharge.provider_charge_id,
         customer=CUSTOMER_ID,
@@ -288,6 +290,7 @@ def asaas_payment(
         status=status,
     )
     payment["deleted"] = deleted
+    payment["pixTransaction"] = pix_transaction
     return payment
 
 
@@ -297,6 +300,80 @@ def add_read_back(rsps, recharge, *, payment_id: str | None = None, **fields):
     rsps.get(
         f"{BASE_URL}/payments/{payment_id}",
         body=asaas_json(asaas_payment(recharge, payment_id=payment_id, **fields)),
+        content_type="application/json",
+    )
+
+
+PIX_TRANSACTION_ID = "35363f6e-93e2-11ec-b9d9-96f4053b1bd4"
+
+
+END_TO_END_ID = "E18236120202611281512s0123456789"
+
+
+def pix_transaction_body(
+    *,
+    payment_id: str,
+    transaction_id: str = PIX_TRANSACTION_ID,
+    value: Decimal,
+    payer_name: str | None = "Maria Souza",
+    payer_tax_id: str | None = "***.533.447-**",
+    end_to_end: str | None = END_TO_END_ID,
+) -> dict:
+    """A PIX transaction object as Asaas returns it (GET /pix/transactions/{id}): the PIX that
+    paid `payment_id`, with the paying account (`externalAccount`, its holder's document masked
+    as Asaas shows it) and the Banco Central's end-to-end id."""
+    return {
+        "id": transaction_id,
+        "transferId": None,
+        "endToEndIdentifier": end_to_end,
+        "finality": None,
+        "value": value,
+        "changeValue": None,
+        "refundedValue": Decimal("0"),
+        "dateCreated": "28/11/2026 15:12:40",
+        "effectiveDate": "28/11/2026 15:12:41",
+        "scheduledDate": None,
+        "status": "DONE",
+        "type": "CREDIT",
+        "originType": "DYNAMIC_QRCODE",
+        "conciliationIdentifier": payment_id.removeprefix("pay_").upper(),
+        "description": None,
+        "transactionReceiptUrl": "https://sandbox.asaas.com/comprovantes/h/UElYX1RSQU5TQUNUSU9O",
+        "chargedFeeValue": Decimal("0"),
+        "canBeRefunded": True,
+        "refundDisabledReason": None,
+        "refusalReason": None,
+        "canBeCanceled": False,
+        "originalTransaction": None,
+        "externalAccount": {
+            "ispb": 18236120,
+            "ispbName": "NU PAGAMENTOS S.A. - INSTITUIÇÃO DE PAGAMENTO",
+            "name": payer_name,
+            "agency": "0001",
+            "account": "1234567",
+            "accountDigit": "8",
+            "accountType": "CHECKING_ACCOUNT",
+            "cpfCnpj": payer_tax_id,
+            "addressKey": None,
+            "addressKeyType": None,
+        },
+        "qrCode": {"payer": None, "conciliationIdentifier": None, "originalValue": None},
+        "payment": payment_id,
+        "addressKey": None,
+        "addressKeyType": None,
+        "externalReference": None,
+    }
+
+
+def add_pix_transaction(rsps, recharge, *, status: int = 200, **fields):
+    """GET /pix/transactions/{id} answers with the PIX that paid `recharge` (or `status`)."""
+    body = pix_transaction_body(
+        payment_id=recharge.provider_charge_id, value=recharge.amount, **fields
+    )
+    rsps.get(
+        f"{BASE_URL}/pix/transactions/{body['id']}",
+        status=status,
+        body=asaas_json(body if status == 200 else error_body("unavailable", "Indisponível")),
         content_type="application/json",
     )
 

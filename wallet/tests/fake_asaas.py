@@ -13,6 +13,8 @@ operator uses to refund:
   true from then on);
 - `GET /v3/payments/{id}/pixQrCode` (a real BR Code and its PNG) and
   `GET /v3/payments/{id}/identificationField` (a real boleto line and barcode, for the value);
+- `GET /v3/pix/transactions/{id}`: the PIX that paid a PIX payment (its `pixTransaction`), with
+  its `endToEndIdentifier` and the paying account (`externalAccount`: `name`, `cpfCnpj`);
 - `POST /v3/payments/{id}/refund` (`value` optional: the whole rest by default; a PIX payment
   may be refunded in several parts, never beyond its value; only a RECEIVED or CONFIRMED
   payment): each refund is an entry of the payment's `refunds` (`dateCreated`, `status` DONE,
@@ -46,6 +48,7 @@ import contextlib
 import json
 import secrets
 import threading
+import uuid
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -94,6 +97,7 @@ class AsaasState:
         self.lock = threading.RLock()
         self.customers: dict[str, dict] = {}
         self.payments: dict[str, dict] = {}
+        self.pix_transactions: dict[str, dict] = {}
         self.events: list[dict] = []
         self.delivered = 0  # how many of `events` a test has delivered (`undelivered`)
         self.requests: list[tuple[str, str]] = []
@@ -164,6 +168,7 @@ class AsaasState:
             "originalValue": None,
             "description": body.get("description"),
             "billingType": body["billingType"],
+            "pixTransaction": None,
             "status": "PENDING",
             "dueDate": due.isoformat(),
             "originalDueDate": due.isoformat(),
@@ -283,11 +288,23 @@ class AsaasState:
 
     # --- What payers, banks and acquirers do ---------------------------------------------------
 
-    def pay(self, payment_id: str) -> dict:
+    def pay(
+        self,
+        payment_id: str,
+        *,
+        payer_name: str = "Maria Souza",
+        payer_tax_id: str = "***.533.447-**",
+    ) -> dict:
+        """The payer pays; a PIX is a PIX transaction (`pixTransaction`) from the payer's
+        account (its holder's CPF masked, as Asaas shows it)."""
         with self.lock:
             payment = self._payment(payment_id)
             if payment["deleted"] or payment["status"] not in ("PENDING", "OVERDUE"):
                 raise invalid("Esta cobrança não pode ser paga.")
+            if payment["billingType"] == "PIX":
+                payment["pixTransaction"] = self._pix_transaction(
+                    payment, payer_name=payer_name, payer_tax_id=payer_tax_id
+                )
             payment.update(
                 status="RECEIVED",
                 paymentDate=today(),
@@ -371,7 +388,42 @@ class AsaasState:
         except requests.RequestException as exc:  # kept in `events`; the fake says so
             print(f"fake Asaas: {event['event']} {event['id']} not delivered: {exc}")
 
+    def pix_transaction(self, transaction_id: str) -> dict:
+        """GET /pix/transactions/{id}."""
+        with self.lock:
+            found = self.pix_transactions.get(transaction_id)
+            if found is None:
+                raise not_found()
+            return json.loads(dumps(found), parse_float=Decimal, parse_int=Decimal)
+
     # --- Helpers ---------------------------------------------------------------------------------
+
+    def _pix_transaction(self, payment: dict, *, payer_name: str, payer_tax_id: str) -> str:
+        transaction_id = str(uuid.uuid4())
+        # E + the payer bank's ISPB + yyyyMMddHHmm + 11 characters: 32 in all (Banco Central).
+        stamp = datetime.now(SAO_PAULO).strftime("%Y%m%d%H%M")
+        end_to_end = f"E18236120{stamp}{secrets.token_hex(6)[:11]}"
+        self.pix_transactions[transaction_id] = {
+            "id": transaction_id,
+            "endToEndIdentifier": end_to_end,
+            "value": payment["value"],
+            "status": "DONE",
+            "type": "CREDIT",
+            "originType": "DYNAMIC_QRCODE",
+            "effectiveDate": now_text(),
+            "externalAccount": {
+                "ispb": 18236120,
+                "ispbName": "NU PAGAMENTOS S.A. - INSTITUIÇÃO DE PAGAMENTO",
+                "name": payer_name,
+                "agency": "0001",
+                "account": "1234567",
+                "accountDigit": "8",
+                "accountType": "CHECKING_ACCOUNT",
+                "cpfCnpj": payer_tax_id,
+            },
+            "payment": payment["id"],
+        }
+        return transaction_id
 
     def _payment(self, payment_id: str) -> dict:
         payment = self.payments.get(payment_id)
@@ -486,6 +538,8 @@ class Handler(BaseHTTPRequestHandler):
                 return state.payment(parts[1])
             if method == "DELETE":
                 return state.delete_payment(parts[1])
+        if len(parts) == 3 and parts[:2] == ["pix", "transactions"] and method == "GET":
+            return state.pix_transaction(parts[2])
         if len(parts) == 3 and parts[0] == "payments":
             if (method, parts[2]) == ("GET", "pixQrCode"):
                 return state.pix_qr_code(parts[1])
