@@ -193,7 +193,11 @@ def rows_insert(rows: list[Row]) -> None:
     columns = ", ".join(ops.quote_name(column) for column in _COLUMNS)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            # psycopg's own COPY, its errors raised as Django's (IntegrityError, …).
+            with (
+                connection.wrap_database_errors,
+                cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+            ):
                 for row in rows:
                     copy.write_row(row)
             return

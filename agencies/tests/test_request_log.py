@@ -368,3 +368,21 @@ def test_the_fast_insert_writes_what_the_orm_writes(live_client, anon_client):
     )
     assert fast == orm and len(fast) == 2
     assert fast[0]["live_mode"] is True and fast[1]["team_id"] is None
+
+
+def test_a_failed_flush_keeps_its_rows_for_the_next_one(live_client):
+    from django.db import IntegrityError, transaction
+
+    from agencies import request_log
+
+    live_client.get(BALANCE)
+    [good] = list(request_log._buffer)
+    refused = (*good[:6], -1, *good[7:])  # a negative status: the table's check refuses it
+    request_log._buffer.append(refused)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        request_log_flush()
+    assert list(request_log._buffer) == [good, refused]  # back, in their order
+    assert not ApiRequest.objects.exists()
+    request_log._buffer.pop()
+    assert request_log_flush() == 1
+    assert only_row().request_id == good[8]
