@@ -230,8 +230,8 @@ def _flusher_start() -> None:
         _stopping.clear()
         thread.start()
         _flusher = thread
-    atexit.unregister(request_log_stop)  # once, however often a flusher was started
-    atexit.register(request_log_stop)
+    atexit.unregister(_at_exit)  # once, however often a flusher was started
+    atexit.register(_at_exit)
 
 
 def _flush_forever() -> None:
@@ -264,6 +264,14 @@ def request_log_stop(timeout: float = 5.0) -> None:
         _flusher = None
     if _buffer:
         _flush_quietly()
+
+
+def _at_exit() -> None:
+    """A process whose flusher is running (a server's) writes what is left as it exits. One
+    whose flusher was stopped (a test that started one) leaves the rest unwritten: they are
+    later tests' rows, and their database is not this process's to write at exit."""
+    if _flusher is not None:
+        request_log_stop()
 
 
 def _forked() -> None:

@@ -26,7 +26,9 @@ from agencies.request_log import (
 )
 from agencies.tasks import purge_api_request_log
 from agencies.tests.factories import SupportUserFactory
+from tests.kit.marks import needs_postgresql
 from tests.kit.panel import browser_for
+from tests.kit.stack import Stack, needs_real_stack, wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -239,13 +241,12 @@ def test_the_flusher_thread_writes_the_buffer_by_itself(settings, team_keys):
         request_log_stop()
 
 
+@needs_postgresql("threads writing at once: SQLite serialises every writer")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
 def test_concurrent_requests_are_all_recorded_once(settings, team_keys):
     """Threads serving requests while the flusher writes: on PostgreSQL (real concurrency), no
     row lost and none written twice."""
-    if connection.vendor != "postgresql":
-        pytest.skip("concurrent writers need PostgreSQL")
     settings.API_REQUEST_LOG_FLUSH_SECONDS = 0.01
     settings.API_REQUEST_LOG_BATCH = 7
     settings.API_RATE_LIMIT = "100000/minute"
@@ -386,3 +387,35 @@ def test_a_failed_flush_keeps_its_rows_for_the_next_one(live_client):
     request_log._buffer.pop()
     assert request_log_flush() == 1
     assert only_row().request_id == good[8]
+
+
+# --- For real: gunicorn's workers ---
+
+
+@needs_real_stack
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_gunicorn_workers_write_every_request_by_batch_and_at_exit(team_keys):
+    """Two forked workers, each with its flusher: a full batch is written at once (the period
+    is an hour here), and what is left when gunicorn stops is written at the workers' exit."""
+    import signal
+
+    import requests
+
+    stack = Stack()
+    stack.env.update(API_REQUEST_LOG_FLUSH_SECONDS="3600", API_REQUEST_LOG_BATCH="3")
+    try:
+        server = stack.start_web(workers=2)
+        live = {"Authorization": f"Bearer {team_keys.live_key}"}
+        with requests.Session() as http:
+            ids = [
+                http.get(f"{stack.base_url}{BALANCE}", headers=live).headers["X-Request-Id"]
+                for _ in range(13)
+            ]
+        # Each worker keeps at most two rows (a third wakes its flusher).
+        assert wait_until(lambda: ApiRequest.objects.count() >= 13 - 2 * 2, timeout=30)
+        server.send_signal(signal.SIGTERM)  # a graceful stop: the workers exit
+        server.wait(timeout=60)
+    finally:
+        stack.stop()
+    assert sorted(ApiRequest.objects.values_list("request_id", flat=True)) == sorted(ids)
