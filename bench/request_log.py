@@ -12,7 +12,8 @@ what it buffered written before the round ends, so that its writes are in the ro
 then as many with the rows only buffered (written after the round: the request's own cost).
 For each: wall-clock µs per request and this process's CPU µs per request (every thread's, so
 the flusher's INSERTs count), the median round; queries per request sent by the request itself.
-Then one flush of API_REQUEST_LOG_BATCH rows alone: µs per row written.
+Then one flush of API_REQUEST_LOG_BATCH rows alone: µs per row written. The table also goes
+to bench/results/request_log.md.
 """
 
 import argparse
@@ -27,6 +28,8 @@ if str(REPO) not in sys.path:
 
 from bench.harness import scratch_django  # noqa: E402 - needs sys.path
 from tests.kit.wsgi import wsgi_call  # noqa: E402 - needs sys.path
+
+RESULTS_FILE = REPO / "bench" / "results" / "request_log.md"
 
 
 def run(n: int, rounds: int) -> str:
@@ -126,7 +129,11 @@ def main() -> int:
         "DJANGO_ALLOWED_HOSTS": "testserver",
     }
     with scratch_django("reqlog", env):
-        print(run(args.requests, args.rounds))
+        report = run(args.requests, args.rounds)
+    print(report)
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(report)
+    print(f"written to {RESULTS_FILE.relative_to(REPO)}")
     return 0
 
 
