@@ -1,6 +1,6 @@
 """The agencies' pages in the panel: teams (a change of pricing is confirmed first), users and
-their roles, API keys, clients, supplier integrations, invitations, and the page where an
-invitee accepts one."""
+their roles, API keys and the API request log, clients, supplier integrations, invitations, and
+the page where an invitee accepts one."""
 
 import json
 import re
@@ -21,13 +21,23 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.http import urlencode
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
-from agencies.models import SUPPORT_GROUP_NAME, ApiKey, Client, Integration, Invitation, Team, User
+from agencies.models import (
+    SUPPORT_GROUP_NAME,
+    ApiKey,
+    ApiRequest,
+    Client,
+    Integration,
+    Invitation,
+    Team,
+    User,
+)
 from agencies.payloads import BRAZIL, postal_code_display
 from agencies.pricing import (
     FX_MARGIN_MAX_PERCENT,
@@ -65,11 +75,13 @@ from core.money import money_display
 from core.tax_ids import tax_id_compact, tax_id_display
 from panel.admin import (
     AuditedAdminMixin,
+    ReadOnlyAdmin,
     TeamScopedAdmin,
     is_support,
     live_mode_filter,
     money_cell,
     status_label,
+    user_team_id,
 )
 from panel.forms import LocalizedDecimalField
 
@@ -522,7 +534,15 @@ class ApiKeyAdmin(TeamScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
-        return [*self.readonly_fields, "team", "live_mode", "permissions_display"]
+        return [*self.readonly_fields, "team", "live_mode", "permissions_display", "requests_link"]
+
+    @admin.display(description=_("requests"))
+    def requests_link(self, obj):
+        return format_html(
+            '<a href="{}">{}</a>',
+            api_request_log_url(api_key=obj.pk),
+            _("The requests made with this key"),
+        )
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -538,6 +558,7 @@ class ApiKeyAdmin(TeamScopedAdmin):
             "created_at",
             "created_by",
             "last_used_at",
+            "requests_link",
             "revoked_at",
         ]
 
@@ -990,3 +1011,180 @@ def invitation_accept_view(request, token: str):
         "registration/invitation_accept.html",
         {**panel, "form": form, "invitation": invitation, "title": invitation.team.name},
     )
+
+
+# --- The API request log (docs/request-log.md) ---
+
+
+def api_request_log_url(**filters) -> str:
+    """The request log's list with these filters (`q=<request id>` finds one request)."""
+    return f"{reverse('admin:agencies_apirequest_changelist')}?{urlencode(filters)}"
+
+
+class StatusClassFilter(admin.SimpleListFilter):
+    """2xx, 4xx or 5xx, or one status (`?status=404`, also one not listed here)."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        classes = [("2xx", _("2xx (success)")), ("4xx", _("4xx (client error)"))]
+        classes.append(("5xx", _("5xx (server error)")))
+        return classes + [(str(code), str(code)) for code in (400, 401, 404, 409, 422, 429)]
+
+    def queryset(self, request, queryset):
+        value = self.value() or ""
+        if re.fullmatch(r"[1-5]xx", value):
+            low = int(value[0]) * 100
+            return queryset.filter(status__gte=low, status__lt=low + 100)
+        if re.fullmatch(r"[1-5][0-9]{2}", value):
+            return queryset.filter(status=int(value))
+        return queryset
+
+
+class PathFilter(admin.SimpleListFilter):
+    """The API's resources, by the start of the path (`?path=/api/v1/bookings/bkg_…` too); a
+    word anywhere in the path is the search box's."""
+
+    title = _("path")
+    parameter_name = "path"
+    RESOURCES = (
+        "/api/v1/bookings",
+        "/api/v1/flights",
+        "/api/v1/wallet",
+        "/api/v1/clients",
+        "/api/v1/webhooks",
+        "/api/v1/events",
+        "/api/v1/reports",
+    )
+
+    def lookups(self, request, model_admin):
+        return [(prefix, prefix.removeprefix("/api/v1")) for prefix in self.RESOURCES]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(path__startswith=value) if value else queryset
+
+
+class ApiKeyFilter(admin.SimpleListFilter):
+    """The team's keys (support: the keys of the team it filtered by)."""
+
+    title = _("API key")
+    parameter_name = "api_key"
+
+    def lookups(self, request, model_admin):
+        team_id = request.GET.get("team__id__exact") if is_support(request) else None
+        team_id = team_id or user_team_id(request)
+        if team_id is None:
+            return []
+        keys = ApiKey.objects.filter(team_id=team_id).order_by("-live_mode", "created_at")
+        return [(key.pk, str(key)) for key in keys]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(api_key_id=value) if value else queryset
+
+
+class RequestModeFilter(admin.SimpleListFilter):
+    """Both modes at first: a developer follows the test key's requests as much as the live."""
+
+    title = _("live or test data")
+    parameter_name = "mode"
+
+    def lookups(self, request, model_admin):
+        return [("live", _("Live data")), ("test", _("Test data"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("live", "test"):
+            return queryset.filter(live_mode=self.value() == "live")
+        return queryset
+
+
+@admin.register(ApiRequest)
+class ApiRequestAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    """An agency's developers see their team's API requests (a request refused before its key
+    was known, a 401, has no team: support sees it); support sees every team's."""
+
+    list_display = [
+        "created_at",
+        "request_display",
+        "answer_display",
+        "latency_display",
+        "key_prefix",
+        "team",
+    ]
+    list_display_links = ["request_display"]
+    list_filter = [StatusClassFilter, PathFilter, ApiKeyFilter, RequestModeFilter, "team"]
+    # The search box: a request id exactly (as an error's `request_id` reads), or any part of
+    # the path (an id: `bkg_…`).
+    search_fields = ["=request_id", "path"]
+    search_help_text = _("A request id (X-Request-Id), or part of the path such as an id.")
+    list_select_related = ["api_key"]
+    show_full_result_count = False  # one count of the filtered rows is enough
+    show_facets = admin.ShowFacets.NEVER  # a count per filter choice: a scan per choice
+    readonly_fields = [
+        "created_at",
+        "method",
+        "path",
+        "status_display",
+        "latency_display",
+        "error_code",
+        "request_id",
+        "key_display",
+        "mode_display",
+        "team",
+    ]
+    fields = [*readonly_fields]
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_display(self, obj):
+        tone = {2: "success", 3: "info", 4: "warning"}.get(obj.status // 100, "danger")
+        return format_html(
+            '<span class="status status-{}" data-status="{}">{}</span>',
+            tone,
+            obj.status,
+            obj.status,
+        )
+
+    @admin.display(description=_("answer"), ordering="status")
+    def answer_display(self, obj):
+        """The status, and under it an error's code (one column: the list fits a laptop)."""
+        if not obj.error_code:
+            return self.status_display(obj)
+        return format_html(
+            '{}<br><small class="error-code">{}</small>', self.status_display(obj), obj.error_code
+        )
+
+    @admin.display(description=_("duration"), ordering="latency_ms")
+    def latency_display(self, obj):
+        return format_html('<span class="number">{} ms</span>', number_format(obj.latency_ms))
+
+    @admin.display(description=_("request"), ordering="path")
+    def request_display(self, obj):
+        """The method and path, the request id under them (what an error's body quotes)."""
+        return format_html(
+            '<span class="request-line">{} {}</span><br><small class="request-id">{}</small>',
+            obj.method,
+            obj.path,
+            obj.request_id,
+        )
+
+    @admin.display(description=_("API key"))
+    def key_prefix(self, obj):
+        if obj.api_key is None:
+            return "—"
+        return format_html(
+            '<span title="{}">{}…</span>', obj.api_key.name, obj.api_key.display_prefix
+        )
+
+    @admin.display(description=_("API key"))
+    def key_display(self, obj):
+        if obj.api_key is None:
+            return "—"
+        return format_html("{}<br><small>{}…</small>", obj.api_key.name, obj.api_key.display_prefix)
+
+    @admin.display(description=_("mode"))
+    def mode_display(self, obj):
+        if obj.live_mode is None:
+            return "—"
+        return _("Live data") if obj.live_mode else _("Test data")

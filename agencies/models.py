@@ -377,3 +377,62 @@ class Invitation(models.Model):
 
     def get_additional_data(self):
         return {"team_id": self.team_id}
+
+
+# Longest path kept of a request (the URL's path only, never its query string, which may carry
+# a client's name or CPF in a search): an API path with its ids is well under this.
+API_REQUEST_PATH_LENGTH = 200
+API_REQUEST_ERROR_CODE_LENGTH = 40
+
+
+class ApiRequest(models.Model):
+    """One API request as its agency's developers look it up (docs/request-log.md): what was
+    asked and answered, never a body. Written in batches by agencies/request_log.py, purged
+    after API_REQUEST_LOG_DAYS. The team and key are plain ids, without a database constraint:
+    the log outlives nothing it names (a purged row goes before anybody misses it), and a
+    deleted team's rows need no cascade through millions of rows; they expire like the rest."""
+
+    id = models.BigAutoField(primary_key=True)
+    created_at = models.DateTimeField(_("time"))
+    team = models.ForeignKey(
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+        verbose_name=_("team"),
+    )
+    api_key = models.ForeignKey(
+        ApiKey,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+        verbose_name=_("API key"),
+    )
+    live_mode = models.BooleanField(_("live mode"), null=True, blank=True)
+    method = models.CharField(_("method"), max_length=7)
+    path = models.CharField(_("path"), max_length=API_REQUEST_PATH_LENGTH)
+    status = models.PositiveSmallIntegerField(_("status"))
+    latency_ms = models.PositiveIntegerField(_("duration (ms)"))
+    request_id = models.CharField(_("request id"), max_length=36, blank=True)
+    error_code = models.CharField(
+        _("error code"), max_length=API_REQUEST_ERROR_CODE_LENGTH, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("API request")
+        verbose_name_plural = _("API requests")
+        ordering = ["-created_at"]
+        indexes = [
+            # A team's latest requests (the panel's list, every filter narrows it), and the
+            # daily purge's range of old rows.
+            models.Index(fields=["team", "-created_at"], name="apirequest_team_created"),
+            models.Index(fields=["created_at"], name="apirequest_created"),
+            models.Index(fields=["request_id"], name="apirequest_request_id"),
+        ]
+
+    def __str__(self):
+        return f"{self.method} {self.path} {self.status}"

@@ -26,6 +26,7 @@ AGENCY_PERMISSIONS = {
         "view_invitation",
         "add_invitation",
         "delete_invitation",
+        "view_apirequest",
     ],
     "core": ["view_auditentry"],
     "wallet": [

@@ -74,6 +74,7 @@ def test_wallet_bench_runs_in_a_fresh_checkout_without_bench_results(tmp_path):
     [
         ("search", ["--requests", "2"]),
         ("bookings", ["--bookings", "2", "--threads", "1"]),
+        ("request_log", ["--requests", "20", "--rounds", "1"]),
     ],
 )
 def test_django_benches_run_on_production_settings(tmp_path, bench, arguments):

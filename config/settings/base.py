@@ -100,6 +100,8 @@ MIDDLEWARE = [
     # Outermost: a request's time counts every other middleware (docs/operations.md).
     "operations.middleware.request_metrics_middleware",
     "django_guid.middleware.guid_middleware",
+    # Every /api/ request, with its id and its time (docs/request-log.md).
+    "agencies.request_log.ApiRequestLogMiddleware",
     "api.middleware.no_store_api_middleware",
     "api.middleware.ApiRequestMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -338,6 +340,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "wallet.tasks.check_ledger",
         "schedule": crontab(minute=41),  # hourly; it reads every live ledger row
     },
+    "purge-api-request-log": {
+        "task": "agencies.tasks.purge_api_request_log",
+        "schedule": crontab(hour=4, minute=47),  # daily, at a quiet hour (UTC)
+    },
     "erase-expired-passenger-data": {
         "task": "bookings.tasks.erase_expired_passenger_data",
         "schedule": crontab(hour=4, minute=23),  # daily, at a quiet hour (UTC)
@@ -517,6 +523,18 @@ LOGGING: dict[str, Any] = {
 # Celery's worker replaces the root logger's handlers with its own line format unless told not
 # to: with JSON logs, the worker logs through the handler above like every other process.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# --- The API request log (docs/request-log.md) -------------------------------------------------
+# Every /api/ request is a row (method, path, status, duration, request id, key, error code; no
+# bodies, no query strings), kept this many days, purged daily.
+API_REQUEST_LOG_ENABLED = env.bool("API_REQUEST_LOG_ENABLED", default=True)
+API_REQUEST_LOG_DAYS = env.int("API_REQUEST_LOG_DAYS", default=30)
+# Each process buffers its rows and a thread of it writes them in one INSERT at least this
+# often (seconds), or as soon as a batch is waiting; at most MAX_BUFFERED rows wait (the oldest
+# are dropped while the database is away).
+API_REQUEST_LOG_FLUSH_SECONDS = env.float("API_REQUEST_LOG_FLUSH_SECONDS", default=1.0)
+API_REQUEST_LOG_BATCH = env.int("API_REQUEST_LOG_BATCH", default=500)
+API_REQUEST_LOG_MAX_BUFFERED = env.int("API_REQUEST_LOG_MAX_BUFFERED", default=20_000)
 
 # --- Metrics (docs/operations.md) ------------------------------------------------------------
 # GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404.

@@ -28,3 +28,7 @@ WHITENOISE_USE_FINDERS = True
 # Every error answer's (code, status, message) must be in the error catalogue
 # (core/exceptions.py): an uncatalogued one fails the test that provoked it.
 ERROR_CATALOGUE_STRICT = True
+
+# No flusher thread: a test writes the request log's buffer itself (request_log_flush), in its
+# own transaction (docs/request-log.md).
+API_REQUEST_LOG_FLUSH_SECONDS = 0
