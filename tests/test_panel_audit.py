@@ -394,6 +394,11 @@ ACTION_TEXTS = {
     "webhook_reactivate": ("Reactivated webhook", "Webhook reativado"),
     "webhook_test": ("Sent a test event", "Evento de teste enviado"),
     "webhook_recover": ("Recovered events", "Eventos recuperados"),
+    "webhook_rotate_secret": ("Rolled the signing secret", "Segredo de assinatura trocado"),
+    "webhook_rotate_secret_api": (
+        "Rolled the signing secret through the API",
+        "Segredo de assinatura trocado pela API",
+    ),
     "delivery_redeliver": ("Redelivered event", "Evento reenviado"),
     "periodic_task_disable": ("Disabled periodic task", "Tarefa periódica desativada"),
     "periodic_task_enable": ("Enabled periodic task", "Tarefa periódica ativada"),

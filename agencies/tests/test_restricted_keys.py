@@ -60,6 +60,8 @@ ROUTE_IDS = [f"{method.upper()} {path}" for method, path, _ in ROUTES]
 NOT_KEYED = {
     "schema",
     "docs",
+    "error-reference",  # the error reference every error's doc_url points at: public
+    "error-reference-entry",
     "duffel-webhooks",
     "payment-notifications",
     "pix-qr",
