@@ -693,8 +693,21 @@ def document_webhook_payloads(result, generator, request, public):
                 },
                 "team_id": {"type": "string"},
                 "webhook_id": {"type": "string", "nullable": True},
+                "live_mode": {
+                    "type": "boolean",
+                    "description": "true for the live mode's events, false for the test mode's.",
+                },
             },
-            "required": ["id", "type", "api_version", "created_at", "data", "team_id"],
+            "required": [
+                "id",
+                "type",
+                "api_version",
+                "created_at",
+                "data",
+                "team_id",
+                "webhook_id",
+                "live_mode",
+            ],
         }
         if event_type in examples:
             component["example"] = examples[event_type]

@@ -249,6 +249,7 @@ class EventSerializer(serializers.Serializer):
     )
     team_id = serializers.CharField()
     webhook_id = serializers.CharField(allow_null=True)
+    live_mode = serializers.BooleanField()
 
 
 class EventListApi(ApiView):

@@ -71,6 +71,16 @@ def test_events_are_scoped_to_the_team_and_mode_of_the_key(
     assert read.status_code == 200 and read.json()["data"]["id"] == live.id
 
 
+def test_every_event_says_its_mode(live_client, test_client, team):
+    live = record(team)
+    test = record(team, live_mode=False)
+
+    assert live_client.get(f"{EVENTS}/{live.id}").json()["data"]["live_mode"] is True
+    assert test_client.get(f"{EVENTS}/{test.id}").json()["data"]["live_mode"] is False
+    assert [e["live_mode"] for e in live_client.get(EVENTS).json()["data"]] == [True]
+    assert [e["live_mode"] for e in test_client.get(EVENTS).json()["data"]] == [False]
+
+
 def test_events_filter_by_type_and_time(live_client, team, clock):
     credit = record(team, type=EventType.WALLET_CREDIT)
     clock.shift(3600)
