@@ -651,6 +651,18 @@ def event_component_name(event_type: str) -> str:
     return "".join(word.capitalize() for word in words) + "Event"
 
 
+def event_union(event_types) -> dict:
+    """An event of any of `event_types`: one of their components (`BookingTicketedEvent`…),
+    told apart by `type`, so that a generated client narrows `data.object` by the type. Each
+    type has a component of its own although several carry the same object: a discriminator's
+    mapping names one schema per value."""
+    refs = {t: f"#/components/schemas/{event_component_name(t)}" for t in sorted(event_types)}
+    return {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    }
+
+
 def document_webhook_payloads(result, generator, request, public):
     """drf-spectacular postprocessing hook: every event type's delivery payload as a component
     (`BookingTicketedEvent`…), with a real example, referenced from docs/webhooks.md. The types

@@ -1,12 +1,13 @@
 from django.core.validators import RegexValidator
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 
 from api.apis import ApiView, envelope
 from api.fields import QueryChoicesField
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
-from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response, event_union
 from api.serializers import FirstProblemSerializer
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
@@ -232,24 +233,20 @@ class WebhookDetailApi(ApiView):
 
 
 class EventSerializer(serializers.Serializer):
-    """An event exactly as it is delivered (`webhook_id` null: read here, not delivered)."""
+    """An event exactly as it is delivered (`webhook_id` null: read here, not delivered),
+    webhooks.payloads.event_object. In the schema: one of the event types' components, by
+    `type` (EventSchema)."""
 
-    id = serializers.CharField(help_text="evt_…")
-    type = serializers.ChoiceField(choices=EVENT_CHOICES)
-    api_version = serializers.CharField(help_text="API version date, YYYY-MM-DD.")
-    created_at = serializers.DateTimeField()
-    data = inline_serializer(  # type: ignore[assignment]  # field "data" shadows Serializer.data
-        "EventData",
-        {
-            "object": serializers.DictField(help_text="The object as it was at the event."),
-            "previous_attributes": serializers.DictField(
-                help_text="Attributes that changed (update-type events)."
-            ),
-        },
-    )
-    team_id = serializers.CharField()
-    webhook_id = serializers.CharField(allow_null=True)
-    live_mode = serializers.BooleanField()
+
+class EventSchema(OpenApiSerializerExtension):
+    """The `Event` component: `oneOf` the subscribable types' delivery bodies with a
+    discriminator on `type` (api.schema.event_union; the components themselves are written by
+    api.schema.document_webhook_payloads)."""
+
+    target_class = EventSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return event_union(EVENT_CHOICES)
 
 
 class EventListApi(ApiView):
