@@ -57,7 +57,7 @@ class Event(models.Model):
     # (xact_id, created_at, id), which an event committing late cannot enter behind a reader
     # (core/commit_order.py, docs/webhooks.md "Reading events").
     xact_id = models.BigIntegerField(
-        _("transaction"), db_default=CurrentTransactionId(), editable=False
+        _("database transaction"), db_default=CurrentTransactionId(), editable=False
     )
 
     class Meta:

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             model_name="event",
             name="xact_id",
             field=models.BigIntegerField(
-                db_default=django.db.models.Value(0), editable=False, verbose_name="transaction"
+                db_default=django.db.models.Value(0), editable=False, verbose_name="database transaction"
             ),
         ),
         migrations.AlterField(
@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
             field=models.BigIntegerField(
                 db_default=core.commit_order.CurrentTransactionId(),
                 editable=False,
-                verbose_name="transaction",
+                verbose_name="database transaction",
             ),
         ),
         migrations.AddIndex(
