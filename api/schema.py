@@ -704,6 +704,18 @@ def event_component_name(event_type: str) -> str:
     return "".join(word.capitalize() for word in words) + "Event"
 
 
+def event_union(event_types) -> dict:
+    """An event of any of `event_types`: one of their components (`BookingTicketedEvent`…),
+    told apart by `type`, so that a generated client narrows `data.object` by the type. Each
+    type has a component of its own although several carry the same object: a discriminator's
+    mapping names one schema per value."""
+    refs = {t: f"#/components/schemas/{event_component_name(t)}" for t in sorted(event_types)}
+    return {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    }
+
+
 def document_webhook_payloads(result, generator, request, public):
     """drf-spectacular postprocessing hook: every event type's delivery payload as a component
     (`BookingTicketedEvent`…), with a real example, referenced from docs/webhooks.md. The types
@@ -746,8 +758,21 @@ def document_webhook_payloads(result, generator, request, public):
                 },
                 "team_id": {"type": "string"},
                 "webhook_id": {"type": "string", "nullable": True},
+                "live_mode": {
+                    "type": "boolean",
+                    "description": "true for the live mode's events, false for the test mode's.",
+                },
             },
-            "required": ["id", "type", "api_version", "created_at", "data", "team_id"],
+            "required": [
+                "id",
+                "type",
+                "api_version",
+                "created_at",
+                "data",
+                "team_id",
+                "webhook_id",
+                "live_mode",
+            ],
         }
         if event_type in examples:
             component["example"] = examples[event_type]

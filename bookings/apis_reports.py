@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from api.apis import ApiView, envelope
 from api.fields import MAX_QUERY_DATE, MIN_QUERY_DATE, QueryDateField
-from api.pagination import PaginationFilterSerializer, PaginationSerializer
+from api.pagination import PaginationFilterSerializer, PaginationSerializer, page_pagination
 from api.schema import enveloped, error_response
 from bookings.models import Booking
 from bookings.report_admin import nfse_response
@@ -142,12 +142,7 @@ def report_object(report, *, page: int, limit: int) -> dict:
             "currency": "BRL",
         },
         "rows": [row_object(row) for row in report.rows[first : first + limit]],
-        "pagination": {
-            "page": page,
-            "limit": limit,
-            "total": count,
-            "pages": -(-count // limit),
-        },
+        "pagination": page_pagination(page=page, limit=limit, total=count),
     }
 
 

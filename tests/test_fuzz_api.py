@@ -189,6 +189,11 @@ def _refused_for_what_a_schema_cannot_say(case, response) -> bool:
         # `since` within the retention window (30 days back) and not in the future: relative
         # to now.
         return code == "invalid_request"
+    if operation == "events_list" and code == "invalid_request":
+        # A cursor must name an event of the key's team and mode, and goes with neither `page`
+        # nor the other cursor.
+        details = response.json()["error"]["details"] or {}
+        return bool(details) and set(details) <= {"starting_after", "ending_before", "page"}
     return False
 
 

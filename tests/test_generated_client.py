@@ -248,9 +248,20 @@ def test_an_agencys_journey_through_the_generated_client(
     hooks = call["webhooks_list"].sync(client=client)
     assert [h.id for h in hooks.data] == [created_hook.data.id]
     events = call["events_list"].sync(client=client, type_="booking.confirmed")
-    assert {e.data.object_["id"] for e in events.data} >= {hold.id}
+    # Each event is its type's model, its object typed: no dictionary to dig in.
+    assert all(isinstance(e, models.BookingConfirmedEvent) for e in events.data), events.data
+    assert all(isinstance(e.data.object_, models.BookingEventObject) for e in events.data)
+    assert {e.data.object_.id for e in events.data} >= {hold.id}
+    assert {e.live_mode for e in events.data} == {False}  # a test key's events
     one = call["events_retrieve"].sync(events.data[0].id, client=client)
-    assert one.data.type_ == models.EventTypeEnum.BOOKING_CONFIRMED
+    assert isinstance(one.data, models.BookingConfirmedEvent)
+    assert one.data.data.object_.status == models.BookingStatusEnum.CONFIRMED
+    debits = call["events_list"].sync(client=client, type_="wallet.debit,booking.ticketed")
+    kinds = {type(e).__name__: type(e.data.object_).__name__ for e in debits.data}
+    assert kinds == {
+        "WalletDebitEvent": "Transaction",
+        "BookingTicketedEvent": "BookingEventObject",
+    }, kinds
     recovered = call["webhooks_recover"].sync(
         created_hook.data.id,
         client=client,

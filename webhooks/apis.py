@@ -1,20 +1,28 @@
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import exceptions, serializers
 
 from api.apis import ApiView, envelope
 from api.fields import QueryChoicesField
-from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
-from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
+from api.pagination import PaginationFilterSerializer, paginate, paginate_by_cursor
+from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response, event_union
 from api.serializers import FirstProblemSerializer
 from core.audit import audit_action
 from core.rate_windows import over_limit
 from core.timestamps import iso_utc
-from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
+from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Event, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
-from webhooks.selectors import event_get, event_list, webhook_get, webhook_list
+from webhooks.selectors import (
+    event_get,
+    event_list,
+    event_order,
+    events_settled,
+    webhook_get,
+    webhook_list,
+)
 from webhooks.services import (
     webhook_create,
     webhook_delete,
@@ -248,23 +256,52 @@ class WebhookDetailApi(ApiView):
 
 
 class EventSerializer(serializers.Serializer):
-    """An event exactly as it is delivered (`webhook_id` null: read here, not delivered)."""
+    """An event exactly as it is delivered (`webhook_id` null: read here, not delivered),
+    webhooks.payloads.event_object. In the schema: one of the event types' components, by
+    `type` (EventSchema)."""
 
-    id = serializers.CharField(help_text="evt_…")
-    type = serializers.ChoiceField(choices=EVENT_CHOICES)
-    api_version = serializers.CharField(help_text="API version date, YYYY-MM-DD.")
-    created_at = serializers.DateTimeField()
-    data = inline_serializer(  # type: ignore[assignment]  # field "data" shadows Serializer.data
-        "EventData",
-        {
-            "object": serializers.DictField(help_text="The object as it was at the event."),
-            "previous_attributes": serializers.DictField(
-                help_text="Attributes that changed (update-type events)."
-            ),
-        },
+
+class EventSchema(OpenApiSerializerExtension):
+    """The `Event` component: `oneOf` the subscribable types' delivery bodies with a
+    discriminator on `type` (api.schema.event_union; the components themselves are written by
+    api.schema.document_webhook_payloads)."""
+
+    target_class = EventSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return event_union(EVENT_CHOICES)
+
+
+class EventPaginationSerializer(serializers.Serializer):
+    """The spec's `pagination` in page mode; `{limit, has_more}` with a cursor (no count)."""
+
+    page = serializers.IntegerField(required=False, help_text="Page mode only.")
+    limit = serializers.IntegerField()
+    total = serializers.IntegerField(required=False, help_text="Page mode only.")
+    pages = serializers.IntegerField(required=False, help_text="Page mode only.")
+    has_more = serializers.BooleanField(
+        help_text="More events lie further on: after this page (page mode, `starting_after`), "
+        "or before it (`ending_before`)."
     )
-    team_id = serializers.CharField()
-    webhook_id = serializers.CharField(allow_null=True)
+
+
+CURSORS = ("starting_after", "ending_before")
+
+
+class EventCursorField(serializers.CharField):
+    """An event id of the key's team and mode (the event, validated): where a page starts."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", Event._meta.get_field("id").max_length)
+        super().__init__(required=False, **kwargs)
+
+    def run_validation(self, data=serializers.empty) -> Event:
+        event_id = super().run_validation(data)
+        user = self.context["user"]
+        event = event_list(team=user.team, live_mode=user.live_mode).filter(pk=event_id).first()
+        if event is None:
+            raise serializers.ValidationError("No such event for this key's team and mode.")
+        return event
 
 
 class EventListApi(ApiView):
@@ -284,13 +321,42 @@ class EventListApi(ApiView):
             required=False,
             help_text="ISO 8601 timestamp (UTC when no offset is given); exclusive.",
         )
+        order = serializers.ChoiceField(
+            choices=["desc", "asc"],
+            default="desc",
+            help_text="`desc` (default): newest first; `asc`: oldest first, for catching up.",
+        )
+        starting_after = EventCursorField(
+            help_text="An event id: the events that follow it in this order (the next page). "
+            "Not with `page` or `ending_before`."
+        )
+        ending_before = EventCursorField(
+            help_text="An event id: the events that precede it in this order, nearest first "
+            "in the page's order (the previous page). Not with `page` or `starting_after`."
+        )
+
+        def validate(self, attrs):
+            cursors = [name for name in CURSORS if name in attrs]
+            if len(cursors) == 2:
+                raise serializers.ValidationError(
+                    {"ending_before": ["Cannot be combined with starting_after."]}
+                )
+            if cursors and "page" in self.initial_data:
+                raise serializers.ValidationError(
+                    {"page": [f"Cannot be combined with {cursors[0]}."]}
+                )
+            return attrs
 
     @extend_schema(
         operation_id="events_list",
         summary="List events",
         description=(
-            "The team's events of the key's mode, newest first, each exactly as it is "
-            "delivered to webhooks. Events are kept "
+            "The team's events of the key's mode, newest first (`order=asc`: oldest first), "
+            "each exactly as it is delivered. Pages by `page`, or by cursor: `starting_after` "
+            "the last event read (`has_more` says whether more follow). A catch-up with "
+            "`order=asc` and `starting_after` misses no event and repeats none, even while "
+            "events are being recorded: with `order=asc` or a cursor, an event is listed once "
+            "every transaction that began writing before it has ended. Events are kept "
             "`EVENTS_RETENTION_DAYS` (30) days; older ones are not listed."
         ),
         tags=["Events"],
@@ -299,15 +365,16 @@ class EventListApi(ApiView):
             200: enveloped(
                 serializers.ListField(child=EventSerializer()),
                 name="EventListEnvelope",
-                pagination=PaginationSerializer(),
+                pagination=EventPaginationSerializer(),
             ),
             400: error_response("Invalid request parameters"),
         },
     )
     def get(self, request):
-        params = self.FilterSerializer(data=request.query_params)
+        params = self.FilterSerializer(data=request.query_params, context={"user": request.user})
         params.is_valid(raise_exception=True)
         data = params.validated_data
+        ascending = data["order"] == "asc"
         oldest = timezone.now() - recovery_window()
         queryset = event_list(
             team=request.user.team,
@@ -315,8 +382,19 @@ class EventListApi(ApiView):
             types=data.get("type"),
             created_after=max(data.get("created_after") or oldest, oldest),
             created_before=data.get("created_before"),
+            ascending=ascending,
         )
-        items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
+        cursors = {name: data[name] for name in CURSORS if name in data}
+        if ascending or cursors:
+            # A list read on from where it stopped: only what no late commit can precede. The
+            # default newest-first page shows every committed event at once, as it always has.
+            queryset = events_settled(queryset)
+        if cursors:
+            items, pagination = paginate_by_cursor(
+                queryset, order=event_order(ascending=ascending), limit=data["limit"], **cursors
+            )
+        else:
+            items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
         return envelope([event_object(e, webhook_id=None) for e in items], pagination=pagination)
 
 

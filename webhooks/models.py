@@ -3,6 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from encrypted_fields.fields import EncryptedTextField
 
+from core.commit_order import CurrentTransactionId
 from core.ids import PrefixedIdField
 
 
@@ -52,12 +53,23 @@ class Event(models.Model):
         _("previous attributes"), encoder=DjangoJSONEncoder, default=dict, blank=True
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    # The transaction that recorded it (PostgreSQL's; 0 elsewhere): the events list's order is
+    # (xact_id, created_at, id), which an event committing late cannot enter behind a reader
+    # (core/commit_order.py, docs/webhooks.md "Reading events").
+    xact_id = models.BigIntegerField(
+        _("database transaction"), db_default=CurrentTransactionId(), editable=False
+    )
 
     class Meta:
         verbose_name = _("event")
         verbose_name_plural = _("events")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["team", "live_mode", "-created_at"])]
+        indexes = [
+            models.Index(fields=["team", "live_mode", "-created_at"]),
+            models.Index(
+                fields=["team", "live_mode", "xact_id", "created_at", "id"], name="event_list_order"
+            ),
+        ]
 
     def __str__(self):
         return f"{self.type} {self.id}"

@@ -6,8 +6,9 @@ from webhooks.models import Event, WebhookEndpoint
 
 
 def event_object(event: Event, *, webhook_id: str | None) -> dict:
-    """The spec's event payload. `webhook_id` names the receiving webhook in a delivery; the
-    events API, which is no delivery, says null."""
+    """The spec's event payload, and the mode it happened in (`live_mode`, as a booking says
+    it). `webhook_id` names the receiving webhook in a delivery; the events API, which is no
+    delivery, says null."""
     return {
         "id": event.id,
         "type": event.type,
@@ -19,6 +20,7 @@ def event_object(event: Event, *, webhook_id: str | None) -> dict:
         },
         "team_id": event.team_id,
         "webhook_id": webhook_id,
+        "live_mode": event.live_mode,
     }
 
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
+from core.commit_order import settled
 from core.exceptions import NotFound
 from webhooks.models import Event, EventType, WebhookEndpoint
 
@@ -34,6 +35,15 @@ def webhook_get(*, team: Team, live_mode: bool, webhook_id: str) -> WebhookEndpo
     return endpoint
 
 
+# The events list's order, oldest first: by the transaction that recorded each event, then
+# creation time (the order of one change's events), then id (core/commit_order.py).
+EVENT_ORDER = ("xact_id", "created_at", "id")
+
+
+def event_order(*, ascending: bool) -> tuple[str, ...]:
+    return EVENT_ORDER if ascending else tuple(f"-{field}" for field in EVENT_ORDER)
+
+
 def event_list(
     *,
     team: Team,
@@ -41,8 +51,10 @@ def event_list(
     types: list[str] | None = None,
     created_after: datetime | None = None,
     created_before: datetime | None = None,
+    ascending: bool = False,
 ) -> QuerySet[Event]:
-    """The team's events of one mode, newest first (the panel's test events left out)."""
+    """The team's events of one mode, newest first (or oldest first), the panel's test events
+    left out."""
     events = Event.objects.filter(team=team, live_mode=live_mode).exclude(
         type=EventType.WEBHOOK_TEST
     )
@@ -52,7 +64,14 @@ def event_list(
         events = events.filter(created_at__gte=created_after)
     if created_before:
         events = events.filter(created_at__lt=created_before)
-    return events.order_by("-created_at", "-id")
+    return events.order_by(*event_order(ascending=ascending))
+
+
+def events_settled(events: QuerySet[Event]) -> QuerySet[Event]:
+    """Only the events that no transaction still running can list before: what the events API
+    lists, so that a reader paging on from the last event it saw misses none that commits
+    late (core/commit_order.py)."""
+    return events.filter(settled("xact_id"))
 
 
 def event_get(*, team: Team, live_mode: bool, event_id: str) -> Event:

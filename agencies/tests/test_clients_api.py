@@ -271,7 +271,13 @@ def test_the_list_is_newest_first_and_paginated(test_client):
     first = test_client.get(CLIENTS, {"limit": 2}).json()
     second = test_client.get(CLIENTS, {"limit": 2, "page": 2}).json()
 
-    assert first["pagination"] == {"page": 1, "limit": 2, "total": 3, "pages": 2}
+    assert first["pagination"] == {
+        "page": 1,
+        "limit": 2,
+        "total": 3,
+        "pages": 2,
+        "has_more": True,
+    }
     assert [c["id"] for c in first["data"] + second["data"]] == ids[::-1]
 
 

@@ -16,18 +16,30 @@ def clients_of_team(team):
 def test_default_page_is_20_with_the_spec_pagination_object(live_client, clients_of_team):
     body = live_client.get(CLIENTS).json()
     assert len(body["data"]) == 20
-    assert body["pagination"] == {"page": 1, "limit": 20, "total": 105, "pages": 6}
+    assert body["pagination"] == {
+        "page": 1,
+        "limit": 20,
+        "total": 105,
+        "pages": 6,
+        "has_more": True,
+    }
 
 
 def test_limit_is_capped_at_100(live_client, clients_of_team):
     body = live_client.get(CLIENTS, {"limit": 500}).json()
     assert len(body["data"]) == 100
-    assert body["pagination"] == {"page": 1, "limit": 100, "total": 105, "pages": 2}
+    assert body["pagination"] == {
+        "page": 1,
+        "limit": 100,
+        "total": 105,
+        "pages": 2,
+        "has_more": True,
+    }
 
 
 def test_last_page_and_past_the_end(live_client, clients_of_team):
     last = live_client.get(CLIENTS, {"limit": 100, "page": 2}).json()
-    assert len(last["data"]) == 5
+    assert len(last["data"]) == 5 and last["pagination"]["has_more"] is False
     past = live_client.get(CLIENTS, {"limit": 100, "page": 3})
     assert past.status_code == 200
     assert past.json()["data"] == [] and past.json()["pagination"]["page"] == 3
@@ -45,6 +57,7 @@ def test_empty_list_has_zero_pages(live_client):
         "limit": 20,
         "total": 0,
         "pages": 0,
+        "has_more": False,
     }
 
 

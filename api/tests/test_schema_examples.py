@@ -138,3 +138,20 @@ def test_a_cancellations_events_carry_its_refund_as_the_schema_types_it(
     component = "/components/schemas/BookingEventObject"
     cancelled = events.get(type="booking.cancelled").data_object
     assert list(validator_for(schema, component).iter_errors({**cancelled, "refund": wrong}))
+
+
+def test_an_event_is_one_of_the_types_told_apart_by_type(schema):
+    """The events API's `Event` is a `oneOf` of every subscribable type's component with a
+    discriminator on `type`, so generated clients narrow `data.object` by the type."""
+    from api.schema import event_component_name
+    from webhooks.models import SUBSCRIBABLE_EVENT_TYPES
+
+    event = schema["components"]["schemas"]["Event"]
+    refs = {t: f"#/components/schemas/{event_component_name(t)}" for t in SUBSCRIBABLE_EVENT_TYPES}
+    assert event["discriminator"] == {"propertyName": "type", "mapping": refs}
+    assert sorted(one["$ref"] for one in event["oneOf"]) == sorted(refs.values())
+    validator = validator_for(schema, "/components/schemas/Event")
+    debit = sandbox_examples()["events"]["wallet.debit"]
+    assert not list(validator.iter_errors(debit))
+    # A debit's body under another type's name matches no component.
+    assert list(validator.iter_errors({**debit, "type": "booking.ticketed"}))

@@ -73,7 +73,13 @@ def test_transactions_newest_first_with_pagination_and_summary(live_client, team
     body = live_client.get(TRANSACTIONS, {"limit": 2}).json()
     data = body["data"]
     assert [t["reference_id"] for t in data["transactions"]] == ["ord_4", "ord_3"]
-    assert data["pagination"] == {"page": 1, "limit": 2, "total": 6, "pages": 3}
+    assert data["pagination"] == {
+        "page": 1,
+        "limit": 2,
+        "total": 6,
+        "pages": 3,
+        "has_more": True,
+    }
     # The summary covers the whole filtered set, not the page.
     assert data["summary"]["total_credits"] == "1000.00"
     assert data["summary"]["total_debits"] == "50.00"

@@ -34,6 +34,7 @@ PAYLOAD_FIELDS = {
     "data",
     "team_id",
     "webhook_id",
+    "live_mode",  # beside the spec's fields: which mode the event happened in
 }
 
 
@@ -56,6 +57,7 @@ def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
     assert payload["type"] == "wallet.credit"
     assert payload["api_version"] == "2026-11-22"
     assert payload["team_id"] == team.id and payload["webhook_id"] == endpoint.id
+    assert payload["live_mode"] is True
     assert payload["data"]["object"]["id"] == txn.id
     assert payload["data"]["object"]["balance_after"] == "1000.00"
     delivery = Delivery.objects.get()
@@ -66,6 +68,18 @@ def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
     endpoint.refresh_from_db()
     assert (endpoint.total_deliveries, endpoint.failed_deliveries) == (1, 0)
     assert endpoint.last_triggered_at == attempt.attempted_at
+
+
+def test_a_test_mode_event_is_delivered_saying_so(
+    team, https_receiver, django_capture_on_commit_callbacks
+):
+    make_endpoint(team, https_receiver.url, live_mode=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        record(team, live_mode=False)
+
+    (request,) = https_receiver.requests
+    payload = orjson.loads(request.body)
+    assert set(payload) == PAYLOAD_FIELDS and payload["live_mode"] is False
 
 
 def test_signature_fails_with_another_secret_or_a_changed_body(

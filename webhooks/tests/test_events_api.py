@@ -45,7 +45,13 @@ def test_events_are_listed_newest_first_exactly_as_delivered(live_client, team, 
     assert [e["id"] for e in body["data"]] == [second.id, first.id]
     delivered = orjson.loads(event_payload(second, webhook_id="wh_x"))
     assert body["data"][0] == {**delivered, "webhook_id": None}
-    assert body["pagination"] == {"page": 1, "limit": 20, "total": 2, "pages": 1}
+    assert body["pagination"] == {
+        "page": 1,
+        "limit": 20,
+        "total": 2,
+        "pages": 1,
+        "has_more": False,
+    }
 
 
 def test_events_are_scoped_to_the_team_and_mode_of_the_key(
@@ -70,6 +76,16 @@ def test_events_are_scoped_to_the_team_and_mode_of_the_key(
         }
     read = live_client.get(f"{EVENTS}/{live.id}")
     assert read.status_code == 200 and read.json()["data"]["id"] == live.id
+
+
+def test_every_event_says_its_mode(live_client, test_client, team):
+    live = record(team)
+    test = record(team, live_mode=False)
+
+    assert live_client.get(f"{EVENTS}/{live.id}").json()["data"]["live_mode"] is True
+    assert test_client.get(f"{EVENTS}/{test.id}").json()["data"]["live_mode"] is False
+    assert [e["live_mode"] for e in live_client.get(EVENTS).json()["data"]] == [True]
+    assert [e["live_mode"] for e in test_client.get(EVENTS).json()["data"]] == [False]
 
 
 def test_events_filter_by_type_and_time(live_client, team, clock):
@@ -217,3 +233,128 @@ def test_recover_leaves_a_delivery_being_sent_right_now_alone(live_client, team,
     assert response.status_code == 202
     after = Delivery.objects.get()
     assert (after.lease_id, after.in_flight) == (claimed.lease_id, True)
+
+
+# --- Order and cursors -------------------------------------------------------------------------
+
+
+def five_events(team, clock) -> list[Event]:
+    """Five events a minute apart, oldest first."""
+    events = []
+    for _ in range(5):
+        events.append(record(team))
+        clock.shift(60)
+    return events
+
+
+def test_order_asc_lists_oldest_first_and_pages_say_has_more(live_client, team, clock):
+    events = five_events(team, clock)
+
+    first = live_client.get(EVENTS, {"order": "asc", "limit": 2}).json()
+    last = live_client.get(EVENTS, {"order": "asc", "limit": 2, "page": 3}).json()
+
+    assert [e["id"] for e in first["data"]] == [e.id for e in events[:2]]
+    assert first["pagination"] == {"page": 1, "limit": 2, "total": 5, "pages": 3, "has_more": True}
+    assert [e["id"] for e in last["data"]] == [events[4].id]
+    assert last["pagination"]["has_more"] is False
+
+
+def test_starting_after_reads_on_page_by_page_in_either_order(live_client, team, clock):
+    events = five_events(team, clock)
+    ids = [e.id for e in events]
+
+    def walk(order):
+        read, cursor, pages = [], {}, []
+        while True:
+            body = live_client.get(EVENTS, {"order": order, "limit": 2, **cursor}).json()
+            read += [e["id"] for e in body["data"]]
+            pages.append(body["pagination"])
+            if not body["pagination"]["has_more"]:
+                return read, pages
+            cursor = {"starting_after": read[-1]}
+
+    assert walk("asc") == (
+        ids,
+        [
+            {"page": 1, "limit": 2, "total": 5, "pages": 3, "has_more": True},
+            {"limit": 2, "has_more": True},  # a cursor's page: no count
+            {"limit": 2, "has_more": False},
+        ],
+    )
+    assert walk("desc")[0] == ids[::-1]
+
+
+def test_ending_before_reads_the_nearest_earlier_events_in_the_lists_order(
+    live_client, team, clock
+):
+    ids = [e.id for e in five_events(team, clock)]
+
+    def page(**query):
+        body = live_client.get(EVENTS, {"limit": 2, **query}).json()
+        return [e["id"] for e in body["data"]], body["pagination"]["has_more"]
+
+    # Newest first: the events newer than ids[1] are ids[2..4]; the nearest two, newest first.
+    assert page(ending_before=ids[1]) == ([ids[3], ids[2]], True)
+    assert page(ending_before=ids[3]) == ([ids[4]], False)
+    # Oldest first: the events older than ids[3].
+    assert page(ending_before=ids[3], order="asc") == ([ids[1], ids[2]], True)
+    assert page(ending_before=ids[0], order="asc") == ([], False)
+
+
+def test_a_catch_up_sees_the_events_recorded_while_it_pages(live_client, team, clock):
+    ids = [e.id for e in five_events(team, clock)]
+    body = live_client.get(EVENTS, {"order": "asc", "limit": 5}).json()
+    assert [e["id"] for e in body["data"]] == ids and body["pagination"]["has_more"] is False
+
+    later = [record(team).id]
+    clock.shift(1)
+    later.append(record(team, type=EventType.BOOKING_CREATED, data={"id": "ord_1"}).id)
+    record(team, live_mode=False)  # the other mode's: not in this list
+
+    after = live_client.get(EVENTS, {"order": "asc", "starting_after": ids[-1]}).json()
+    assert [e["id"] for e in after["data"]] == later
+    assert after["pagination"] == {"limit": 20, "has_more": False}
+
+
+def test_cursors_combine_with_the_filters(live_client, team, clock):
+    credit = record(team)
+    clock.shift(60)
+    record(team, type=EventType.WALLET_DEBIT)
+    clock.shift(60)
+    later_credit = record(team)
+
+    body = live_client.get(
+        EVENTS, {"order": "asc", "type": "wallet.credit", "starting_after": credit.id}
+    ).json()
+    assert [e["id"] for e in body["data"]] == [later_credit.id]
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "message"),
+    [
+        ({"starting_after": "evt_unknown"}, "starting_after", "No such event"),
+        ({"ending_before": "evt_unknown"}, "ending_before", "No such event"),
+        ({"starting_after": "x" * 41}, "starting_after", "Ensure this field"),
+        ({"starting_after": "A", "ending_before": "A"}, "ending_before", "Cannot be combined"),
+        ({"starting_after": "A", "page": "1"}, "page", "Cannot be combined"),
+        ({"order": "newest"}, "order", "not a valid choice"),
+        ({"order": ""}, "order", "May not be blank"),
+    ],
+)
+def test_bad_cursors_are_400(live_client, team, query, field, message):
+    event = record(team)
+    query = {name: event.id if value == "A" else value for name, value in query.items()}
+    response = live_client.get(EVENTS, query)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert message in error["details"][field][0], error["details"]
+
+
+def test_a_cursor_of_another_team_or_mode_is_unknown(live_client, team, other_team):
+    for event in (record(other_team), record(team, live_mode=False)):
+        response = live_client.get(EVENTS, {"starting_after": event.id})
+        assert response.status_code == 400
+        assert response.json()["error"]["details"] == {
+            "starting_after": ["No such event for this key's team and mode."]
+        }
