@@ -102,8 +102,33 @@ def test_the_typescript_client_is_the_generation_of_the_schema_and_compiles_stri
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert generated.read_text() == (TYPESCRIPT / "src" / "schema.d.ts").read_text(), STALE
 
-    compiled = _npm("run", "check")  # tsc --noEmit, tsconfig.json's "strict": true
+    # tsc --noEmit on src/ and examples/ (tsconfig.json: "strict": true); examples/events.ts
+    # narrows events by `type` with no cast.
+    compiled = _npm("run", "check")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+
+WRONG_OBJECT = """
+import type { components } from "%s";
+type Event = components["schemas"]["Event"];
+// Must NOT compile: a wallet.debit's object has no booking_reference.
+export function wrong(event: Event): string {
+  if (event.type === "wallet.debit") {
+    return event.data.object.booking_reference;
+  }
+  return "";
+}
+"""
+
+
+@needs_node
+@pytest.mark.timeout(600)
+def test_a_field_of_another_event_types_object_does_not_compile(node_modules, tmp_path):
+    source = tmp_path / "wrong_object.ts"
+    source.write_text(WRONG_OBJECT % (TYPESCRIPT / "src" / "schema").as_posix())
+    compiled = _npm("exec", "--", "tsc", "--strict", "--noEmit", str(source))
+    assert compiled.returncode != 0
+    assert "Property 'booking_reference' does not exist" in compiled.stdout, compiled.stdout
 
 
 @needs_node

@@ -644,6 +644,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhook_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook's secret
+         * @description A new signing `secret`, shown only in this response. The one it replaces keeps signing deliveries (`X-Service-Signature-Previous`) for `expire_previous_in_hours` (24 by default, 0 to 168).
+         */
+        post: operations["webhooks_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event now
+         * @description A signed `webhook.test` event to this webhook only, sent during the request: the answer is the receiver's (status, excerpt, latency). Never retried and counted toward nothing; a receiver that fails is still a 200, with `status` `failed`.
+         */
+        post: operations["webhooks_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1402,29 +1442,7 @@ export interface components {
              */
             doc_url: string;
         };
-        /** @description An event exactly as it is delivered (`webhook_id` null: read here, not delivered). */
-        Event: {
-            /** @description evt_… */
-            id: string;
-            type: components["schemas"]["EventTypeEnum"];
-            /** @description API version date, YYYY-MM-DD. */
-            api_version: string;
-            /** Format: date-time */
-            created_at: string;
-            data: components["schemas"]["EventData"];
-            team_id: string;
-            webhook_id: string | null;
-        };
-        EventData: {
-            /** @description The object as it was at the event. */
-            object: {
-                [key: string]: unknown;
-            };
-            /** @description Attributes that changed (update-type events). */
-            previous_attributes: {
-                [key: string]: unknown;
-            };
-        };
+        Event: components["schemas"]["ApiKeyCreatedEvent"] | components["schemas"]["ApiKeyRevokedEvent"] | components["schemas"]["BookingAirlineChangeDetectedEvent"] | components["schemas"]["BookingCancelledEvent"] | components["schemas"]["BookingConfirmedEvent"] | components["schemas"]["BookingCreatedEvent"] | components["schemas"]["BookingExpiredEvent"] | components["schemas"]["BookingFailedEvent"] | components["schemas"]["BookingTicketedEvent"] | components["schemas"]["BookingUpdatedEvent"] | components["schemas"]["IntegrationConnectedEvent"] | components["schemas"]["IntegrationDisconnectedEvent"] | components["schemas"]["WalletCreditEvent"] | components["schemas"]["WalletDebitEvent"] | components["schemas"]["WalletLowBalanceEvent"] | components["schemas"]["WalletRechargeCompletedEvent"] | components["schemas"]["WalletRechargeExpiredEvent"] | components["schemas"]["WalletRechargePendingEvent"] | components["schemas"]["WalletReversalEvent"] | components["schemas"]["WalletWithdrawalCompletedEvent"] | components["schemas"]["WalletWithdrawalCreatedEvent"] | components["schemas"]["WalletWithdrawalFailedEvent"];
         EventEnvelope: {
             data: components["schemas"]["Event"];
             /** @default true */
@@ -1433,10 +1451,22 @@ export interface components {
         };
         EventListEnvelope: {
             data: components["schemas"]["Event"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["EventPagination"];
             /** @default true */
             success?: boolean;
             _meta?: components["schemas"]["Meta"];
+        };
+        /** @description The spec's `pagination` in page mode; `{limit, has_more}` with a cursor (no count). */
+        EventPagination: {
+            /** @description Page mode only. */
+            page?: number;
+            limit: number;
+            /** @description Page mode only. */
+            total?: number;
+            /** @description Page mode only. */
+            pages?: number;
+            /** @description More events lie further on: after this page (page mode, `starting_after`), or before it (`ending_before`). */
+            has_more: boolean;
         };
         /**
          * @description * `api_key.created` - api_key.created
@@ -1587,6 +1617,8 @@ export interface components {
             limit: number;
             total: number;
             pages: number;
+            /** @description Pages follow this one. */
+            has_more: boolean;
         };
         PassengerInputRequest: {
             /** @description pas_… of the offer's passenger; each exactly once. */
@@ -2250,6 +2282,66 @@ export interface components {
             _meta?: components["schemas"]["Meta"];
         };
         /** @description Unknown keys are ignored. */
+        WebhookRotateSecretRequest: {
+            /** @description How long the secret being replaced keeps signing deliveries beside the new one, in hours: 0 to 168, 24 when absent; 0 stops it at once. */
+            expire_previous_in_hours?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        WebhookSecretRotated: {
+            id: string;
+            /** @description The new whsec_…; shown only in this response. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry X-Service-Signature-Previous; null: the previous secret no longer signs.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            rotated_at: string;
+        };
+        WebhookSecretRotatedEnvelope: {
+            data: components["schemas"]["WebhookSecretRotated"];
+            /** @default true */
+            success?: boolean;
+            _meta?: components["schemas"]["Meta"];
+        };
+        WebhookTested: {
+            /** @description The webhook's id. */
+            id: string;
+            /** @description The test event's evt_… */
+            event_id: string;
+            /**
+             * @description succeeded: the receiver answered 2xx within 5 s.
+             *
+             *     * `succeeded` - succeeded
+             *     * `failed` - failed
+             */
+            status: components["schemas"]["WebhookTestedStatusEnum"];
+            /** @description The receiver's HTTP status; null: none. */
+            response_status: number | null;
+            /** @description The first 500 characters of the receiver's answer. */
+            response_body_excerpt: string;
+            /** @description From sending to the end of the answer (or the error). */
+            latency_ms: number;
+            /** @description Why it failed (as in the panel's attempt log); null when it succeeded. */
+            error: string | null;
+            /** Format: date-time */
+            attempted_at: string;
+        };
+        WebhookTestedEnvelope: {
+            data: components["schemas"]["WebhookTested"];
+            /** @default true */
+            success?: boolean;
+            _meta?: components["schemas"]["Meta"];
+        };
+        /**
+         * @description * `succeeded` - succeeded
+         *     * `failed` - failed
+         * @enum {string}
+         */
+        WebhookTestedStatusEnum: "succeeded" | "failed";
+        /** @description Unknown keys are ignored. */
         WebhookUpdateRequest: {
             /**
              * Format: uri
@@ -2483,13 +2575,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         ApiKeyCreatedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "api_key.created";
             api_version: string;
             /** Format: date-time */
@@ -2500,7 +2596,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `api_key.revoked` delivery (signed; see docs/webhooks.md).
@@ -2526,13 +2624,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         ApiKeyRevokedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "api_key.revoked";
             api_version: string;
             /** Format: date-time */
@@ -2543,7 +2645,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.airline_change_detected` delivery (signed; see docs/webhooks.md).
@@ -2880,13 +2984,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingAirlineChangeDetectedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.airline_change_detected";
             api_version: string;
             /** Format: date-time */
@@ -2897,7 +3005,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.cancelled` delivery (signed; see docs/webhooks.md).
@@ -3093,13 +3203,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingCancelledEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.cancelled";
             api_version: string;
             /** Format: date-time */
@@ -3110,7 +3224,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.confirmed` delivery (signed; see docs/webhooks.md).
@@ -3218,13 +3334,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingConfirmedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.confirmed";
             api_version: string;
             /** Format: date-time */
@@ -3235,7 +3355,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.created` delivery (signed; see docs/webhooks.md).
@@ -3411,13 +3533,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingCreatedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.created";
             api_version: string;
             /** Format: date-time */
@@ -3428,7 +3554,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.expired` delivery (signed; see docs/webhooks.md).
@@ -3606,13 +3734,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingExpiredEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.expired";
             api_version: string;
             /** Format: date-time */
@@ -3623,7 +3755,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.failed` delivery (signed; see docs/webhooks.md).
@@ -3801,13 +3935,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingFailedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.failed";
             api_version: string;
             /** Format: date-time */
@@ -3818,7 +3956,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.ticketed` delivery (signed; see docs/webhooks.md).
@@ -3933,13 +4073,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingTicketedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.ticketed";
             api_version: string;
             /** Format: date-time */
@@ -3950,7 +4094,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `booking.updated` delivery (signed; see docs/webhooks.md).
@@ -4128,13 +4274,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         BookingUpdatedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "booking.updated";
             api_version: string;
             /** Format: date-time */
@@ -4145,7 +4295,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `integration.connected` delivery (signed; see docs/webhooks.md).
@@ -4167,13 +4319,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         IntegrationConnectedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "integration.connected";
             api_version: string;
             /** Format: date-time */
@@ -4184,7 +4340,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `integration.disconnected` delivery (signed; see docs/webhooks.md).
@@ -4208,13 +4366,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         IntegrationDisconnectedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "integration.disconnected";
             api_version: string;
             /** Format: date-time */
@@ -4225,7 +4387,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.credit` delivery (signed; see docs/webhooks.md).
@@ -4250,13 +4414,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletCreditEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.credit";
             api_version: string;
             /** Format: date-time */
@@ -4267,7 +4435,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.debit` delivery (signed; see docs/webhooks.md).
@@ -4291,13 +4461,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletDebitEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.debit";
             api_version: string;
             /** Format: date-time */
@@ -4308,7 +4482,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.low_balance` delivery (signed; see docs/webhooks.md).
@@ -4330,13 +4506,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletLowBalanceEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.low_balance";
             api_version: string;
             /** Format: date-time */
@@ -4347,7 +4527,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.recharge.completed` delivery (signed; see docs/webhooks.md).
@@ -4374,13 +4556,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletRechargeCompletedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.recharge.completed";
             api_version: string;
             /** Format: date-time */
@@ -4391,7 +4577,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.recharge.expired` delivery (signed; see docs/webhooks.md).
@@ -4416,13 +4604,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletRechargeExpiredEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.recharge.expired";
             api_version: string;
             /** Format: date-time */
@@ -4433,7 +4625,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.recharge.pending` delivery (signed; see docs/webhooks.md).
@@ -4461,13 +4655,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0grmk82xbn588d0qrnyek",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletRechargePendingEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.recharge.pending";
             api_version: string;
             /** Format: date-time */
@@ -4478,7 +4676,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.reversal` delivery (signed; see docs/webhooks.md).
@@ -4529,13 +4729,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0wwwbps45fz8jsgy5ra97",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletReversalEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.reversal";
             api_version: string;
             /** Format: date-time */
@@ -4546,7 +4750,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.withdrawal.completed` delivery (signed; see docs/webhooks.md).
@@ -4582,13 +4788,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0t4nwezgxakxz7yxps941",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletWithdrawalCompletedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.withdrawal.completed";
             api_version: string;
             /** Format: date-time */
@@ -4599,7 +4809,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.withdrawal.created` delivery (signed; see docs/webhooks.md).
@@ -4632,13 +4844,17 @@ export interface components {
          *         "previous_attributes": {}
          *       },
          *       "team_id": "team_01m8j0t4nwezgxakxz7yxps941",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletWithdrawalCreatedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.withdrawal.created";
             api_version: string;
             /** Format: date-time */
@@ -4649,7 +4865,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
         /**
          * @description The body of a `wallet.withdrawal.failed` delivery (signed; see docs/webhooks.md).
@@ -4688,13 +4906,17 @@ export interface components {
          *         }
          *       },
          *       "team_id": "team_01m8j0t4nwezgxakxz7yxps941",
-         *       "webhook_id": "wh_01m84tymf0example0000000000"
+         *       "webhook_id": "wh_01m84tymf0example0000000000",
+         *       "live_mode": false
          *     }
          */
         WalletWithdrawalFailedEvent: {
             /** @description evt_… */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "wallet.withdrawal.failed";
             api_version: string;
             /** Format: date-time */
@@ -4705,7 +4927,9 @@ export interface components {
                 previous_attributes: Record<string, never>;
             };
             team_id: string;
-            webhook_id?: string | null;
+            webhook_id: string | null;
+            /** @description true for the live mode's events, false for the test mode's. */
+            live_mode: boolean;
         };
     };
     responses: never;
@@ -9478,9 +9702,20 @@ export interface operations {
                 created_after?: string;
                 /** @description ISO 8601 timestamp (UTC when no offset is given); exclusive. */
                 created_before?: string;
+                /** @description An event id: the events that precede it in this order, nearest first in the page's order (the previous page). Not with `page` or `starting_after`. */
+                ending_before?: string;
                 /** @description Page size; default 20, values above 100 are capped at 100. */
                 limit?: number;
+                /**
+                 * @description `desc` (default): newest first; `asc`: oldest first, for catching up.
+                 *
+                 *     * `desc` - desc
+                 *     * `asc` - asc
+                 */
+                order?: "desc" | "asc";
                 page?: number;
+                /** @description An event id: the events that follow it in this order (the next page). Not with `page` or `ending_before`. */
+                starting_after?: string;
                 /** @description One event type or several, comma-separated. */
                 type?: string;
             };
@@ -14101,6 +14336,477 @@ export interface operations {
              * @description Too many requests for this team and mode, or searches, or requests without a valid key from this address (see the `Retry-After` header)
              *
              *     Codes:
+             *     - `rate_limited`: Rate limit exceeded
+             */
+            429: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhooks_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotateSecretRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotatedEnvelope"];
+                };
+            };
+            /**
+             * @description Invalid request parameters
+             *
+             *     Codes:
+             *     - `invalid_request`: Invalid request parameters
+             */
+            400: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthorized: no API key, or an unknown or revoked one
+             *
+             *     Codes:
+             *     - `unauthorized`: Unauthorized
+             */
+            401: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description This API key does not have the {permission} permission
+             *
+             *     Codes:
+             *     - `permission_denied`: This API key does not have the {permission} permission
+             */
+            403: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Webhook not found
+             *
+             *     Codes:
+             *     - `webhook_not_found`: Webhook not found
+             */
+            404: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Method not allowed on this path (`Allow` lists those that are)
+             *
+             *     Codes:
+             *     - `method_not_allowed`: Method not allowed
+             */
+            405: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The `Idempotency-Key` was used with a different request, or its first request is still running
+             *
+             *     Codes:
+             *     - `idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed
+             *     - `idempotency_key_reused`: Idempotency-Key was already used with a different request
+             */
+            409: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description payload_too_large: a request body over 1 MiB
+             *
+             *     Codes:
+             *     - `payload_too_large`: Request body too large
+             */
+            413: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The body is not `application/json`
+             *
+             *     Codes:
+             *     - `unsupported_media_type`: Content-Type must be application/json
+             */
+            415: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests for this team and mode, or searches, or requests without a valid key from this address (see the `Retry-After` header)
+             *
+             *     Codes:
+             *     - `rate_limited`: Rate limit exceeded
+             */
+            429: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhooks_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestedEnvelope"];
+                };
+            };
+            /**
+             * @description Invalid request parameters (also an invalid `Idempotency-Key`)
+             *
+             *     Codes:
+             *     - `invalid_request`: Invalid request parameters
+             */
+            400: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthorized: no API key, or an unknown or revoked one
+             *
+             *     Codes:
+             *     - `unauthorized`: Unauthorized
+             */
+            401: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description This API key does not have the {permission} permission
+             *
+             *     Codes:
+             *     - `permission_denied`: This API key does not have the {permission} permission
+             */
+            403: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Webhook not found
+             *
+             *     Codes:
+             *     - `webhook_not_found`: Webhook not found
+             */
+            404: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Method not allowed on this path (`Allow` lists those that are)
+             *
+             *     Codes:
+             *     - `method_not_allowed`: Method not allowed
+             */
+            405: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The `Idempotency-Key` was used with a different request, or its first request is still running
+             *
+             *     Codes:
+             *     - `idempotency_key_in_flight`: A request with this Idempotency-Key is still being processed
+             *     - `idempotency_key_reused`: Idempotency-Key was already used with a different request
+             */
+            409: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description payload_too_large: a request body over 1 MiB
+             *
+             *     Codes:
+             *     - `payload_too_large`: Request body too large
+             */
+            413: {
+                headers: {
+                    /** @description The request's id (quote it to support); on every answer. */
+                    "X-Request-Id": string;
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed in the current window (the one closest to its limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: more than API_WEBHOOK_TEST_RATE_LIMIT (5) test events a minute to this webhook; or `probe_in_progress`: a probe or test of the team is running. Retry after `Retry-After` seconds.
+             *
+             *     Codes:
+             *     - `probe_in_progress`: Another webhook URL of this team is being checked; retry shortly
              *     - `rate_limited`: Rate limit exceeded
              */
             429: {

@@ -120,13 +120,11 @@ from .error import Error
 from .error_detail import ErrorDetail
 from .error_detail_code import ErrorDetailCode
 from .error_detail_details_type_0 import ErrorDetailDetailsType0
-from .event import Event
-from .event_data import EventData
-from .event_data_object import EventDataObject
-from .event_data_previous_attributes import EventDataPreviousAttributes
 from .event_envelope import EventEnvelope
 from .event_list_envelope import EventListEnvelope
+from .event_pagination import EventPagination
 from .event_type_enum import EventTypeEnum
+from .events_list_order import EventsListOrder
 from .failure_code_enum import FailureCodeEnum
 from .flight_summary import FlightSummary
 from .gender_enum import GenderEnum
@@ -269,6 +267,12 @@ from .webhook_list import WebhookList
 from .webhook_recover_request import WebhookRecoverRequest
 from .webhook_recovered import WebhookRecovered
 from .webhook_recovered_envelope import WebhookRecoveredEnvelope
+from .webhook_rotate_secret_request import WebhookRotateSecretRequest
+from .webhook_secret_rotated import WebhookSecretRotated
+from .webhook_secret_rotated_envelope import WebhookSecretRotatedEnvelope
+from .webhook_tested import WebhookTested
+from .webhook_tested_envelope import WebhookTestedEnvelope
+from .webhook_tested_status_enum import WebhookTestedStatusEnum
 from .webhook_update_request import WebhookUpdateRequest
 from .webhook_updated import WebhookUpdated
 from .webhook_updated_envelope import WebhookUpdatedEnvelope
@@ -402,12 +406,10 @@ __all__ = (
     "ErrorDetail",
     "ErrorDetailCode",
     "ErrorDetailDetailsType0",
-    "Event",
-    "EventData",
-    "EventDataObject",
-    "EventDataPreviousAttributes",
     "EventEnvelope",
     "EventListEnvelope",
+    "EventPagination",
+    "EventsListOrder",
     "EventTypeEnum",
     "FailureCodeEnum",
     "FlightSummary",
@@ -551,6 +553,12 @@ __all__ = (
     "WebhookRecovered",
     "WebhookRecoveredEnvelope",
     "WebhookRecoverRequest",
+    "WebhookRotateSecretRequest",
+    "WebhookSecretRotated",
+    "WebhookSecretRotatedEnvelope",
+    "WebhookTested",
+    "WebhookTestedEnvelope",
+    "WebhookTestedStatusEnum",
     "WebhookUpdated",
     "WebhookUpdatedEnvelope",
     "WebhookUpdateRequest",

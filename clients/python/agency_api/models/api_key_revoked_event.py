@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.api_key_revoked_event_type import ApiKeyRevokedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -34,7 +33,7 @@ class ApiKeyRevokedEvent:
                 'name': 'Default live key', 'live_mode': True, 'display_prefix': 'sk_live_W2fCERwm', 'permissions': None,
                 'created_at': '2026-11-28T21:20:59.182Z', 'last_used_at': None, 'revoked_at': '2026-11-28T21:21:01.734Z'},
                 'previous_attributes': {'revoked_at': None}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id':
-                'wh_01m84tymf0example0000000000'}
+                'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -43,7 +42,8 @@ class ApiKeyRevokedEvent:
             created_at (datetime.datetime):
             data (ApiKeyRevokedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -52,7 +52,8 @@ class ApiKeyRevokedEvent:
     created_at: datetime.datetime
     data: ApiKeyRevokedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -73,11 +74,10 @@ class ApiKeyRevokedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -89,9 +89,9 @@ class ApiKeyRevokedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -122,15 +122,15 @@ class ApiKeyRevokedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         api_key_revoked_event = cls(
             id=id,
@@ -140,6 +140,7 @@ class ApiKeyRevokedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

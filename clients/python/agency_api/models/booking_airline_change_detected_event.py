@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.booking_airline_change_detected_event_type import BookingAirlineChangeDetectedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -90,7 +89,7 @@ class BookingAirlineChangeDetectedEvent:
                 'economy', 'seat': None, 'baggages': [{'type': 'carry_on', 'quantity': 1}, {'type': 'checked', 'quantity':
                 0}]}]}]}], 'available_actions': ['accept', 'cancel'], 'action_taken': None, 'action_taken_at': None,
                 'created_at': '2026-11-28T21:21:00.825Z'}}, 'previous_attributes': {}}, 'team_id':
-                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -99,7 +98,8 @@ class BookingAirlineChangeDetectedEvent:
             created_at (datetime.datetime):
             data (BookingAirlineChangeDetectedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -108,7 +108,8 @@ class BookingAirlineChangeDetectedEvent:
     created_at: datetime.datetime
     data: BookingAirlineChangeDetectedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -129,11 +130,10 @@ class BookingAirlineChangeDetectedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -145,9 +145,9 @@ class BookingAirlineChangeDetectedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -178,15 +178,15 @@ class BookingAirlineChangeDetectedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         booking_airline_change_detected_event = cls(
             id=id,
@@ -196,6 +196,7 @@ class BookingAirlineChangeDetectedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

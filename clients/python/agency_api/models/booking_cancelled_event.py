@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.booking_cancelled_event_type import BookingCancelledEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -66,7 +65,7 @@ class BookingCancelledEvent:
                 'penalty_amount': '661.40', 'penalty_currency': 'BRL', 'refund_to': 'balance', 'airline_credits': [],
                 'wallet_credit_amount': '0.00', 'wallet_credit_currency': 'BRL', 'transaction_id': None, 'cancellation_id':
                 'bcn_01m8j0gt859hraeqym9ga3qh4r'}}, 'previous_attributes': {'status': 'ticketed'}}, 'team_id':
-                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -75,7 +74,8 @@ class BookingCancelledEvent:
             created_at (datetime.datetime):
             data (BookingCancelledEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -84,7 +84,8 @@ class BookingCancelledEvent:
     created_at: datetime.datetime
     data: BookingCancelledEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -105,11 +106,10 @@ class BookingCancelledEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -121,9 +121,9 @@ class BookingCancelledEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -154,15 +154,15 @@ class BookingCancelledEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         booking_cancelled_event = cls(
             id=id,
@@ -172,6 +172,7 @@ class BookingCancelledEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.booking_failed_event_type import BookingFailedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -61,7 +60,8 @@ class BookingFailedEvent:
                 'duration': 'PT55M', 'distance': '359.7', 'passengers': [{'passenger_id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh',
                 'cabin_class': 'economy', 'seat': None, 'baggages': [{'type': 'carry_on', 'quantity': 1}, {'type': 'checked',
                 'quantity': 0}]}]}]}], 'created_at': '2026-11-28T21:21:01.610Z'}, 'previous_attributes': {'status': 'pending'}},
-                'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode':
+                False}
 
         Attributes:
             id (str): evt_…
@@ -70,7 +70,8 @@ class BookingFailedEvent:
             created_at (datetime.datetime):
             data (BookingFailedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -79,7 +80,8 @@ class BookingFailedEvent:
     created_at: datetime.datetime
     data: BookingFailedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -100,11 +102,10 @@ class BookingFailedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -116,9 +117,9 @@ class BookingFailedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -149,15 +150,15 @@ class BookingFailedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         booking_failed_event = cls(
             id=id,
@@ -167,6 +168,7 @@ class BookingFailedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -12,8 +12,29 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.event import Event
+  from ..models.api_key_created_event import ApiKeyCreatedEvent
+  from ..models.api_key_revoked_event import ApiKeyRevokedEvent
+  from ..models.booking_airline_change_detected_event import BookingAirlineChangeDetectedEvent
+  from ..models.booking_cancelled_event import BookingCancelledEvent
+  from ..models.booking_confirmed_event import BookingConfirmedEvent
+  from ..models.booking_created_event import BookingCreatedEvent
+  from ..models.booking_expired_event import BookingExpiredEvent
+  from ..models.booking_failed_event import BookingFailedEvent
+  from ..models.booking_ticketed_event import BookingTicketedEvent
+  from ..models.booking_updated_event import BookingUpdatedEvent
+  from ..models.integration_connected_event import IntegrationConnectedEvent
+  from ..models.integration_disconnected_event import IntegrationDisconnectedEvent
   from ..models.meta import Meta
+  from ..models.wallet_credit_event import WalletCreditEvent
+  from ..models.wallet_debit_event import WalletDebitEvent
+  from ..models.wallet_low_balance_event import WalletLowBalanceEvent
+  from ..models.wallet_recharge_completed_event import WalletRechargeCompletedEvent
+  from ..models.wallet_recharge_expired_event import WalletRechargeExpiredEvent
+  from ..models.wallet_recharge_pending_event import WalletRechargePendingEvent
+  from ..models.wallet_reversal_event import WalletReversalEvent
+  from ..models.wallet_withdrawal_completed_event import WalletWithdrawalCompletedEvent
+  from ..models.wallet_withdrawal_created_event import WalletWithdrawalCreatedEvent
+  from ..models.wallet_withdrawal_failed_event import WalletWithdrawalFailedEvent
 
 
 
@@ -27,12 +48,17 @@ T = TypeVar("T", bound="EventEnvelope")
 class EventEnvelope:
     """ 
         Attributes:
-            data (Event): An event exactly as it is delivered (`webhook_id` null: read here, not delivered).
+            data (ApiKeyCreatedEvent | ApiKeyRevokedEvent | BookingAirlineChangeDetectedEvent | BookingCancelledEvent |
+                BookingConfirmedEvent | BookingCreatedEvent | BookingExpiredEvent | BookingFailedEvent | BookingTicketedEvent |
+                BookingUpdatedEvent | IntegrationConnectedEvent | IntegrationDisconnectedEvent | WalletCreditEvent |
+                WalletDebitEvent | WalletLowBalanceEvent | WalletRechargeCompletedEvent | WalletRechargeExpiredEvent |
+                WalletRechargePendingEvent | WalletReversalEvent | WalletWithdrawalCompletedEvent | WalletWithdrawalCreatedEvent
+                | WalletWithdrawalFailedEvent):
             success (bool | Unset):  Default: True.
             field_meta (Meta | Unset): Present on every answer to a test key (`sk_test_…`), errors included.
      """
 
-    data: Event
+    data: ApiKeyCreatedEvent | ApiKeyRevokedEvent | BookingAirlineChangeDetectedEvent | BookingCancelledEvent | BookingConfirmedEvent | BookingCreatedEvent | BookingExpiredEvent | BookingFailedEvent | BookingTicketedEvent | BookingUpdatedEvent | IntegrationConnectedEvent | IntegrationDisconnectedEvent | WalletCreditEvent | WalletDebitEvent | WalletLowBalanceEvent | WalletRechargeCompletedEvent | WalletRechargeExpiredEvent | WalletRechargePendingEvent | WalletReversalEvent | WalletWithdrawalCompletedEvent | WalletWithdrawalCreatedEvent | WalletWithdrawalFailedEvent
     success: bool | Unset = True
     field_meta: Meta | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -42,9 +68,75 @@ class EventEnvelope:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event import Event # noqa: PLC0415
+        from ..models.api_key_created_event import ApiKeyCreatedEvent # noqa: PLC0415
+        from ..models.api_key_revoked_event import ApiKeyRevokedEvent # noqa: PLC0415
+        from ..models.booking_airline_change_detected_event import BookingAirlineChangeDetectedEvent # noqa: PLC0415
+        from ..models.booking_cancelled_event import BookingCancelledEvent # noqa: PLC0415
+        from ..models.booking_confirmed_event import BookingConfirmedEvent # noqa: PLC0415
+        from ..models.booking_created_event import BookingCreatedEvent # noqa: PLC0415
+        from ..models.booking_expired_event import BookingExpiredEvent # noqa: PLC0415
+        from ..models.booking_failed_event import BookingFailedEvent # noqa: PLC0415
+        from ..models.booking_ticketed_event import BookingTicketedEvent # noqa: PLC0415
+        from ..models.booking_updated_event import BookingUpdatedEvent # noqa: PLC0415
+        from ..models.integration_connected_event import IntegrationConnectedEvent # noqa: PLC0415
+        from ..models.integration_disconnected_event import IntegrationDisconnectedEvent # noqa: PLC0415
         from ..models.meta import Meta # noqa: PLC0415
-        data = self.data.to_dict()
+        from ..models.wallet_credit_event import WalletCreditEvent # noqa: PLC0415
+        from ..models.wallet_debit_event import WalletDebitEvent # noqa: PLC0415
+        from ..models.wallet_low_balance_event import WalletLowBalanceEvent # noqa: PLC0415
+        from ..models.wallet_recharge_completed_event import WalletRechargeCompletedEvent # noqa: PLC0415
+        from ..models.wallet_recharge_expired_event import WalletRechargeExpiredEvent # noqa: PLC0415
+        from ..models.wallet_recharge_pending_event import WalletRechargePendingEvent # noqa: PLC0415
+        from ..models.wallet_reversal_event import WalletReversalEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_completed_event import WalletWithdrawalCompletedEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_created_event import WalletWithdrawalCreatedEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_failed_event import WalletWithdrawalFailedEvent # noqa: PLC0415
+        data: dict[str, Any]
+        if isinstance(self.data, ApiKeyCreatedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, ApiKeyRevokedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingAirlineChangeDetectedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingCancelledEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingConfirmedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingCreatedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingExpiredEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingFailedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingTicketedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, BookingUpdatedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, IntegrationConnectedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, IntegrationDisconnectedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletCreditEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletDebitEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletLowBalanceEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletRechargeCompletedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletRechargeExpiredEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletRechargePendingEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletReversalEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletWithdrawalCompletedEvent):
+            data = self.data.to_dict()
+        elif isinstance(self.data, WalletWithdrawalCreatedEvent):
+            data = self.data.to_dict()
+        else:
+            data = self.data.to_dict()
+
 
         success = self.success
 
@@ -69,12 +161,250 @@ class EventEnvelope:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event import Event # noqa: PLC0415
+        from ..models.api_key_created_event import ApiKeyCreatedEvent # noqa: PLC0415
+        from ..models.api_key_revoked_event import ApiKeyRevokedEvent # noqa: PLC0415
+        from ..models.booking_airline_change_detected_event import BookingAirlineChangeDetectedEvent # noqa: PLC0415
+        from ..models.booking_cancelled_event import BookingCancelledEvent # noqa: PLC0415
+        from ..models.booking_confirmed_event import BookingConfirmedEvent # noqa: PLC0415
+        from ..models.booking_created_event import BookingCreatedEvent # noqa: PLC0415
+        from ..models.booking_expired_event import BookingExpiredEvent # noqa: PLC0415
+        from ..models.booking_failed_event import BookingFailedEvent # noqa: PLC0415
+        from ..models.booking_ticketed_event import BookingTicketedEvent # noqa: PLC0415
+        from ..models.booking_updated_event import BookingUpdatedEvent # noqa: PLC0415
+        from ..models.integration_connected_event import IntegrationConnectedEvent # noqa: PLC0415
+        from ..models.integration_disconnected_event import IntegrationDisconnectedEvent # noqa: PLC0415
         from ..models.meta import Meta # noqa: PLC0415
+        from ..models.wallet_credit_event import WalletCreditEvent # noqa: PLC0415
+        from ..models.wallet_debit_event import WalletDebitEvent # noqa: PLC0415
+        from ..models.wallet_low_balance_event import WalletLowBalanceEvent # noqa: PLC0415
+        from ..models.wallet_recharge_completed_event import WalletRechargeCompletedEvent # noqa: PLC0415
+        from ..models.wallet_recharge_expired_event import WalletRechargeExpiredEvent # noqa: PLC0415
+        from ..models.wallet_recharge_pending_event import WalletRechargePendingEvent # noqa: PLC0415
+        from ..models.wallet_reversal_event import WalletReversalEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_completed_event import WalletWithdrawalCompletedEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_created_event import WalletWithdrawalCreatedEvent # noqa: PLC0415
+        from ..models.wallet_withdrawal_failed_event import WalletWithdrawalFailedEvent # noqa: PLC0415
         d = dict(src_dict)
-        data = Event.from_dict(d.pop("data"))
+        def _parse_data(data: object) -> ApiKeyCreatedEvent | ApiKeyRevokedEvent | BookingAirlineChangeDetectedEvent | BookingCancelledEvent | BookingConfirmedEvent | BookingCreatedEvent | BookingExpiredEvent | BookingFailedEvent | BookingTicketedEvent | BookingUpdatedEvent | IntegrationConnectedEvent | IntegrationDisconnectedEvent | WalletCreditEvent | WalletDebitEvent | WalletLowBalanceEvent | WalletRechargeCompletedEvent | WalletRechargeExpiredEvent | WalletRechargePendingEvent | WalletReversalEvent | WalletWithdrawalCompletedEvent | WalletWithdrawalCreatedEvent | WalletWithdrawalFailedEvent:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_0 = ApiKeyCreatedEvent.from_dict(data)
 
 
+
+                return componentsschemas_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_1 = ApiKeyRevokedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_2 = BookingAirlineChangeDetectedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_3 = BookingCancelledEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_4 = BookingConfirmedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_5 = BookingCreatedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_6 = BookingExpiredEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_6
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_7 = BookingFailedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_8 = BookingTicketedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_9 = BookingUpdatedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_9
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_10 = IntegrationConnectedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_10
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_11 = IntegrationDisconnectedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_11
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_12 = WalletCreditEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_12
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_13 = WalletDebitEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_13
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_14 = WalletLowBalanceEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_14
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_15 = WalletRechargeCompletedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_15
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_16 = WalletRechargeExpiredEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_16
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_17 = WalletRechargePendingEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_17
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_18 = WalletReversalEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_18
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_19 = WalletWithdrawalCompletedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_19
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_20 = WalletWithdrawalCreatedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_20
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_event_type_21 = WalletWithdrawalFailedEvent.from_dict(data)
+
+
+
+            return componentsschemas_event_type_21
+
+        data = _parse_data(d.pop("data"))
 
 
         success = d.pop("success", UNSET)

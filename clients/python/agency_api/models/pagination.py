@@ -26,12 +26,14 @@ class Pagination:
             limit (int):
             total (int):
             pages (int):
+            has_more (bool): Pages follow this one.
      """
 
     page: int
     limit: int
     total: int
     pages: int
+    has_more: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -47,6 +49,8 @@ class Pagination:
 
         pages = self.pages
 
+        has_more = self.has_more
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -55,6 +59,7 @@ class Pagination:
             "limit": limit,
             "total": total,
             "pages": pages,
+            "has_more": has_more,
         })
 
         return field_dict
@@ -72,11 +77,14 @@ class Pagination:
 
         pages = d.pop("pages")
 
+        has_more = d.pop("has_more")
+
         pagination = cls(
             page=page,
             limit=limit,
             total=total,
             pages=pages,
+            has_more=has_more,
         )
 
 

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_low_balance_event_type import WalletLowBalanceEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -33,7 +32,7 @@ class WalletLowBalanceEvent:
                 'created_at': '2026-11-28T21:21:01.694Z', 'data': {'object': {'object': 'balance', 'balance': '450.00',
                 'currency': 'BRL', 'threshold': '500.00', 'transaction_id': 'txn_01m8j0gv7xftv0hc3r6nfkv40r'},
                 'previous_attributes': {'balance': '600.00'}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id':
-                'wh_01m84tymf0example0000000000'}
+                'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -42,7 +41,8 @@ class WalletLowBalanceEvent:
             created_at (datetime.datetime):
             data (WalletLowBalanceEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -51,7 +51,8 @@ class WalletLowBalanceEvent:
     created_at: datetime.datetime
     data: WalletLowBalanceEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -72,11 +73,10 @@ class WalletLowBalanceEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -88,9 +88,9 @@ class WalletLowBalanceEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -121,15 +121,15 @@ class WalletLowBalanceEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_low_balance_event = cls(
             id=id,
@@ -139,6 +139,7 @@ class WalletLowBalanceEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

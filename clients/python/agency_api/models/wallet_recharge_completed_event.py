@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_recharge_completed_event_type import WalletRechargeCompletedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -35,7 +34,7 @@ class WalletRechargeCompletedEvent:
                 '2026-11-28T21:20:59.537Z', 'paid_at': '2026-11-28T21:20:59.566Z', 'transaction_id':
                 'txn_01m8j0gs5dkkwvyx40pyxbwh25'}, 'previous_attributes': {'status': 'pending', 'paid_at': None,
                 'transaction_id': None}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id':
-                'wh_01m84tymf0example0000000000'}
+                'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -44,7 +43,8 @@ class WalletRechargeCompletedEvent:
             created_at (datetime.datetime):
             data (WalletRechargeCompletedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -53,7 +53,8 @@ class WalletRechargeCompletedEvent:
     created_at: datetime.datetime
     data: WalletRechargeCompletedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -74,11 +75,10 @@ class WalletRechargeCompletedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -90,9 +90,9 @@ class WalletRechargeCompletedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -123,15 +123,15 @@ class WalletRechargeCompletedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_recharge_completed_event = cls(
             id=id,
@@ -141,6 +141,7 @@ class WalletRechargeCompletedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_recharge_expired_event_type import WalletRechargeExpiredEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -33,7 +32,8 @@ class WalletRechargeExpiredEvent:
                 'created_at': '2026-11-28T21:21:01.692Z', 'data': {'object': {'id': 'rch_01m8j0gv76ngtp3r5sfa7dcfd8', 'amount':
                 '150.00', 'currency': 'BRL', 'status': 'expired', 'payment_method': 'pix', 'created_at':
                 '2026-11-28T21:21:01.669Z', 'paid_at': None, 'transaction_id': None}, 'previous_attributes': {'status':
-                'pending'}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'pending'}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000',
+                'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -42,7 +42,8 @@ class WalletRechargeExpiredEvent:
             created_at (datetime.datetime):
             data (WalletRechargeExpiredEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -51,7 +52,8 @@ class WalletRechargeExpiredEvent:
     created_at: datetime.datetime
     data: WalletRechargeExpiredEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -72,11 +74,10 @@ class WalletRechargeExpiredEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -88,9 +89,9 @@ class WalletRechargeExpiredEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -121,15 +122,15 @@ class WalletRechargeExpiredEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_recharge_expired_event = cls(
             id=id,
@@ -139,6 +140,7 @@ class WalletRechargeExpiredEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_recharge_pending_event_type import WalletRechargePendingEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -37,7 +36,7 @@ class WalletRechargePendingEvent:
                 BACKOFFICE6009SAO PAULO622905251M8J0GV76NGTP3R5SFA7DCFD863043780', 'pix_qrcode_url':
                 'http://testserver/api/v1/pix/qr/rch_01m8j0gv76ngtp3r5sfa7dcfd8?token=6deeef325510261aa416dc4d5c85d4df',
                 'expires_at': '2026-11-28T21:51:01.669Z'}}, 'previous_attributes': {}}, 'team_id':
-                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -46,7 +45,8 @@ class WalletRechargePendingEvent:
             created_at (datetime.datetime):
             data (WalletRechargePendingEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -55,7 +55,8 @@ class WalletRechargePendingEvent:
     created_at: datetime.datetime
     data: WalletRechargePendingEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,11 +77,10 @@ class WalletRechargePendingEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -92,9 +92,9 @@ class WalletRechargePendingEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -125,15 +125,15 @@ class WalletRechargePendingEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_recharge_pending_event = cls(
             id=id,
@@ -143,6 +143,7 @@ class WalletRechargePendingEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

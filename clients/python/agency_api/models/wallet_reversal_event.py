@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_reversal_event_type import WalletReversalEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -40,7 +39,7 @@ class WalletReversalEvent:
                 'balance_after': '0.00', 'created_at': '2026-11-28T21:27:41.840Z'}, 'debt_created': '200.00',
                 'debt_outstanding': '200.00', 'credit_transaction': None, 'wallet': {'debt_amount': '200.00', 'restricted':
                 True}, 'created_at': '2026-11-28T21:27:41.834Z', 'cancelled_at': None}, 'previous_attributes': {}}, 'team_id':
-                'team_01m8j0wwwbps45fz8jsgy5ra97', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_01m8j0wwwbps45fz8jsgy5ra97', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -49,7 +48,8 @@ class WalletReversalEvent:
             created_at (datetime.datetime):
             data (WalletReversalEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -58,7 +58,8 @@ class WalletReversalEvent:
     created_at: datetime.datetime
     data: WalletReversalEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -79,11 +80,10 @@ class WalletReversalEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -95,9 +95,9 @@ class WalletReversalEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -128,15 +128,15 @@ class WalletReversalEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_reversal_event = cls(
             id=id,
@@ -146,6 +146,7 @@ class WalletReversalEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

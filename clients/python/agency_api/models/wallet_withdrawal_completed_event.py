@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_withdrawal_completed_event_type import WalletWithdrawalCompletedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -36,7 +35,8 @@ class WalletWithdrawalCompletedEvent:
                 'failure_code': None, 'failure_reason': None, 'transaction_id': 'txn_01m8j0t8nssmec4pcjr927wmev',
                 'refund_transaction_id': None, 'created_at': '2026-11-28T21:26:10.360Z', 'completed_at':
                 '2026-11-28T21:26:10.445Z', 'failed_at': None}, 'previous_attributes': {'status': 'pending', 'completed_at':
-                None}}, 'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                None}}, 'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id': 'wh_01m84tymf0example0000000000',
+                'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -45,7 +45,8 @@ class WalletWithdrawalCompletedEvent:
             created_at (datetime.datetime):
             data (WalletWithdrawalCompletedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -54,7 +55,8 @@ class WalletWithdrawalCompletedEvent:
     created_at: datetime.datetime
     data: WalletWithdrawalCompletedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -75,11 +77,10 @@ class WalletWithdrawalCompletedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -91,9 +92,9 @@ class WalletWithdrawalCompletedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -124,15 +125,15 @@ class WalletWithdrawalCompletedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_withdrawal_completed_event = cls(
             id=id,
@@ -142,6 +143,7 @@ class WalletWithdrawalCompletedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_withdrawal_created_event_type import WalletWithdrawalCreatedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -35,7 +34,8 @@ class WalletWithdrawalCreatedEvent:
                 'pix_key': '11222333000181', 'holder_name': None, 'holder_tax_id': None}, 'failure_code': None,
                 'failure_reason': None, 'transaction_id': 'txn_01m8j0t9h0gc8d6bhk3s4e8r0z', 'refund_transaction_id': None,
                 'created_at': '2026-11-28T21:26:11.198Z', 'completed_at': None, 'failed_at': None}, 'previous_attributes': {}},
-                'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id': 'wh_01m84tymf0example0000000000'}
+                'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id': 'wh_01m84tymf0example0000000000', 'live_mode':
+                False}
 
         Attributes:
             id (str): evt_…
@@ -44,7 +44,8 @@ class WalletWithdrawalCreatedEvent:
             created_at (datetime.datetime):
             data (WalletWithdrawalCreatedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -53,7 +54,8 @@ class WalletWithdrawalCreatedEvent:
     created_at: datetime.datetime
     data: WalletWithdrawalCreatedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -74,11 +76,10 @@ class WalletWithdrawalCreatedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -90,9 +91,9 @@ class WalletWithdrawalCreatedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -123,15 +124,15 @@ class WalletWithdrawalCreatedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_withdrawal_created_event = cls(
             id=id,
@@ -141,6 +142,7 @@ class WalletWithdrawalCreatedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

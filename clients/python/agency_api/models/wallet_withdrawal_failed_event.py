@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.wallet_withdrawal_failed_event_type import WalletWithdrawalFailedEventType
-from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -38,7 +37,7 @@ class WalletWithdrawalFailedEvent:
                 'created_at': '2026-11-28T21:26:11.198Z', 'completed_at': None, 'failed_at': '2026-11-28T21:26:11.359Z'},
                 'previous_attributes': {'status': 'pending', 'failed_at': None, 'refund_transaction_id': None, 'failure_code':
                 None, 'failure_reason': None}}, 'team_id': 'team_01m8j0t4nwezgxakxz7yxps941', 'webhook_id':
-                'wh_01m84tymf0example0000000000'}
+                'wh_01m84tymf0example0000000000', 'live_mode': False}
 
         Attributes:
             id (str): evt_…
@@ -47,7 +46,8 @@ class WalletWithdrawalFailedEvent:
             created_at (datetime.datetime):
             data (WalletWithdrawalFailedEventData):
             team_id (str):
-            webhook_id (None | str | Unset):
+            webhook_id (None | str):
+            live_mode (bool): true for the live mode's events, false for the test mode's.
      """
 
     id: str
@@ -56,7 +56,8 @@ class WalletWithdrawalFailedEvent:
     created_at: datetime.datetime
     data: WalletWithdrawalFailedEventData
     team_id: str
-    webhook_id: None | str | Unset = UNSET
+    webhook_id: None | str
+    live_mode: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -77,11 +78,10 @@ class WalletWithdrawalFailedEvent:
 
         team_id = self.team_id
 
-        webhook_id: None | str | Unset
-        if isinstance(self.webhook_id, Unset):
-            webhook_id = UNSET
-        else:
-            webhook_id = self.webhook_id
+        webhook_id: None | str
+        webhook_id = self.webhook_id
+
+        live_mode = self.live_mode
 
 
         field_dict: dict[str, Any] = {}
@@ -93,9 +93,9 @@ class WalletWithdrawalFailedEvent:
             "created_at": created_at,
             "data": data,
             "team_id": team_id,
+            "webhook_id": webhook_id,
+            "live_mode": live_mode,
         })
-        if webhook_id is not UNSET:
-            field_dict["webhook_id"] = webhook_id
 
         return field_dict
 
@@ -126,15 +126,15 @@ class WalletWithdrawalFailedEvent:
 
         team_id = d.pop("team_id")
 
-        def _parse_webhook_id(data: object) -> None | str | Unset:
+        def _parse_webhook_id(data: object) -> None | str:
             if data is None:
                 return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
+            return cast(None | str, data)
 
-        webhook_id = _parse_webhook_id(d.pop("webhook_id", UNSET))
+        webhook_id = _parse_webhook_id(d.pop("webhook_id"))
 
+
+        live_mode = d.pop("live_mode")
 
         wallet_withdrawal_failed_event = cls(
             id=id,
@@ -144,6 +144,7 @@ class WalletWithdrawalFailedEvent:
             data=data,
             team_id=team_id,
             webhook_id=webhook_id,
+            live_mode=live_mode,
         )
 
 

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.event_list_envelope import EventListEnvelope
+from ...models.events_list_order import EventsListOrder
 from ...types import UNSET, Unset
 from typing import cast
 import datetime
@@ -20,8 +21,11 @@ def _get_kwargs(
     *,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     limit: int | Unset = 20,
+    order: EventsListOrder | Unset = EventsListOrder.DESC,
     page: int | Unset = 1,
+    starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -41,9 +45,19 @@ def _get_kwargs(
         json_created_before = created_before.isoformat()
     params["created_before"] = json_created_before
 
+    params["ending_before"] = ending_before
+
     params["limit"] = limit
 
+    json_order: str | Unset = UNSET
+    if not isinstance(order, Unset):
+        json_order = order.value
+
+    params["order"] = json_order
+
     params["page"] = page
+
+    params["starting_after"] = starting_after
 
     params["type"] = type_
 
@@ -132,8 +146,11 @@ def sync_detailed(
     client: AuthenticatedClient,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     limit: int | Unset = 20,
+    order: EventsListOrder | Unset = EventsListOrder.DESC,
     page: int | Unset = 1,
+    starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
 
 ) -> Response[Error | EventListEnvelope]:
@@ -144,8 +161,11 @@ def sync_detailed(
     Args:
         created_after (datetime.datetime | Unset):
         created_before (datetime.datetime | Unset):
+        ending_before (str | Unset):
         limit (int | Unset):  Default: 20.
+        order (EventsListOrder | Unset):  Default: EventsListOrder.DESC.
         page (int | Unset):  Default: 1.
+        starting_after (str | Unset):
         type_ (str | Unset):
 
     Raises:
@@ -160,8 +180,11 @@ def sync_detailed(
     kwargs = _get_kwargs(
         created_after=created_after,
 created_before=created_before,
+ending_before=ending_before,
 limit=limit,
+order=order,
 page=page,
+starting_after=starting_after,
 type_=type_,
 
     )
@@ -177,8 +200,11 @@ def sync(
     client: AuthenticatedClient,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     limit: int | Unset = 20,
+    order: EventsListOrder | Unset = EventsListOrder.DESC,
     page: int | Unset = 1,
+    starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
 
 ) -> Error | EventListEnvelope | None:
@@ -189,8 +215,11 @@ def sync(
     Args:
         created_after (datetime.datetime | Unset):
         created_before (datetime.datetime | Unset):
+        ending_before (str | Unset):
         limit (int | Unset):  Default: 20.
+        order (EventsListOrder | Unset):  Default: EventsListOrder.DESC.
         page (int | Unset):  Default: 1.
+        starting_after (str | Unset):
         type_ (str | Unset):
 
     Raises:
@@ -206,8 +235,11 @@ def sync(
         client=client,
 created_after=created_after,
 created_before=created_before,
+ending_before=ending_before,
 limit=limit,
+order=order,
 page=page,
+starting_after=starting_after,
 type_=type_,
 
     ).parsed
@@ -217,8 +249,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     limit: int | Unset = 20,
+    order: EventsListOrder | Unset = EventsListOrder.DESC,
     page: int | Unset = 1,
+    starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
 
 ) -> Response[Error | EventListEnvelope]:
@@ -229,8 +264,11 @@ async def asyncio_detailed(
     Args:
         created_after (datetime.datetime | Unset):
         created_before (datetime.datetime | Unset):
+        ending_before (str | Unset):
         limit (int | Unset):  Default: 20.
+        order (EventsListOrder | Unset):  Default: EventsListOrder.DESC.
         page (int | Unset):  Default: 1.
+        starting_after (str | Unset):
         type_ (str | Unset):
 
     Raises:
@@ -245,8 +283,11 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         created_after=created_after,
 created_before=created_before,
+ending_before=ending_before,
 limit=limit,
+order=order,
 page=page,
+starting_after=starting_after,
 type_=type_,
 
     )
@@ -262,8 +303,11 @@ async def asyncio(
     client: AuthenticatedClient,
     created_after: datetime.datetime | Unset = UNSET,
     created_before: datetime.datetime | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     limit: int | Unset = 20,
+    order: EventsListOrder | Unset = EventsListOrder.DESC,
     page: int | Unset = 1,
+    starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
 
 ) -> Error | EventListEnvelope | None:
@@ -274,8 +318,11 @@ async def asyncio(
     Args:
         created_after (datetime.datetime | Unset):
         created_before (datetime.datetime | Unset):
+        ending_before (str | Unset):
         limit (int | Unset):  Default: 20.
+        order (EventsListOrder | Unset):  Default: EventsListOrder.DESC.
         page (int | Unset):  Default: 1.
+        starting_after (str | Unset):
         type_ (str | Unset):
 
     Raises:
@@ -291,8 +338,11 @@ async def asyncio(
         client=client,
 created_after=created_after,
 created_before=created_before,
+ending_before=ending_before,
 limit=limit,
+order=order,
 page=page,
+starting_after=starting_after,
 type_=type_,
 
     )).parsed

@@ -1,4 +1,6 @@
-import type { components } from "./api";
+// Events narrow by their `type` with no cast under --strict (the schema's Event is a oneOf with a
+// discriminator on `type`); compiled by the suite (tests/test_published_clients.py).
+import type { components } from "../src/schema";
 
 type Event = components["schemas"]["Event"];
 type EventList = components["schemas"]["EventListEnvelope"];

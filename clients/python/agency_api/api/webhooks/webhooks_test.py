@@ -1,0 +1,264 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.webhook_tested_envelope import WebhookTestedEnvelope
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    webhook_id: str,
+    *,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/webhooks/{webhook_id}/test".format(webhook_id=quote(str(webhook_id), safe=""),),
+    }
+
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookTestedEnvelope | None:
+    if response.status_code == 200:
+        response_200 = WebhookTestedEnvelope.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 405:
+        response_405 = Error.from_dict(response.json())
+
+
+
+        return response_405
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookTestedEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | WebhookTestedEnvelope]:
+    """ Send a test event now
+
+     A signed `webhook.test` event to this webhook only, sent during the request: the answer is the
+    receiver's (status, excerpt, latency). Never retried and counted toward nothing; a receiver that
+    fails is still a 200, with `status` `failed`.
+
+    Args:
+        webhook_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookTestedEnvelope]
+     """
+
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | WebhookTestedEnvelope | None:
+    """ Send a test event now
+
+     A signed `webhook.test` event to this webhook only, sent during the request: the answer is the
+    receiver's (status, excerpt, latency). Never retried and counted toward nothing; a receiver that
+    fails is still a 200, with `status` `failed`.
+
+    Args:
+        webhook_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookTestedEnvelope
+     """
+
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+client=client,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | WebhookTestedEnvelope]:
+    """ Send a test event now
+
+     A signed `webhook.test` event to this webhook only, sent during the request: the answer is the
+    receiver's (status, excerpt, latency). Never retried and counted toward nothing; a receiver that
+    fails is still a 200, with `status` `failed`.
+
+    Args:
+        webhook_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookTestedEnvelope]
+     """
+
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    webhook_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | WebhookTestedEnvelope | None:
+    """ Send a test event now
+
+     A signed `webhook.test` event to this webhook only, sent during the request: the answer is the
+    receiver's (status, excerpt, latency). Never retried and counted toward nothing; a receiver that
+    fails is still a 200, with `status` `failed`.
+
+    Args:
+        webhook_id (str):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookTestedEnvelope
+     """
+
+
+    return (await asyncio_detailed(
+        webhook_id=webhook_id,
+client=client,
+idempotency_key=idempotency_key,
+
+    )).parsed
