@@ -8,6 +8,7 @@ from api.fields import QueryChoicesField
 from api.pagination import PaginationFilterSerializer, PaginationSerializer, paginate
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response
 from api.serializers import FirstProblemSerializer
+from api.versions import VERSIONS, request_version
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
@@ -84,6 +85,9 @@ class WebhookSerializer(serializers.Serializer):
     success_rate = serializers.FloatField(help_text="Attempts answered 2xx, percent.")
     total_deliveries = serializers.IntegerField(help_text="Attempts made.")
     failed_deliveries = serializers.IntegerField(help_text="Attempts that failed.")
+    api_version = serializers.ChoiceField(
+        choices=VERSIONS, help_text="The API version its deliveries are rendered in."
+    )
 
 
 class WebhookCreatedSerializer(serializers.Serializer):
@@ -92,6 +96,9 @@ class WebhookCreatedSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
     active = serializers.BooleanField()
     secret = serializers.CharField(help_text="whsec_…; shown only in this response.")
+    api_version = serializers.ChoiceField(
+        choices=VERSIONS, help_text="The API version its deliveries are rendered in."
+    )
 
 
 class WebhookUpdatedSerializer(serializers.Serializer):
@@ -109,6 +116,11 @@ class WebhookListApi(ApiView):
     class InputSerializer(FirstProblemSerializer):
         url = WebhookUrlField(help_text="HTTPS, publicly reachable, answers 2xx within 5 s.")
         events = WebhookEventsField()
+        api_version = serializers.ChoiceField(
+            choices=VERSIONS,
+            required=False,
+            help_text="The API version to render its deliveries in; by default the team's.",
+        )
 
     @extend_schema(
         operation_id="webhooks_list",
@@ -146,6 +158,7 @@ class WebhookListApi(ApiView):
             "events": endpoint.events,
             "active": endpoint.active,
             "secret": endpoint.secret,
+            "api_version": endpoint.api_version,
         }
         return envelope(data, status=201)
 
@@ -301,7 +314,11 @@ class EventListApi(ApiView):
             created_before=data.get("created_before"),
         )
         items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
-        return envelope([event_object(e, webhook_id=None) for e in items], pagination=pagination)
+        version = request_version(request._request)
+        return envelope(
+            [event_object(e, webhook_id=None, api_version=version) for e in items],
+            pagination=pagination,
+        )
 
 
 class EventDetailApi(ApiView):
@@ -321,7 +338,9 @@ class EventDetailApi(ApiView):
         event = event_get(
             team=request.user.team, live_mode=request.user.live_mode, event_id=event_id
         )
-        return envelope(event_object(event, webhook_id=None))
+        return envelope(
+            event_object(event, webhook_id=None, api_version=request_version(request._request))
+        )
 
 
 class WebhookRecoverApi(ApiView):
