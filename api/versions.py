@@ -132,9 +132,9 @@ def request_version(django_request: HttpRequest) -> str:
         return cached
     named = django_request.headers.get(HEADER)
     version = named if is_known(named) else api_version_of_credentials(django_request)
-    version = version if is_known(version) else LATEST_VERSION
-    django_request._api_version = version  # type: ignore[attr-defined]
-    return version
+    chosen = version if version is not None and is_known(version) else LATEST_VERSION
+    django_request._api_version = chosen  # type: ignore[attr-defined]
+    return chosen
 
 
 def requested_unknown_version(django_request: HttpRequest) -> str | None:
