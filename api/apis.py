@@ -137,7 +137,7 @@ class ApiView(APIView):
             else:
                 idempotency_complete(claim=claim, status=response.status_code, body=response.data)
         # Stored above in the latest version: a replay is rendered in its own request's.
-        if response.status_code < 400 and response.data is not None:
+        if response.status_code < 400 and getattr(response, "data", None) is not None:
             response.data = answer_in_version(
                 response.data,
                 method=request.method,

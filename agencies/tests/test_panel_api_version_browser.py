@@ -59,7 +59,7 @@ def test_an_owner_upgrades_the_teams_api_version_after_reading_what_changes(
     assert "2026-11-28" in changes and "total_currency" in changes
     webhooks = browser.find_element(By.ID, "api-version-webhooks").text
     assert "https://hooks.alpha.example/webhooks: 2026-11-22" in webhooks
-    snap(browser, "team-api-version-confirm")
+    snap(browser, "team-api-version-confirm", near="confirm-submit")
     team.refresh_from_db()
     assert team.api_version == "2026-11-22"  # nothing happened yet
 
