@@ -15,14 +15,14 @@ SCREENSHOTS = os.environ.get("PANEL_SCREENSHOTS")  # a folder: save what the bro
 
 
 def snap(driver, name, *, near=None):
-    """Both widths; `near`: an element's id, scrolled into view first."""
+    """Both widths; `near`: a CSS selector of an element scrolled into view first."""
     if not SCREENSHOTS:
         return
     for label, (width, height) in (("1440", DESKTOP), ("390", PHONE)):
         driver.set_window_size(width, height)
         if near:
             driver.execute_script(
-                "document.getElementById(arguments[0]).scrollIntoView({block: 'center'})", near
+                "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", near
             )
         driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}-{label}.png"))
     driver.set_window_size(*DESKTOP)
@@ -51,7 +51,7 @@ def test_an_owner_upgrades_the_teams_api_version_after_reading_what_changes(
     browser.get(live_server.url + reverse("admin:agencies_team_change", args=[team.pk]))
     wait.until(EC.presence_of_element_located((By.ID, "api-version-upgrade")))
     assert browser.find_element(By.ID, "api-version").text == "2026-11-22"
-    snap(browser, "team-api-version", near="api-version-upgrade")
+    snap(browser, "team-api-version", near="#api-version-upgrade")
 
     browser.find_element(By.ID, "api-version-upgrade").click()
     wait.until(EC.presence_of_element_located((By.ID, "api-version-changes")))
@@ -59,7 +59,7 @@ def test_an_owner_upgrades_the_teams_api_version_after_reading_what_changes(
     assert "2026-11-28" in changes and "total_currency" in changes
     webhooks = browser.find_element(By.ID, "api-version-webhooks").text
     assert "https://hooks.alpha.example/webhooks: 2026-11-22" in webhooks
-    snap(browser, "team-api-version-confirm", near="confirm-submit")
+    snap(browser, "team-api-version-confirm", near="#confirm-submit")
     team.refresh_from_db()
     assert team.api_version == "2026-11-22"  # nothing happened yet
 
@@ -83,4 +83,4 @@ def test_an_owner_upgrades_the_teams_api_version_after_reading_what_changes(
     )
     field = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".field-api_version")))
     assert "Versão da API" in field.text and "2026-11-22" in field.text
-    snap(browser, "webhook-api-version", near="id_events")
+    snap(browser, "webhook-api-version", near=".field-api_version")
