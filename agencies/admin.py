@@ -259,6 +259,8 @@ class TeamAdmin(TeamScopedAdmin):
                 messages.SUCCESS,
             )
             return redirect(change_url)
+        if team.api_version == LATEST_VERSION:
+            return redirect(change_url)  # nothing to upgrade to: its page says it is the latest
         context = {
             **self.admin_site.each_context(request),
             "title": _("Upgrade the API version of %(team)s?") % {"team": team.name},

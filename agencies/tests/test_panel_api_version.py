@@ -43,6 +43,11 @@ def test_on_the_latest_version_nothing_is_offered(team, team_owner):
     assert upgrade_page(team) not in page
 
 
+def test_on_the_latest_version_the_upgrade_page_leads_back_to_the_team(team, team_owner):
+    response = panel.browser_for(team_owner).get(upgrade_page(team))
+    assert response.status_code == 302 and response["Location"] == team_page(team)
+
+
 def test_the_confirmation_says_what_changes_and_changes_nothing(pinned_first, team_owner):
     response = panel.browser_for(team_owner).get(upgrade_page(pinned_first))
 
