@@ -15,9 +15,10 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import SetPasswordForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -60,11 +61,14 @@ from agencies.services import (
     invitation_create,
     invitation_from_token,
     invitation_usable,
+    team_api_version_upgrade,
 )
 from api.fields import PHONE_PATTERN
 from api.key_permissions import PERMISSIONS
+from api.versions import LATEST_VERSION, changes_since
 from core.addresses import cep_compact, state_compact
 from core.audit import audit_action
+from core.exceptions import ApplicationError
 from core.metadata import (
     MAX_METADATA_KEY_LENGTH,
     MAX_METADATA_KEYS,
@@ -152,10 +156,11 @@ def digits(text: str) -> str:
 @admin.register(Team)
 class TeamAdmin(TeamScopedAdmin):
     team_field = "pk"
+    change_form_template = "admin/agencies/team/change_form.html"
     form = TeamForm
     list_display = ["name", "tax_id", "markup_display", "money_fee", "notification_email"]
     search_fields = ["name", "id", "tax_id", "notification_email"]
-    readonly_fields = ["id", "created_at"]
+    readonly_fields = ["id", "api_version_display", "created_at"]
     fields = [
         "id",
         "name",
@@ -167,6 +172,7 @@ class TeamAdmin(TeamScopedAdmin):
         "municipal_service_name",
         "notification_email",
         "language",
+        "api_version_display",
         "created_at",
     ]
 
@@ -197,6 +203,90 @@ class TeamAdmin(TeamScopedAdmin):
         # The dashboard's page (dashboard/sites.py), found by its name.
         url = reverse("admin:agencies_team_overview", args=[obj.pk])
         return format_html('<a href="{}">{}</a>', url, _("Overview"))
+
+    @admin.display(description=_("API version"))
+    def api_version_display(self, obj):
+        if obj.api_version == LATEST_VERSION:
+            return format_html(
+                '<span id="api-version">{}</span> ({})', obj.api_version, _("the latest")
+            )
+        return format_html('<span id="api-version">{}</span>', obj.api_version)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """A later API version is offered, under the form, to whom may change the team."""
+        team = self.get_object(request, unquote(object_id))
+        extra = dict(extra_context or {})
+        if (
+            team is not None
+            and team.api_version != LATEST_VERSION
+            and self.has_change_permission(request, team)
+        ):
+            extra["api_version_upgrade_url"] = reverse(
+                "admin:agencies_team_api_version", args=[team.pk]
+            )
+            extra["latest_api_version"] = LATEST_VERSION
+        return super().change_view(request, object_id, form_url, extra)
+
+    def get_urls(self):
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/api-version/",
+                self.admin_site.admin_view(self.api_version_view),
+                name="{}_{}_api_version".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def api_version_view(self, request, object_id):
+        """Upgrade the team's API version: a page says what changes, its POST makes it and
+        records it in the audit log."""
+        team = self.get_object(request, unquote(object_id))  # team-scoped
+        if team is None:
+            raise Http404
+        if not self.has_change_permission(request, team):
+            raise PermissionDenied
+        change_url = reverse("admin:agencies_team_change", args=[team.pk])
+        if request.method == "POST":
+            version = request.POST.get("version", "")
+            before = team.api_version
+            try:
+                audit_action(
+                    actor=request.user,
+                    obj=team,
+                    action="api_version_upgrade",
+                    summary=gettext("API version %(old)s → %(new)s")
+                    % {"old": before, "new": version},
+                    run=lambda t: team_api_version_upgrade(team=t, version=version),
+                )
+            except ApplicationError:
+                self.message_user(
+                    request,
+                    gettext("The team is already on this API version or a later one."),
+                    messages.ERROR,
+                )
+                return redirect(change_url)
+            self.message_user(
+                request,
+                gettext("The team's API version is now %(version)s.") % {"version": version},
+                messages.SUCCESS,
+            )
+            return redirect(change_url)
+        if team.api_version == LATEST_VERSION:
+            return redirect(change_url)  # nothing to upgrade to: its page says it is the latest
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Upgrade the API version of %(team)s?") % {"team": team.name},
+            "subtitle": None,
+            "opts": self.opts,
+            "original": team,
+            "current": team.api_version,
+            "latest": LATEST_VERSION,
+            "changes": changes_since(team.api_version),
+            "endpoints": team.webhooks.order_by("created_at"),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/agencies/team/confirm_api_version.html", context)
 
     def has_add_permission(self, request):
         # Teams are created by support (or `manage.py create_team`) with their wallet and keys.

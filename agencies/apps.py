@@ -11,6 +11,7 @@ class AgenciesConfig(AppConfig):
         "api_key_revoke": _("Revoked API key"),
         "integration_disconnect": _("Disconnected integration"),
         "pricing_change": _("Changed pricing"),
+        "api_version_upgrade": _("Upgraded API version"),
     }
 
     def connect_signals(self):

@@ -119,6 +119,12 @@ class ApiKeyAuthentication(ApiAuthentication):
         key = resolve_api_key(django_request)
         return None if key is None else key.live_mode
 
+    @classmethod
+    def api_version_of(cls, django_request) -> str | None:
+        """A usable key's team's pin; a revoked key's request is answered as any without one."""
+        key = resolve_api_key(django_request)
+        return None if key is None or key.revoked_at is not None else key.team.api_version
+
     def authenticate(self, request):
         if not get_authorization_header(request):
             return None  # DRF answers 401 Unauthorized with our WWW-Authenticate header

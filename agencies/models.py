@@ -12,6 +12,7 @@ from djmoney.models.fields import MoneyField
 from djmoney.models.validators import MinMoneyValidator
 from encrypted_fields.fields import EncryptedTextField
 
+from api.versions import latest_version
 from core.ids import PrefixedIdField
 
 
@@ -86,6 +87,14 @@ class Team(models.Model):
         choices=[("pt-br", "Português (Brasil)"), ("en", "English")],
         default="pt-br",
         help_text=_("Language of the e-mails to its customers and to the agency."),
+    )
+    # What its keys' requests are answered in without an `Api-Version` header (api/versions.py):
+    # the latest when the team is created; an owner upgrades it in the panel (never back).
+    api_version = models.CharField(
+        _("API version"),
+        max_length=10,
+        default=latest_version,
+        help_text=_("The API version of requests without an Api-Version header, and of webhooks."),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 

@@ -22,6 +22,8 @@ from agencies.permissions import agency_group
 from agencies.tasks import send_invitation_email as send_invitation_email_task
 from api.key_permissions import PERMISSIONS
 from core.emails import email_message
+from api.versions import HEADER as API_VERSION_HEADER
+from api.versions import InvalidApiVersion, check_version
 from core.exceptions import Conflict
 from core.i18n import sao_paulo_time_for_people
 from webhooks.models import EventType
@@ -68,6 +70,21 @@ def team_create(
         team=team, live_mode=True, name="Default live key", created_by=owner
     )
     return TeamCreated(team=team, owner=owner, test_key=test_key, live_key=live_key)
+
+
+def team_api_version_upgrade(*, team: Team, version: str) -> Team:
+    """Pin the team to a later API version (api/versions.py): its keys' requests without an
+    `Api-Version` header are answered in it from now on. Never back: an integration written
+    for the new shapes would break. Its webhook endpoints keep the version each was created
+    with (their receivers did not ask for new shapes)."""
+    check_version(version)
+    if version <= team.api_version:
+        raise InvalidApiVersion(
+            details={API_VERSION_HEADER: f"The team is on {team.api_version}; pick a later one."}
+        )
+    team.api_version = version
+    team.save(update_fields=["api_version"])  # the keys' cache follows (agencies/apps.py)
+    return team
 
 
 def agency_user_create(*, team: Team, email: str, password: str | None = None) -> User:

@@ -30,6 +30,7 @@ from api.idempotency import (
 from api.key_permissions import PermissionDenied, is_allowed, permission_for
 from api.modes import test_mode_meta
 from api.throttling import throttle_unauthenticated
+from api.versions import answer_in_version, request_version
 
 logger = logging.getLogger(__name__)
 
@@ -135,6 +136,14 @@ class ApiView(APIView):
                 idempotency_release(claim=claim)
             else:
                 idempotency_complete(claim=claim, status=response.status_code, body=response.data)
+        # Stored above in the latest version: a replay is rendered in its own request's.
+        if response.status_code < 400 and getattr(response, "data", None) is not None:
+            response.data = answer_in_version(
+                response.data,
+                method=request.method,
+                url_name=getattr(request._request.resolver_match, "url_name", None),
+                version=request_version(request._request),
+            )
         return response
 
 

@@ -13,6 +13,15 @@ from django.utils.cache import patch_cache_control
 from whitenoise.middleware import WhiteNoiseMiddleware as BaseWhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 from api.apis import json_error
+from api.versions import (
+    HEADER as API_VERSION_HEADER,
+)
+from api.versions import (
+    InvalidApiVersion,
+    request_version,
+    requested_unknown_version,
+    unknown_version_message,
+)
 
 # --- Caching of API answers ---
 
@@ -49,6 +58,8 @@ def no_store_api_middleware(get_response):
 # - A body over API_MAX_BODY_BYTES is `413 payload_too_large`, before it is read.
 # - An error response that is not JSON (such as `require_GET`'s bare 405) is rewritten in the
 #   error shape, with its status and headers.
+# - An `Api-Version` that names no version is `400 invalid_api_version`, before anything else;
+#   every answer, errors included, says the version it is in (`Api-Version`, api/versions.py).
 
 API_PREFIX = "/api/"
 
@@ -88,7 +99,21 @@ class ApiRequestMiddleware:
     def __call__(self, request):
         if not request.path_info.startswith(API_PREFIX):
             return self.get_response(request)
+        response = self._answer(request)
+        response[API_VERSION_HEADER] = request_version(request)
+        return response
+
+    def _answer(self, request):
         request._dont_enforce_csrf_checks = True  # Bearer keys, no cookies: see the docstring
+        unknown = requested_unknown_version(request)
+        if unknown is not None:
+            return json_error(
+                request,
+                status=InvalidApiVersion.status_code,
+                code=InvalidApiVersion.code,
+                message=InvalidApiVersion.message,
+                details={API_VERSION_HEADER: unknown_version_message(unknown)},
+            )
         where = _has_nul(request)
         if where is not None:
             return json_error(

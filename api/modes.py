@@ -1,6 +1,7 @@
 """Test or live mode, as the API's plumbing needs it: the `_meta` of every answer to a request
 made with a test key (api/renderers.py), the error views outside DRF (api/apis.py
-`json_error`), and the rate limits of a team and mode (api/throttling.py).
+`json_error`), and the rate limits of a team and mode (api/throttling.py); and the API version
+a key's team is pinned to (api/versions.py).
 
 The API keys that decide the mode are agencies' (agencies/authentication.py), and agencies
 build on this app: the plumbing does not import them, it asks the authentication class that
@@ -34,6 +35,16 @@ class ApiAuthentication(BaseAuthentication):
     def live_mode_of(cls, django_request: HttpRequest) -> bool | None:
         """True (live) or False (test) for a request whose credentials name a mode, else None."""
         raise NotImplementedError
+
+    @classmethod
+    def api_version_of(cls, django_request: HttpRequest) -> str | None:
+        """The API version the team of a request's usable key is pinned to, else None
+        (api/versions.py: the latest then)."""
+        return None
+
+
+def api_version_of_credentials(django_request: HttpRequest) -> str | None:
+    return _authentication().api_version_of(django_request)
 
 
 def test_mode_meta(django_request: HttpRequest) -> dict | None:

@@ -238,7 +238,10 @@ def run(
     # Baseline: the same bodies straight over one HTTPS connection.
     from webhooks.models import Event
 
-    bodies = [event_payload(e, webhook_id=endpoint.id) for e in Event.objects.all()[:events]]
+    bodies = [
+        event_payload(e, webhook_id=endpoint.id, api_version=endpoint.api_version)
+        for e in Event.objects.all()[:events]
+    ]
     session = requests.Session()
     session.verify = receiver_info["ca_path"]
     started = time.perf_counter()

@@ -85,7 +85,8 @@ def list_item(booking) -> dict:
         "booking_reference": booking.booking_reference,
         "status": booking.status,
         "total_amount": fmt(booking.total_amount),
-        "currency": booking.total_currency,
+        # `currency` before 2026-11-28 (api/versions.py renders it so for older versions).
+        "total_currency": booking.total_currency,
         "created_at": iso_utc(booking.created_at),
         "client": {
             "id": booking.client.id,

@@ -143,7 +143,7 @@ class BookingListItemSerializer(serializers.Serializer):
     booking_reference = serializers.CharField()
     status = serializers.ChoiceField(choices=Booking.Status.values)
     total_amount = money("Original total.")
-    currency = currency()
+    total_currency = currency("ISO 4217 code of total_amount (`currency` before 2026-11-28).")
     created_at = serializers.DateTimeField()
     client = BookingClientSerializer()
     flight_summary = FlightSummarySerializer()

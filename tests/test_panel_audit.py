@@ -382,6 +382,7 @@ ACTION_TEXTS = {
     "api_key_revoke": ("Revoked API key", "Chave de API revogada"),
     "integration_disconnect": ("Disconnected integration", "Integração desconectada"),
     "pricing_change": ("Changed pricing", "Precificação alterada"),
+    "api_version_upgrade": ("Upgraded API version", "Versão da API atualizada"),
     "booking_cancel": ("Cancelled booking", "Reserva cancelada"),
     "recharge_mark_paid": ("Marked recharge paid", "Recarga marcada como paga"),
     "recharge_cancel": ("Cancelled recharge", "Recarga cancelada"),

@@ -12,6 +12,7 @@ from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response, eve
 from api.serializers import FirstProblemSerializer
 from core.audit import audit_action
 from core.rate_windows import over_limit
+from api.versions import VERSIONS, request_version
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Event, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
@@ -108,6 +109,9 @@ class WebhookSerializer(serializers.Serializer):
     success_rate = serializers.FloatField(help_text="Attempts answered 2xx, percent.")
     total_deliveries = serializers.IntegerField(help_text="Attempts made.")
     failed_deliveries = serializers.IntegerField(help_text="Attempts that failed.")
+    api_version = serializers.ChoiceField(
+        choices=VERSIONS, help_text="The API version its deliveries are rendered in."
+    )
 
 
 class WebhookCreatedSerializer(serializers.Serializer):
@@ -116,6 +120,9 @@ class WebhookCreatedSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
     active = serializers.BooleanField()
     secret = serializers.CharField(help_text="whsec_…; shown only in this response.")
+    api_version = serializers.ChoiceField(
+        choices=VERSIONS, help_text="The API version its deliveries are rendered in."
+    )
 
 
 class WebhookUpdatedSerializer(serializers.Serializer):
@@ -133,6 +140,11 @@ class WebhookListApi(ApiView):
     class InputSerializer(FirstProblemSerializer):
         url = WebhookUrlField(help_text="HTTPS, publicly reachable, answers 2xx within 5 s.")
         events = WebhookEventsField()
+        api_version = serializers.ChoiceField(
+            choices=VERSIONS,
+            required=False,
+            help_text="The API version to render its deliveries in; by default the team's.",
+        )
 
     @extend_schema(
         operation_id="webhooks_list",
@@ -170,6 +182,7 @@ class WebhookListApi(ApiView):
             "events": endpoint.events,
             "active": endpoint.active,
             "secret": endpoint.secret,
+            "api_version": endpoint.api_version,
         }
         return envelope(data, status=201)
 
@@ -395,7 +408,11 @@ class EventListApi(ApiView):
             )
         else:
             items, pagination = paginate(queryset, page=data["page"], limit=data["limit"])
-        return envelope([event_object(e, webhook_id=None) for e in items], pagination=pagination)
+        version = request_version(request._request)
+        return envelope(
+            [event_object(e, webhook_id=None, api_version=version) for e in items],
+            pagination=pagination,
+        )
 
 
 class EventDetailApi(ApiView):
@@ -415,7 +432,9 @@ class EventDetailApi(ApiView):
         event = event_get(
             team=request.user.team, live_mode=request.user.live_mode, event_id=event_id
         )
-        return envelope(event_object(event, webhook_id=None))
+        return envelope(
+            event_object(event, webhook_id=None, api_version=request_version(request._request))
+        )
 
 
 class WebhookRecoverApi(ApiView):

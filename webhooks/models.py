@@ -3,6 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from encrypted_fields.fields import EncryptedTextField
 
+from api.versions import latest_version
 from core.commit_order import CurrentTransactionId
 from core.ids import PrefixedIdField
 
@@ -131,6 +132,14 @@ class WebhookEndpoint(models.Model):
         _("failed attempts"), default=0, help_text=_("Attempts failed.")
     )
     last_triggered_at = models.DateTimeField(_("last sent at"), null=True, blank=True)
+    # The version its deliveries are rendered in (api/versions.py): set at creation, the team's
+    # pin unless the API request names another.
+    api_version = models.CharField(
+        _("API version"),
+        max_length=10,
+        default=latest_version,
+        help_text=_("The API version its deliveries are rendered in."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

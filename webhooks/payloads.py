@@ -1,15 +1,17 @@
 """What the webhooks app hands out: events as they are delivered (and read back through the
 events API). Services change rows; this module turns them into the wire shape."""
 
+from api.versions import event_in_version
 from core.timestamps import iso_utc
 from webhooks.models import Event, WebhookEndpoint
 
 
-def event_object(event: Event, *, webhook_id: str | None) -> dict:
+def event_object(event: Event, *, webhook_id: str | None, api_version: str | None = None) -> dict:
     """The spec's event payload, and the mode it happened in (`live_mode`, as a booking says
     it). `webhook_id` names the receiving webhook in a delivery; the events API, which is no
-    delivery, says null."""
-    return {
+    delivery, says null. `api_version`: the version to render it in (the endpoint's, the
+    request's; api/versions.py), else the one it was written in."""
+    payload = {
         "id": event.id,
         "type": event.type,
         "api_version": event.api_version,
@@ -22,6 +24,9 @@ def event_object(event: Event, *, webhook_id: str | None) -> dict:
         "webhook_id": webhook_id,
         "live_mode": event.live_mode,
     }
+    if api_version is None or api_version == event.api_version:
+        return payload
+    return event_in_version(payload, version=api_version)
 
 
 def webhook_object(endpoint: WebhookEndpoint) -> dict:
@@ -36,4 +41,5 @@ def webhook_object(endpoint: WebhookEndpoint) -> dict:
         "success_rate": endpoint.success_rate,
         "total_deliveries": endpoint.total_deliveries,
         "failed_deliveries": endpoint.failed_deliveries,
+        "api_version": endpoint.api_version,
     }

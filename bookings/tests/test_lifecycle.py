@@ -33,14 +33,24 @@ def confirm(client, booking_id, body):
     return client.put(f"/api/v1/bookings/{booking_id}/confirm", body, format="json")
 
 
-def test_list_filters_and_items(live_client, team):
+@pytest.mark.parametrize(
+    ("api_version", "currency_field"),
+    [("2026-11-22", "currency"), ("2026-11-28", "total_currency")],  # docs/changelog.md
+)
+def test_list_filters_and_items(live_client, team, api_version, currency_field):
+    """The same journey for a team pinned to the first version (the spec's shape) and one on
+    the latest, where a list item's currency is `total_currency` as in the booking object."""
+    team.api_version = api_version
+    team.save()
     fund(team, "50000.00")
     held = book(live_client, holdable(live_client)).json()
     with time_machine.travel(NOW + timedelta(seconds=1), tick=False):  # a later creation
         ticketed = book(
             live_client, holdable(live_client, destination="CNF"), type="instant"
         ).json()
-    body = live_client.get("/api/v1/bookings").json()
+    listed = live_client.get("/api/v1/bookings")
+    assert listed["Api-Version"] == api_version
+    body = listed.json()
     assert body["success"] is True and body["pagination"]["total"] == 2
     assert [b["id"] for b in body["data"]] == [ticketed["id"], held["id"]]  # newest first
     item = body["data"][0]
@@ -49,11 +59,12 @@ def test_list_filters_and_items(live_client, team):
         "booking_reference",
         "status",
         "total_amount",
-        "currency",
+        currency_field,
         "created_at",
         "client",
         "flight_summary",
     }
+    assert item[currency_field] == ticketed["total_currency"]
     assert item["client"]["email"] == "ana@example.com"
     assert item["flight_summary"]["origin"] == "GRU"
     assert item["flight_summary"]["departure_date"] == "2027-01-15"

@@ -427,7 +427,9 @@ SPECTACULAR_SETTINGS = {
         "Prepaid BRL wallet, flight search, bookings and signed webhooks for travel agencies. "
         "Authenticate with `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…`."
     ),
-    "VERSION": "1.0.0",
+    # `info.version` is the latest dated API version, written by api.versions'
+    # document_api_versions (a hook: settings do not import the apps).
+    "VERSION": "",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -470,6 +472,7 @@ SPECTACULAR_SETTINGS = {
         "api.schema.document_webhook_payloads",
         "api.error_catalogue.document_error_codes",
         "api.schema.declare_headers_and_bodies",
+        "api.versions.document_api_versions",  # last: every response, the catalogue's too
     ],
 }
 
@@ -624,7 +627,9 @@ SALT_KEY = env.list("FIELD_ENCRYPTION_SALT", default=["agency-backoffice-fields"
 SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
 
 # --- Webhooks ---------------------------------------------------------------------------------
-WEBHOOK_API_VERSION = "2026-11-22"  # the `api_version` of every event payload
+# The API version events' data is written in (an event's `api_version`); each delivery renders
+# it in its endpoint's version, the events API in the request's (api/versions.py).
+WEBHOOK_API_VERSION = "2026-11-22"
 # Events are kept (and readable through the events API, recoverable to a webhook) this long.
 EVENTS_RETENTION_DAYS = env.int("EVENTS_RETENTION_DAYS", default=30)
 WEBHOOK_TIMEOUT_SECONDS = 5  # the spec's response time, for connecting and for the answer

@@ -86,7 +86,11 @@ def attempt_view(attempt: DeliveryAttempt) -> dict:
     """An attempt as the pages show it: its request (headers as stored, the body rebuilt from
     the event, which never changes) and the receiver's answer."""
     delivery = attempt.delivery
-    body = event_payload(delivery.event, webhook_id=delivery.endpoint_id).decode()
+    body = event_payload(
+        delivery.event,
+        webhook_id=delivery.endpoint_id,
+        api_version=delivery.endpoint.api_version,
+    ).decode()
     return {
         "attempt": attempt,
         "delivery": delivery,
@@ -130,6 +134,7 @@ class WebhookEndpointAdmin(TeamScopedAdmin):
         "url",
         "live_mode",
         "state",
+        "api_version",
         "consecutive_failures",
         "deactivated_at",
         "reactivated_at",

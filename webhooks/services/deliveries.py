@@ -69,9 +69,9 @@ SWEEP_BATCH = 500
 EXCERPT_CHARS = 500
 
 
-def event_payload(event: Event, *, webhook_id: str) -> bytes:
-    """The body of a delivery: exactly the spec's fields."""
-    return orjson.dumps(event_object(event, webhook_id=webhook_id))
+def event_payload(event: Event, *, webhook_id: str, api_version: str) -> bytes:
+    """The body of a delivery: exactly the spec's fields, in the endpoint's API version."""
+    return orjson.dumps(event_object(event, webhook_id=webhook_id, api_version=api_version))
 
 
 def sign(*, secret: str, timestamp: int, body: bytes) -> str:
@@ -719,7 +719,7 @@ def delivery_send(delivery: Delivery) -> DeliveryAttempt:
 def _post(delivery: Delivery) -> dict:
     """Sign and POST a delivery: the attempt's outcome, as `_record_attempt` takes it."""
     endpoint = delivery.endpoint
-    body = event_payload(delivery.event, webhook_id=endpoint.id)
+    body = event_payload(delivery.event, webhook_id=endpoint.id, api_version=endpoint.api_version)
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json",

@@ -14,6 +14,7 @@ from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from api.versions import check_version
 from core.exceptions import Conflict, InvalidRequest, TooManyRequests, UnprocessableEntity
 from webhooks import http
 from webhooks.models import (
@@ -125,10 +126,14 @@ def _new_secret() -> str:
     return f"whsec_{secrets.token_urlsafe(32)}"
 
 
-def webhook_create(*, team: Team, live_mode: bool, url: str, events: list[str]) -> WebhookEndpoint:
+def webhook_create(
+    *, team: Team, live_mode: bool, url: str, events: list[str], api_version: str | None = None
+) -> WebhookEndpoint:
     """Register an endpoint after probing it (no row is written if the probe fails). The
-    returned instance carries the plain secret; it is never shown again."""
+    returned instance carries the plain secret; it is never shown again. Its deliveries are
+    rendered in `api_version`, by default the team's (api/versions.py)."""
     url, events = validate_url(url), validate_events(events)
+    api_version = check_version(api_version or team.api_version)
     _ensure_url_free(team=team, live_mode=live_mode, url=url)
     _probe(team_id=team.pk, url=url)  # outside any transaction: it may take up to the timeout
     try:
@@ -139,6 +144,7 @@ def webhook_create(*, team: Team, live_mode: bool, url: str, events: list[str]) 
                 url=url,
                 events=events,
                 secret=_new_secret(),
+                api_version=api_version,
             )
     except IntegrityError:  # the same URL registered concurrently
         raise UrlAlreadyRegistered() from None

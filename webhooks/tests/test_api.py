@@ -23,7 +23,7 @@ def test_create_returns_the_secret_once_and_probes_the_url(test_client, https_re
 
     assert response.status_code == 201
     data = response.json()["data"]
-    assert set(data) == {"id", "url", "events", "active", "secret"}
+    assert set(data) == {"id", "url", "events", "active", "secret", "api_version"}
     assert data["id"].startswith("wh_")
     assert data["secret"].startswith("whsec_") and len(data["secret"]) > 40
     assert data["url"] == https_receiver.url and data["events"] == EVENTS
@@ -128,6 +128,7 @@ def test_list_shows_delivery_statistics(test_client, https_receiver):
         "success_rate",
         "total_deliveries",
         "failed_deliveries",
+        "api_version",
     }
     assert item["success_rate"] == 75.0
     assert item["total_deliveries"] == 8 and item["failed_deliveries"] == 2

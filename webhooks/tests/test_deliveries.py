@@ -55,7 +55,7 @@ def test_a_credit_is_delivered_signed_with_exactly_the_spec_fields(
     event = Event.objects.get(type="wallet.credit")
     assert request.headers["X-Service-Event-Id"] == event.id == payload["id"]
     assert payload["type"] == "wallet.credit"
-    assert payload["api_version"] == "2026-11-22"
+    assert payload["api_version"] == endpoint.api_version == "2026-11-28"  # the team's pin
     assert payload["team_id"] == team.id and payload["webhook_id"] == endpoint.id
     assert payload["live_mode"] is True
     assert payload["data"]["object"]["id"] == txn.id

@@ -43,7 +43,7 @@ def test_events_are_listed_newest_first_exactly_as_delivered(live_client, team, 
     body = response.json()
     assert body["success"] is True
     assert [e["id"] for e in body["data"]] == [second.id, first.id]
-    delivered = orjson.loads(event_payload(second, webhook_id="wh_x"))
+    delivered = orjson.loads(event_payload(second, webhook_id="wh_x", api_version=team.api_version))
     assert body["data"][0] == {**delivered, "webhook_id": None}
     assert body["pagination"] == {
         "page": 1,
