@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse, reverse_lazy
+from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import number_format
 from django.utils.html import format_html

@@ -21,9 +21,9 @@ from agencies.payloads import api_key_event_object, integration_event_object
 from agencies.permissions import agency_group
 from agencies.tasks import send_invitation_email as send_invitation_email_task
 from api.key_permissions import PERMISSIONS
-from core.emails import email_message
 from api.versions import HEADER as API_VERSION_HEADER
 from api.versions import InvalidApiVersion, check_version
+from core.emails import email_message
 from core.exceptions import Conflict
 from core.i18n import sao_paulo_time_for_people
 from webhooks.models import EventType

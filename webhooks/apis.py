@@ -10,9 +10,9 @@ from api.fields import QueryChoicesField
 from api.pagination import PaginationFilterSerializer, paginate, paginate_by_cursor
 from api.schema import IDEMPOTENCY_KEY_PARAMETER, enveloped, error_response, event_union
 from api.serializers import FirstProblemSerializer
+from api.versions import VERSIONS, request_version
 from core.audit import audit_action
 from core.rate_windows import over_limit
-from api.versions import VERSIONS, request_version
 from core.timestamps import iso_utc
 from webhooks.models import SUBSCRIBABLE_EVENT_TYPES, Event, WebhookEndpoint
 from webhooks.payloads import event_object, webhook_object
