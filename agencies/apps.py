@@ -11,6 +11,9 @@ class AgenciesConfig(AppConfig):
         "api_key_revoke": _("Revoked API key"),
         "integration_disconnect": _("Disconnected integration"),
         "pricing_change": _("Changed pricing"),
+        "member_role_change": _("Changed role"),
+        "member_deactivate": _("Deactivated member"),
+        "member_reactivate": _("Reactivated member"),
     }
 
     def connect_signals(self):
