@@ -67,7 +67,8 @@ def test_the_members_page_and_a_viewers_home(live_server, browser_pt_br, live_sa
     screenshot(driver, "team-members-390", PHONE)
 
     # Maria becomes Financeiro: the confirmation page says what she will do.
-    driver.find_element(By.CSS_SELECTOR, f"input[name=_selected_action][value='{maria.pk}']").click()
+    checkbox = f"input[name=_selected_action][value='{maria.pk}']"
+    driver.find_element(By.CSS_SELECTOR, checkbox).click()
     Select(driver.find_element(By.NAME, "action")).select_by_visible_text(
         "Mudar o perfil para Financeiro"
     )
@@ -78,9 +79,10 @@ def test_the_members_page_and_a_viewers_home(live_server, browser_pt_br, live_sa
     screenshot(driver, "team-member-role-confirm-1440", DESKTOP)
     driver.find_element(By.CSS_SELECTOR, "form input[type=submit]").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ul.messagelist")))
-    assert "maria@alpha.example agora é Financeiro." in driver.find_element(
-        By.CSS_SELECTOR, "ul.messagelist"
-    ).text
+    assert (
+        "maria@alpha.example agora é Financeiro."
+        in driver.find_element(By.CSS_SELECTOR, "ul.messagelist").text
+    )
     maria.refresh_from_db()
     assert maria.team_role == TeamRole.FINANCE
     driver.delete_all_cookies()

@@ -169,9 +169,7 @@ def test_members_cannot_be_added_or_deleted_in_the_members_page(team, team_owner
 
 
 def invitation_link() -> str:
-    return re.search(r"http://testserver(/admin/invitation/[^\s]+/)", mail.outbox[-1].body).group(
-        1
-    )
+    return re.search(r"http://testserver(/admin/invitation/[^\s]+/)", mail.outbox[-1].body).group(1)
 
 
 def test_an_invitation_gives_the_role_chosen(team, team_owner, django_capture_on_commit_callbacks):
@@ -216,9 +214,7 @@ def test_only_an_owner_invites(team, team_owner):
 # --- The audit entry keeps the actor's role ---------------------------------------------------
 
 
-def test_an_entry_records_the_role_its_actor_had_and_the_activity_list_shows_it(
-    team, team_owner
-):
+def test_an_entry_records_the_role_its_actor_had_and_the_activity_list_shows_it(team, team_owner):
     maria = colleague(team, TeamRole.AGENT)
     browser = panel.browser_for(maria)  # in Portuguese
     added = browser.post(
