@@ -531,7 +531,8 @@ class MemberAdmin(TeamScopedAdmin):
             describe=describe,
             run=lambda member: member_role_change(member=member, role=role),
             done_message=lambda member: (
-                gettext("%(member)s is now %(role)s.") % {"member": member, "role": role.label}
+                gettext("%(member)s is now %(role)s.")
+                % {"member": member.get_full_name() or member, "role": role.label}
             ),
         )
 

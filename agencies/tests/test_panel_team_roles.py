@@ -62,7 +62,7 @@ def test_the_owner_changes_a_members_role_after_a_confirmation_page(team, team_o
     assert maria.team_role == TeamRole.AGENT  # not before "yes"
 
     done = change_role(owner, maria, "make_finance", confirmed=True)
-    assert [str(m) for m in done.context["messages"]] == ["maria@alpha.example is now Finance."]
+    assert [str(m) for m in done.context["messages"]] == ["Maria is now Finance."]
     maria.refresh_from_db()
     assert maria.team_role == TeamRole.FINANCE
     entry = AuditEntry.objects.get(additional_data__action="member_role_change")
