@@ -184,6 +184,10 @@ def test_an_invitation_gives_the_role_chosen(team, team_owner, django_capture_on
         )
     assert answer.status_code == 302
     assert Invitation.objects.get().role == TeamRole.DEVELOPER
+    page = panel.browser_for(team_owner, language="pt-br")
+    page.logout()
+    accept = page.get(invitation_link()).content.decode()
+    assert "Seu perfil na equipe: Desenvolvedor." in accept
     done = BrowserClient().post(
         invitation_link(), {"new_password1": PASSWORD, "new_password2": PASSWORD}
     )
