@@ -1,4 +1,3 @@
-from auditlog.context import auditlog_value
 from auditlog.models import AbstractLogEntry
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -56,19 +55,21 @@ class AuditEntry(AbstractLogEntry):
         # Registered models give their team through get_additional_data (auditlog's hook).
         if self.team_id is None and self.additional_data:
             self.team_id = self.additional_data.get("team_id")
-        self._record_actor_role()
+        adding = self._state.adding
         super().save(*args, **kwargs)
+        if adding:
+            self._record_actor_role()
 
     def _record_actor_role(self) -> None:
         """The role an agency user had in their team when they acted ("actor_role"): roles
-        change, the entry keeps the one that allowed the action. The actor is the entry's, or
-        the request's (auditlog's middleware sets it only as the entry is saved)."""
-        if self.pk is not None or self.actor_role:
-            return
-        actor = self.actor if self.actor_id else _request_actor()
+        change, the entry keeps the one that allowed the action. Written after the insert:
+        auditlog's middleware sets a panel request's actor as the entry is saved (pre_save)."""
+        actor = self.actor if self.actor_id else None
         role = getattr(actor, "team_role", "") if getattr(actor, "team_id", None) else ""
-        if role:
-            self.additional_data = {**(self.additional_data or {}), "actor_role": role}  # type: ignore[has-type]  # auditlog's field
+        if not role or self.actor_role:
+            return
+        self.additional_data = {**(self.additional_data or {}), "actor_role": role}  # type: ignore[has-type]  # auditlog's field
+        type(self).objects.filter(pk=self.pk).update(additional_data=self.additional_data)
 
     @property
     def actor_role(self) -> str:
@@ -77,11 +78,3 @@ class AuditEntry(AbstractLogEntry):
     @property
     def panel_action(self) -> str:
         return (self.additional_data or {}).get("action", "")
-
-
-def _request_actor():
-    """The panel user auditlog's middleware records entries for, in this request (if any)."""
-    try:
-        return auditlog_value.get().get("actor")
-    except LookupError:
-        return None
