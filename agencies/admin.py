@@ -36,6 +36,7 @@ from agencies.models import (
     Client,
     Integration,
     Invitation,
+    Member,
     Team,
     User,
 )
@@ -61,13 +62,15 @@ from agencies.services import (
     invitation_create,
     invitation_from_token,
     invitation_usable,
+    member_active_set,
+    member_role_change,
     team_api_version_upgrade,
 )
 from api.fields import PHONE_PATTERN
 from api.key_permissions import PERMISSIONS
 from api.versions import LATEST_VERSION, changes_since
 from core.addresses import cep_compact, state_compact
-from core.audit import audit_action
+from core.audit import audit_action, entries_for
 from core.exceptions import ApplicationError
 from core.metadata import (
     MAX_METADATA_KEY_LENGTH,
@@ -88,6 +91,7 @@ from panel.admin import (
     user_team_id,
 )
 from panel.forms import LocalizedDecimalField
+from panel.roles import CHANGE, ROLE_AREAS, Area, TeamRole, role_label
 
 PRICING_FIELDS = ("markup_percent", "fee", "fx_margin_percent")
 EXAMPLE_BASE_COST = Decimal("1000.00")  # the confirmation page prices an offer of this cost
@@ -157,6 +161,7 @@ def digits(text: str) -> str:
 class TeamAdmin(TeamScopedAdmin):
     team_field = "pk"
     change_form_template = "admin/agencies/team/change_form.html"
+    panel_area = Area.SETTINGS
     form = TeamForm
     list_display = ["name", "tax_id", "markup_display", "money_fee", "notification_email"]
     search_fields = ["name", "id", "tax_id", "notification_email"]
@@ -484,7 +489,10 @@ class UserAdmin(AuditedAdminMixin, DjangoUserAdmin):
     list_display = ["username", "email", "role", "team", "is_active", "last_login"]
     list_filter = [RoleFilter, "is_active", "team"]
     search_fields = ["username", "email", "first_name", "last_name", "team__name"]
-    fieldsets = [*(DjangoUserAdmin.fieldsets or ()), (_("Agency"), {"fields": ["team"]})]
+    fieldsets = [
+        *(DjangoUserAdmin.fieldsets or ()),
+        (_("Agency"), {"fields": ["team", "team_role"]}),
+    ]
 
     @admin.display(description=_("role"))
     def role(self, user):
@@ -515,6 +523,142 @@ class UserAdmin(AuditedAdminMixin, DjangoUserAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser and super().has_delete_permission(request, obj)
+
+
+# --- A team's members: the owner sets their roles (docs/roles.md) ----------------------------
+
+
+def _areas_for_people(role: str) -> str:
+    """What a role lets its holder do, in a sentence ("changes: Bookings and clients")."""
+    areas = ROLE_AREAS.get(role, {})
+    changes = [str(Area(a).label) for a, level in areas.items() if level == CHANGE]
+    views = [str(Area(a).label) for a, level in areas.items() if level != CHANGE]
+    parts = []
+    if changes:
+        parts.append(gettext("works in: %(areas)s") % {"areas": "; ".join(changes)})
+    if views:
+        parts.append(gettext("reads: %(areas)s") % {"areas": "; ".join(views)})
+    return " · ".join(parts)
+
+
+def _role_action(role: TeamRole, description):
+    """A list action that gives the selected members `role`, confirmed and audited."""
+
+    def action(self, request, queryset):
+        return self.change_role(request, queryset, role)
+
+    action.__name__ = f"make_{role.value}"
+    return admin.action(description=description, permissions=["change"])(action)
+
+
+@admin.register(Member)
+class MemberAdmin(TeamScopedAdmin):
+    """The team's people and their roles. Members join by invitation; the owner changes their
+    roles and deactivates those who left (confirmed, audited), never below one active owner."""
+
+    panel_area = Area.SETTINGS
+    list_display = ["username", "full_name", "role_display", "is_active", "last_login", "team"]
+    list_filter = ["team_role", "is_active", "team"]
+    search_fields = ["username", "email", "first_name", "last_name"]
+    fields = ["username", "full_name", "team", "role_display", "role_reach", "is_active"]
+    readonly_fields = ["username", "full_name", "team", "role_display", "role_reach", "is_active"]
+    ordering = ["username"]
+    actions = [
+        "make_owner",
+        "make_finance",
+        "make_agent",
+        "make_developer",
+        "make_viewer",
+        "deactivate",
+        "reactivate",
+    ]
+
+    make_owner = _role_action(TeamRole.OWNER, _("Change role to Owner"))
+    make_finance = _role_action(TeamRole.FINANCE, _("Change role to Finance"))
+    make_agent = _role_action(TeamRole.AGENT, _("Change role to Agent"))
+    make_developer = _role_action(TeamRole.DEVELOPER, _("Change role to Developer"))
+    make_viewer = _role_action(TeamRole.VIEWER, _("Change role to Viewer (read only)"))
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(team__isnull=False).select_related("team")
+
+    @admin.display(description=_("name"), ordering="first_name")
+    def full_name(self, obj):
+        return obj.get_full_name() or "—"
+
+    @admin.display(description=_("role in the team"), ordering="team_role")
+    def role_display(self, obj):
+        return role_label(obj.team_role)
+
+    @admin.display(description=_("what the role allows"))
+    def role_reach(self, obj):
+        return _areas_for_people(obj.team_role)
+
+    def has_add_permission(self, request):
+        return False  # members join by invitation
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # deactivated, so that their records keep their name
+
+    def audit_entries(self, obj):
+        return entries_for(User(pk=obj.pk))  # the entries are the user's
+
+    def _members(self, queryset):
+        # The users themselves, so that each entry is in the user's history.
+        return User.objects.filter(pk__in=queryset.values("pk")).order_by("username")
+
+    def change_role(self, request, queryset, role: TeamRole):
+        def describe(member):
+            if member.team_role == role:
+                return gettext("Already %(role)s: nothing changes.") % {"role": role.label}
+            return gettext("%(old)s → %(new)s: %(reach)s.") % {
+                "old": role_label(member.team_role),
+                "new": role.label,
+                "reach": _areas_for_people(role),
+            }
+
+        return self.confirm_then_run(
+            request,
+            self._members(queryset),
+            action="member_role_change",
+            title=_("Change members' role"),
+            question=_("Give these members the role %(role)s?") % {"role": role.label},
+            describe=describe,
+            run=lambda member: member_role_change(member=member, role=role),
+            done_message=lambda member: (
+                gettext("%(member)s is now %(role)s.")
+                % {"member": member.get_full_name() or member, "role": role.label}
+            ),
+        )
+
+    @admin.action(description=_("Deactivate selected members"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        return self._set_active(request, queryset, active=False)
+
+    @admin.action(description=_("Reactivate selected members"), permissions=["change"])
+    def reactivate(self, request, queryset):
+        return self._set_active(request, queryset, active=True)
+
+    def _set_active(self, request, queryset, *, active: bool):
+        def describe(member):
+            if member.is_active == active:
+                return gettext("Already so: nothing changes.")
+            if active:
+                return gettext("Can log into the panel again, as %(role)s.") % {
+                    "role": role_label(member.team_role)
+                }
+            return gettext("Can no longer log into the panel; what they did keeps their name.")
+
+        return self.confirm_then_run(
+            request,
+            self._members(queryset),
+            action="member_reactivate" if active else "member_deactivate",
+            title=_("Reactivate members") if active else _("Deactivate members"),
+            question=_("Reactivate these members?") if active else _("Deactivate these members?"),
+            describe=describe,
+            run=lambda member: member_active_set(member=member, active=active),
+            done_message=_("Reactivated %(object)s.") if active else _("Deactivated %(object)s."),
+        )
 
 
 # What each permission of a restricted key lets it do (api/key_permissions.py), as the add
@@ -587,6 +731,7 @@ class ApiKeyForm(forms.ModelForm):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(TeamScopedAdmin):
+    panel_area = Area.DEVELOPERS
     form = ApiKeyForm
     list_display = [
         "name",
@@ -848,6 +993,7 @@ class ClientForm(forms.ModelForm):
 
 @admin.register(Client)
 class ClientAdmin(TeamScopedAdmin):
+    panel_area = Area.BOOKINGS
     form = ClientForm
     list_display = ["full_name", "email", "tax_id_display", "phone_number", "team", "created_at"]
     list_filter = [live_mode_filter(), "team"]
@@ -930,6 +1076,7 @@ class IntegrationConnectForm(forms.ModelForm):
 
 @admin.register(Integration)
 class IntegrationAdmin(TeamScopedAdmin):
+    panel_area = Area.SETTINGS
     list_display = ["provider", "team", "status_display", "connected_at", "disconnected_at"]
     list_filter = [live_mode_filter(), "provider", "status", "team"]
     search_fields = ["id", "team__name"]
@@ -1004,7 +1151,15 @@ class InvitationForm(forms.ModelForm):
 
     class Meta:
         model = Invitation
-        fields = ["team", "email"]
+        fields = ["team", "email", "role"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "role" in self.fields:  # a form posted without it invites an agent, the default
+            self.fields["role"].required = False
+
+    def clean_role(self):
+        return self.cleaned_data.get("role") or TeamRole.AGENT
 
     def clean(self):
         cleaned = super().clean()
@@ -1020,8 +1175,17 @@ class InvitationAdmin(TeamScopedAdmin):
     """Agency users invite colleagues of their team by e-mail; the invitee chooses their own
     password through the link, which expires and works once."""
 
+    panel_area = Area.SETTINGS
     form = InvitationForm
-    list_display = ["email", "team", "status_display", "invited_by", "created_at", "expires_at"]
+    list_display = [
+        "email",
+        "team",
+        "role",
+        "status_display",
+        "invited_by",
+        "created_at",
+        "expires_at",
+    ]
     list_filter = ["team"]
     search_fields = ["email"]
 
@@ -1038,8 +1202,8 @@ class InvitationAdmin(TeamScopedAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ["team", "email"] if is_support(request) else ["email"]
-        return ["email", "team", "invited_by", "created_at", "expires_at", "accepted_at"]
+            return ["team", "email", "role"] if is_support(request) else ["email", "role"]
+        return ["email", "team", "role", "invited_by", "created_at", "expires_at", "accepted_at"]
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
@@ -1056,7 +1220,9 @@ class InvitationAdmin(TeamScopedAdmin):
     def save_model(self, request, obj, form, change):
         team = obj.team if is_support(request) else request.user.team
         try:
-            created = invitation_create(team=team, email=obj.email, invited_by=request.user)
+            created = invitation_create(
+                team=team, email=obj.email, invited_by=request.user, role=obj.role
+            )
         except InvitationAlreadyMember as exc:  # the form checked; a race got past it
             self.message_user(request, exc.message, messages.ERROR)
             raise PermissionDenied(exc.message) from None

@@ -12,6 +12,9 @@ class AgenciesConfig(AppConfig):
         "integration_disconnect": _("Disconnected integration"),
         "pricing_change": _("Changed pricing"),
         "api_version_upgrade": _("Upgraded API version"),
+        "member_role_change": _("Changed role"),
+        "member_deactivate": _("Deactivated member"),
+        "member_reactivate": _("Reactivated member"),
     }
 
     def connect_signals(self):

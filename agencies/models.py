@@ -14,6 +14,7 @@ from encrypted_fields.fields import EncryptedTextField
 
 from api.versions import latest_version
 from core.ids import PrefixedIdField
+from panel.roles import TeamRole
 
 
 class Team(models.Model):
@@ -143,6 +144,15 @@ class User(AbstractUser):
         on_delete=models.PROTECT,
         related_name="users",
         verbose_name=_("team"),
+    )
+    # What an agency user may do in their team's panel (panel/roles.py); support ignores it.
+    # Read only until set on purpose: a team's first user is its owner, an invitee gets the
+    # role they were invited with.
+    team_role = models.CharField(
+        _("role in the team"),
+        max_length=20,
+        choices=TeamRole.choices,
+        default=TeamRole.VIEWER,
     )
 
     @cached_property
@@ -359,6 +369,13 @@ class Invitation(models.Model):
     expires_at = models.DateTimeField(_("expires at"))
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    role = models.CharField(
+        _("role in the team"),
+        max_length=20,
+        choices=TeamRole.choices,
+        default=TeamRole.AGENT,
+        help_text=_("What they may do in the panel; an owner can change it later."),
+    )
     user = models.ForeignKey(
         User,
         null=True,
@@ -445,3 +462,13 @@ class ApiRequest(models.Model):
 
     def __str__(self):
         return f"{self.method} {self.path} {self.status}"
+
+
+class Member(User):
+    """A team's panel user as the team's owner manages them (agencies/admin.py MemberAdmin):
+    their role and whether they may still log in. Support manages users on the User pages."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")

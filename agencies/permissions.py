@@ -14,6 +14,8 @@ AGENCY_PERMISSIONS = {
     "agencies": [
         "view_team",
         "change_team",
+        "view_member",
+        "change_member",
         "view_apikey",
         "add_apikey",
         "change_apikey",

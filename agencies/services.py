@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from djmoney.money import Money
 
 from agencies.models import ApiKey, Client, Integration, Invitation, Team, User, hash_secret
@@ -26,6 +27,7 @@ from api.versions import InvalidApiVersion, check_version
 from core.emails import email_message
 from core.exceptions import Conflict
 from core.i18n import sao_paulo_time_for_people
+from panel.roles import TeamRole
 from webhooks.models import EventType
 from webhooks.services import event_record
 
@@ -62,7 +64,9 @@ def team_create(
     )
     team.full_clean()
     team.save()
-    owner = agency_user_create(team=team, email=owner_email, password=owner_password)
+    owner = agency_user_create(
+        team=team, email=owner_email, password=owner_password, role=TeamRole.OWNER
+    )
     _, test_key = api_key_create(
         team=team, live_mode=False, name="Default test key", created_by=owner
     )
@@ -87,9 +91,10 @@ def team_api_version_upgrade(*, team: Team, version: str) -> Team:
     return team
 
 
-def agency_user_create(*, team: Team, email: str, password: str | None = None) -> User:
-    """A panel user of `team` (they can log into the admin and see only their team)."""
-    user = User(username=email, email=email, team=team, is_staff=True)
+def agency_user_create(*, team: Team, email: str, role: str, password: str | None = None) -> User:
+    """A panel user of `team` with `role` in it (they can log into the admin and see only their
+    team, and there what the role allows: panel/roles.py)."""
+    user = User(username=email, email=email, team=team, is_staff=True, team_role=role)
     if password:
         try:  # the same validators as the panel's password forms (AUTH_PASSWORD_VALIDATORS)
             validate_password(password, user)
@@ -235,12 +240,15 @@ class InvitationInvalid(Conflict):
     message = "This invitation link has expired or has already been used"
 
 
-def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Invitation:
+def invitation_create(
+    *, team: Team, email: str, invited_by: User | None, role: str = TeamRole.AGENT
+) -> Invitation:
     """Record the invitation and e-mail its link after commit. The link works until
     PANEL_INVITATION_VALIDITY has passed, and once. An address that already has a panel user
     in another team is invited like any other (the inviter is never told that it exists
     anywhere); its e-mail then says so instead of carrying a link (`invitation_send`). A member
-    of this very team is refused: the inviter sees their team's people anyway."""
+    of this very team is refused: the inviter sees their team's people anyway. The invitee
+    joins with `role`."""
     email = User.objects.normalize_email(email).strip()
     if User.objects.filter(username__iexact=email, team=team).exists():
         raise InvitationAlreadyMember()
@@ -249,6 +257,7 @@ def invitation_create(*, team: Team, email: str, invited_by: User | None) -> Inv
             team=team,
             email=email,
             invited_by=invited_by,
+            role=role,
             expires_at=timezone.now() + settings.PANEL_INVITATION_VALIDITY,
         )
         send_invitation_email_task.delay_on_commit(invitation.pk)  # type: ignore[attr-defined]  # DjangoTask
@@ -347,11 +356,60 @@ def invitation_accept(*, invitation: Invitation, password: str) -> User:
             raise InvitationInvalid()
         if User.objects.filter(username__iexact=invitation.email).exists():
             raise InvitationUserExists()
-        user = agency_user_create(team=invitation.team, email=invitation.email, password=password)
+        user = agency_user_create(
+            team=invitation.team, email=invitation.email, password=password, role=invitation.role
+        )
         invitation.accepted_at = timezone.now()
         invitation.user = user
         invitation.save(update_fields=["accepted_at", "user"])
     return user
+
+
+# --- Members: the owner sets each one's role, and who may still log in (docs/roles.md) --------
+
+
+class LastOwner(Conflict):
+    code = "last_owner"
+    # The panel shows it in the user's language (gettext_noop: marked, kept in English here).
+    message = gettext_noop("A team keeps at least one active owner: make someone else owner first")
+
+
+def _lock_team_members(team_id: str | None) -> list[User]:
+    """The team's users, locked in pk order: two owners demoting each other at once cannot
+    both pass the last-owner check."""
+    return list(User.objects.select_for_update(of=("self",)).filter(team_id=team_id).order_by("pk"))
+
+
+def _keeps_an_owner(members: list[User], *, changed: User, role: str, active: bool) -> bool:
+    return any(
+        (role if m.pk == changed.pk else m.team_role) == TeamRole.OWNER
+        and (active if m.pk == changed.pk else m.is_active)
+        for m in members
+    )
+
+
+def member_role_change(*, member: User, role: str) -> User:
+    """Give a team member another role; the team's last active owner keeps theirs."""
+    TeamRole(role)  # a role that exists, or ValueError
+    with transaction.atomic():
+        members = _lock_team_members(member.team_id)
+        if not _keeps_an_owner(members, changed=member, role=role, active=member.is_active):
+            raise LastOwner()
+        User.objects.filter(pk=member.pk).update(team_role=role)
+    member.refresh_from_db()
+    return member
+
+
+def member_active_set(*, member: User, active: bool) -> User:
+    """Let a team member log in again, or not any more (their records stay); the team's last
+    active owner cannot be deactivated."""
+    with transaction.atomic():
+        members = _lock_team_members(member.team_id)
+        if not _keeps_an_owner(members, changed=member, role=member.team_role, active=active):
+            raise LastOwner()
+        User.objects.filter(pk=member.pk).update(is_active=active)
+    member.refresh_from_db()
+    return member
 
 
 # --- Clients (docs/clients.md) --------------------------------------------------------------

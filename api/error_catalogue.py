@@ -304,6 +304,7 @@ WHEN = {
     "invitation_invalid": "Panel: an expired or used invitation link.",
     "user_exists": "Panel: accepting an invitation for an e-mail that has a user by then.",
     "already_team_member": "Panel: inviting someone who is already a member of the team.",
+    "last_owner": "Panel: demoting or deactivating the team's last active owner.",
     "notification_not_rejected": "Panel: verifying again a notification that was not rejected.",
     "test_event_refused": "Panel: reactivating webhooks whose receiver refused the test event.",
     "supplier_order_absent": "Not an API answer: the reconcile job found no issued order.",

@@ -96,11 +96,9 @@ def postman_requests(collection: dict) -> set[tuple[str, str]]:
             elif "request" in item:
                 request = item["request"]
                 segments = [
-                    "{" + s[1:] + "}" if s.startswith(":") else s
-                    for s in request["url"]["path"]
+                    "{" + s[1:] + "}" if s.startswith(":") else s for s in request["url"]["path"]
                 ]
                 found.add((request["method"], "/" + "/".join(segments)))
 
     walk(collection.get("item", []))
     return found
-

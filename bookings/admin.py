@@ -36,6 +36,7 @@ from panel.admin import (
     money_cell,
     status_label,
 )
+from panel.roles import Area
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance_snapshot
 from webhooks.models import Event
@@ -132,6 +133,7 @@ class NeedsAttentionFilter(admin.SimpleListFilter):
 
 @admin.register(Booking)
 class BookingAdmin(TeamScopedAdmin):
+    panel_area = Area.BOOKINGS
     # What an agency reads a booking by, and its price in reais (the client's; the cost for
     # support too): never the airline's fare in its own currency, which mixes currencies.
     list_display = [

@@ -3,7 +3,7 @@
 
 Mounted by the dashboard's site under /admin/wallet/sales-report/ (dashboard/sites.py: the page
 reads the bookings and the wallet, and sits in the menu beside the wallet's statement), behind
-the admin's login and the bookings' view permission (BookingAdmin's). The query is the
+the admin's login and the reports' area (panel/roles.py: owners, finance, viewers). The query is the
 statement's (wallet/admin/periods.py): an agency user always gets their own team, support
 chooses one; `mode=live` (the default) or `mode=test`; `start` and `end` São Paulo days, at
 most MAX_REPORT_DAYS apart."""
@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bookings import report_exports
 from bookings.reports import MAX_REPORT_DAYS, SalesReport, report_period, sales_report
+from panel.roles import Area
 from wallet.admin.periods import TeamPeriodForm, TeamPeriodRequest, admin_page_urls
 
 PAGE_SIZE = 100
@@ -50,7 +51,7 @@ class ReportForm(TeamPeriodForm):
 
 class _Request(TeamPeriodRequest):
     def __init__(self, request, model_admin):
-        super().__init__(request, model_admin, form_class=ReportForm)
+        super().__init__(request, model_admin, form_class=ReportForm, area=Area.REPORTS)
         self.report: SalesReport | None = None
         if self.ready and self.team is not None and self.period is not None:
             self.report = sales_report(team=self.team, live_mode=self.live_mode, period=self.period)

@@ -55,7 +55,25 @@ class AuditEntry(AbstractLogEntry):
         # Registered models give their team through get_additional_data (auditlog's hook).
         if self.team_id is None and self.additional_data:
             self.team_id = self.additional_data.get("team_id")
+        adding = self._state.adding
         super().save(*args, **kwargs)
+        if adding:
+            self._record_actor_role()
+
+    def _record_actor_role(self) -> None:
+        """The role an agency user had in their team when they acted ("actor_role"): roles
+        change, the entry keeps the one that allowed the action. Written after the insert:
+        auditlog's middleware sets a panel request's actor as the entry is saved (pre_save)."""
+        actor = self.actor if self.actor_id else None
+        role = getattr(actor, "team_role", "") if getattr(actor, "team_id", None) else ""
+        if not role or self.actor_role:
+            return
+        self.additional_data = {**(self.additional_data or {}), "actor_role": role}  # type: ignore[has-type]  # auditlog's field
+        type(self).objects.filter(pk=self.pk).update(additional_data=self.additional_data)
+
+    @property
+    def actor_role(self) -> str:
+        return (self.additional_data or {}).get("actor_role", "")
 
     @property
     def panel_action(self) -> str:

@@ -23,6 +23,7 @@ from bookings.display import cancellation_note_for_people, failure_reason_for_pe
 from bookings.itinerary import erased
 from bookings.models import Booking, BookingAirlineChange, BookingCancellation, BookingPassenger
 from core.timestamps import business_date, business_day_bounds
+from panel.roles import Area, may_view
 from wallet.models import (
     TEST_MODE_BALANCE,
     ProviderNotification,
@@ -860,8 +861,25 @@ def home_page_context(request) -> dict:
         return {"home": support_home(live_mode=mode["live_mode"]), "home_role": "support", **mode}
     if getattr(user, "team_id", None):
         home = team_home(team=user.team, live_mode=mode["live_mode"])
-        return {"home": home, "home_role": "agency", "home_team": user.team, **mode}
+        return {
+            "home": home,
+            "home_role": "agency",
+            "home_team": user.team,
+            "home_shows": home_sections(user),
+            **mode,
+        }
     return {}
+
+
+def home_sections(user) -> dict[str, bool]:
+    """Which parts of the home page the agency user's role reads (panel/roles.py): the to-do
+    (holds to pay, failed bookings, airline changes) for who sells or pays, the wallet's
+    figures for who reads the wallet, keys, webhooks and events for developers."""
+    return {
+        "todo": may_view(user, Area.BOOKINGS) or may_view(user, Area.WALLET),
+        "figures": may_view(user, Area.WALLET),
+        "developers": may_view(user, Area.DEVELOPERS),
+    }
 
 
 def team_overview_page_context(request, team: Team) -> dict:

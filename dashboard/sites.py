@@ -8,6 +8,7 @@ from django.urls import NoReverseMatch, include, path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from dashboard.display import home_page_context
+from panel.roles import Area
 from panel.sites import PanelAdminSite
 
 
@@ -37,21 +38,24 @@ class DashboardAdminSite(PanelAdminSite):
         """The admin's list of pages (the menu and the home page), with the wallet's reports
         beside its movements: the statement and the sales report (a page of the bookings app,
         which reads the wallet's ledger), each for who may see its data."""
+        from wallet.admin.periods import may_read_figures  # as in get_urls: not at import
+
         apps = super().get_app_list(request, app_label)
         wallet = next((app for app in apps if app["app_label"] == "wallet"), None)
         if wallet is None:
             return apps
         pages = [
-            ("wallet", "transaction", "admin:wallet_statement", _("Statement"), "statement"),
+            ("wallet", "transaction", "admin:wallet_statement", _("Statement"), "statement", None),
             (
                 "bookings",
                 "booking",
                 "admin:bookings_sales_report",
                 _("Sales and commission report"),
                 "salesreport",
+                Area.REPORTS,
             ),
         ]
-        for label, model_name, url_name, name, object_name in pages:
+        for label, model_name, url_name, name, object_name, area in pages:
             model_admin = next(
                 (
                     admin
@@ -60,7 +64,7 @@ class DashboardAdminSite(PanelAdminSite):
                 ),
                 None,
             )
-            if model_admin is None or not model_admin.has_view_permission(request):
+            if model_admin is None or not may_read_figures(request, model_admin, area):
                 continue
             try:
                 url = reverse(url_name, current_app=self.name)

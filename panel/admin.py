@@ -34,6 +34,7 @@ from core.exceptions import ApplicationError
 from core.i18n import sao_paulo_time_for_people
 from core.models import AuditEntry
 from core.money import money_display
+from panel.roles import Area, may_change, may_view, role_label
 
 # Colour of each status value; the label's text always says the status too.
 STATUS_TONES = {
@@ -236,12 +237,18 @@ def actor_for_people(entry: AuditEntry, request) -> str:
     if is_support(request):
         if actor is None:
             return entry.actor_email or gettext("system")
-        return actor.get_full_name() or actor.get_username()
+        return _with_role(actor.get_full_name() or actor.get_username(), entry)
     if actor is not None and getattr(actor, "team_id", None) == user_team_id(request):
-        return actor.get_full_name() or actor.get_username()
+        return _with_role(actor.get_full_name() or actor.get_username(), entry)
     if actor is not None and getattr(actor, "is_support", False):
         return gettext("Support")
     return gettext("a former user") if entry.actor_email else gettext("system")
+
+
+def _with_role(name: str, entry: AuditEntry) -> str:
+    """ "Maria (Finance)": the role the agency user had in their team when they acted."""
+    role = entry.actor_role
+    return f"{name} ({role_label(role)})" if role else name
 
 
 def _rendered(response):
@@ -253,6 +260,9 @@ class AuditedAdminMixin:
     """The object's "History" page lists its audit entries (django-auditlog): who, when, which
     action, the old and new values. Only for rows the user can see (get_object is scoped)."""
 
+    def audit_entries(self, obj):
+        return entries_for(obj)
+
     def history_view(self, request, object_id, extra_context=None):
         obj = self.get_object(request, unquote(object_id))
         if obj is None:
@@ -261,7 +271,7 @@ class AuditedAdminMixin:
             raise PermissionDenied
         entries = [
             (entry, change_display(entry), actor_for_people(entry, request))
-            for entry in entries_for(obj)[:500]
+            for entry in self.audit_entries(obj)[:500]
         ]
         context = {
             **self.admin_site.each_context(request),
@@ -423,9 +433,14 @@ def _model_field(model, name):
 class TeamScopedAdmin(AuditedAdminMixin, ConfirmedActionsMixin, PanelAdmin):
     """Scopes an admin to the logged-in agency user's team (rows, foreign-key choices, the team
     of new rows). `team_field` is the lookup from the model to its team. Fails closed: a user
-    who is neither support nor on a team gets no rows and no permissions."""
+    who is neither support nor on a team gets no rows and no permissions.
+
+    `panel_area` is the part of the panel the pages belong to (panel/roles.py): an agency user
+    whose role does not view it gets no page (403), one who only views it gets no add, change,
+    delete or action. An admin without an area is the owner's alone."""
 
     team_field = "team"
+    panel_area: str | None = None
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
@@ -438,20 +453,33 @@ class TeamScopedAdmin(AuditedAdminMixin, ConfirmedActionsMixin, PanelAdmin):
     def _has_role(self, request) -> bool:
         return is_support(request) or user_team_id(request) is not None
 
+    def may_view_area(self, request) -> bool:
+        return self._has_role(request) and may_view(request.user, self.panel_area)
+
+    def may_change_area(self, request) -> bool:
+        return self._has_role(request) and may_change(request.user, self.panel_area)
+
     def has_module_permission(self, request):
-        return self._has_role(request) and super().has_module_permission(request)
+        return self.may_view_area(request) and super().has_module_permission(request)
 
     def has_view_permission(self, request, obj=None):
-        return self._has_role(request) and super().has_view_permission(request, obj)
+        return self.may_view_area(request) and super().has_view_permission(request, obj)
 
     def has_add_permission(self, request):
-        return self._has_role(request) and super().has_add_permission(request)
+        return self.may_change_area(request) and super().has_add_permission(request)
 
     def has_change_permission(self, request, obj=None):
-        return self._has_role(request) and super().has_change_permission(request, obj)
+        return self.may_change_area(request) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        return self._has_role(request) and super().has_delete_permission(request, obj)
+        return self.may_change_area(request) and super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        # Every action changes something: none for a role that only reads the area (the
+        # actions' own permissions are checked too, by Django, when one is posted).
+        if not self.may_change_area(request):
+            return {}
+        return super().get_actions(request)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if not is_support(request):
@@ -507,6 +535,8 @@ if admin.site.is_registered(AuditEntry):
 class AuditEntryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """The activity list: support sees every team's (and support-only records'), an agency
     user their own team's."""
+
+    panel_area = Area.ACTIVITY
 
     list_display = ["timestamp", "actor_display", "what", "object_link", "changes_summary", "team"]
     list_filter = ["action", ("content_type", admin.RelatedOnlyFieldListFilter), "team"]

@@ -139,8 +139,8 @@ def team_addresses(team, team_owner, other_team):
     """The team's notification address (its owner's), a second active panel user, and people
     who must never receive its test e-mails: an inactive user and another team's user."""
     agency = team
-    agency_user_create(team=agency, email="Bia@Alpha.example")
-    gone = agency_user_create(team=agency, email="gone@alpha.example")
+    agency_user_create(team=agency, email="Bia@Alpha.example", role="agent")
+    gone = agency_user_create(team=agency, email="gone@alpha.example", role="agent")
     gone.is_active = False
     gone.save()
     agency.notification_email = "reservas@alpha.example"

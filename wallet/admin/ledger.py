@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from panel.admin import ReadOnlyAdmin, TeamScopedAdmin, live_mode_filter, money_cell, status_label
+from panel.roles import Area
 from wallet.admin.statement import statement_url
 from wallet.admin.statement import urls as statement_urls
 from wallet.models import Transaction, Wallet
@@ -32,6 +33,7 @@ class InDebtFilter(admin.SimpleListFilter):
 
 @admin.register(Wallet)
 class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    panel_area = Area.WALLET
     list_display = [
         "team",
         "money_balance",
@@ -95,6 +97,8 @@ class WalletAdmin(TeamScopedAdmin, ReadOnlyAdmin):
 @admin.register(Transaction)
 class TransactionAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """The ledger: read-only for everyone, support staff included."""
+
+    panel_area = Area.WALLET
 
     # When first (the link to the row), then what and how much; ids are long: in the detail.
     list_display = [

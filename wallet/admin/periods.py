@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from agencies.models import Team
 from core.timestamps import business_date
 from panel.admin import is_support, user_team_id
+from panel.roles import may_view
 from wallet.display import (
     StatementPeriod,
     StatementPeriodError,
@@ -101,6 +102,15 @@ def admin_page_urls(model_admin, pages: list[tuple[str, Callable, str]]) -> list
     return [path(route, admin_view(function), name=name) for route, function, name in pages]
 
 
+def may_read_figures(request, model_admin, area: str | None = None) -> bool:
+    """Whether the user may read a page of figures: its model admin's view permission, or, for
+    a page of its own area (the sales report: reports), that area's (panel/roles.py)."""
+    if area is None:
+        return model_admin.has_view_permission(request)
+    on_a_team = is_support(request) or user_team_id(request) is not None
+    return on_a_team and may_view(request.user, area)
+
+
 def today() -> date:
     return business_date(timezone.now())
 
@@ -114,8 +124,15 @@ class TeamPeriodRequest:
     `period` and `live_mode` once the form is valid; `ready` when all are there (`form.errors`
     say what is wrong otherwise)."""
 
-    def __init__(self, request, model_admin, *, form_class: type[TeamPeriodForm] = TeamPeriodForm):
-        if not model_admin.has_view_permission(request):
+    def __init__(
+        self,
+        request,
+        model_admin,
+        *,
+        form_class: type[TeamPeriodForm] = TeamPeriodForm,
+        area: str | None = None,
+    ):
+        if not may_read_figures(request, model_admin, area):
             raise PermissionDenied
         self.support = is_support(request)
         self.unknown_team = False

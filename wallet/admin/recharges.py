@@ -36,6 +36,7 @@ from panel.admin import (
     user_team_id,
 )
 from panel.forms import LocalizedDecimalField
+from panel.roles import Area
 from wallet import boleto, pix
 from wallet.admin.reversals import ReversalInline
 from wallet.models import PaymentMethod, ProviderNotification, Recharge, Transaction, Withdrawal
@@ -148,6 +149,8 @@ class ReversedFilter(admin.SimpleListFilter):
 
 @admin.register(Recharge)
 class RechargeAdmin(TeamScopedAdmin):
+    panel_area = Area.WALLET
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         """The page's title is the recharge as people read it ("Recarga PIX de R$ 1.234,56 ·
         Concluída"), not "Visualizar recarga"."""

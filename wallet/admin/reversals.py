@@ -15,6 +15,7 @@ from panel.admin import (
     money_cell,
     status_label,
 )
+from panel.roles import Area
 from wallet.models import Recharge, Reversal, Transaction
 
 
@@ -35,6 +36,7 @@ class OwedFilter(admin.SimpleListFilter):
 
 @admin.register(Reversal)
 class ReversalAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    panel_area = Area.WALLET
     list_display = [
         "created_at",
         "team",

@@ -23,6 +23,7 @@ from panel.admin import (
     status_label,
     user_team_id,
 )
+from panel.roles import Area
 from wallet.models import PayoutKey, Transaction, Withdrawal
 from wallet.selectors import wallet_balance_snapshot
 from wallet.services import payout_key_normalize, withdrawal_check_again
@@ -55,6 +56,8 @@ class PayoutKeyForm(forms.ModelForm):
 class PayoutKeyAdmin(TeamScopedAdmin):
     """One key per team. Saving it is confirmed on a page that shows the key and the document
     its holder must have, then recorded as one audit entry."""
+
+    panel_area = Area.PAYOUT
 
     form = PayoutKeyForm
     list_display = ["team", "key_type", "key", "registered_at"]
@@ -153,6 +156,7 @@ class PayoutKeyAdmin(TeamScopedAdmin):
 
 @admin.register(Withdrawal)
 class WithdrawalAdmin(TeamScopedAdmin):
+    panel_area = Area.WALLET
     list_display = [
         "id",
         "team",

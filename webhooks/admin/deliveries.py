@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from core.audit import audit_action
 from panel.admin import ReadOnlyAdmin, TeamScopedAdmin, live_mode_filter, status_label
+from panel.roles import Area
 from webhooks.models import Delivery, DeliveryAttempt
 from webhooks.services import delivery_redeliver
 
@@ -56,6 +57,8 @@ class AttemptInline(admin.TabularInline):
 @admin.register(Delivery)
 class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """A delivery's page: its payload and every attempt, and a "redeliver" button."""
+
+    panel_area = Area.DEVELOPERS
 
     change_form_template = "admin/webhooks/delivery/change_form.html"
     team_field = "endpoint__team"
@@ -101,7 +104,8 @@ class DeliveryAdmin(TeamScopedAdmin, ReadOnlyAdmin):
         return False
 
     def has_redeliver_permission(self, request):
-        return self.has_view_permission(request)
+        # Sends again what the receiver got: the developers' area's to change, not a reader's.
+        return self.has_view_permission(request) and self.may_change_area(request)
 
     @admin.action(description=_("Redeliver selected events"), permissions=["redeliver"])
     def redeliver(self, request, queryset):

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from core.audit import audit_action
 from core.exceptions import ApplicationError
 from panel.admin import TeamScopedAdmin, admin_url, live_mode_filter, related_rows, status_label
+from panel.roles import Area
 from webhooks.admin.deliveries import delivery_status
 from webhooks.display import (
     ATTEMPTS_PER_PAGE,
@@ -115,6 +116,7 @@ class WebhookEndpointForm(forms.ModelForm):
 
 @admin.register(WebhookEndpoint)
 class WebhookEndpointAdmin(TeamScopedAdmin):
+    panel_area = Area.DEVELOPERS
     change_form_template = "admin/webhooks/webhookendpoint/change_form.html"
     form = WebhookEndpointForm
     list_display = [

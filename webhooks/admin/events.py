@@ -3,11 +3,13 @@
 from django.contrib import admin
 
 from panel.admin import ReadOnlyAdmin, TeamScopedAdmin, live_mode_filter
+from panel.roles import Area
 from webhooks.models import Event
 
 
 @admin.register(Event)
 class EventAdmin(TeamScopedAdmin, ReadOnlyAdmin):
+    panel_area = Area.DEVELOPERS
     list_display = ["id", "type", "team", "created_at"]
     list_filter = [live_mode_filter(), "type", "team"]
     search_fields = ["id", "type"]
