@@ -1361,6 +1361,8 @@ class ApiRequestAdmin(TeamScopedAdmin, ReadOnlyAdmin):
     """An agency's developers see their team's API requests (a request refused before its key
     was known, a 401, has no team: support sees it); support sees every team's."""
 
+    panel_area = Area.DEVELOPERS
+
     list_display = [
         "created_at",
         "request_display",

@@ -38,6 +38,7 @@ AGENCY_ROLES = [role.value for role in TeamRole]
 # and whether it reads (GET) or acts (POST). None: support only. A new page must be placed here.
 CUSTOM_PAGES = {
     "agencies_team_overview": ("team", None, "GET"),
+    "agencies_team_api_version": ("team", Area.SETTINGS, "POST"),  # the upgrade of the pin
     "bookings_sales_report": (None, Area.REPORTS, "GET"),
     "bookings_sales_report_csv": (None, Area.REPORTS, "GET"),
     "bookings_sales_report_pdf": (None, Area.REPORTS, "GET"),
@@ -50,6 +51,7 @@ CUSTOM_PAGES = {
     "webhooks_webhookendpoint_test": ("endpoint", Area.DEVELOPERS, "POST"),
     "webhooks_webhookendpoint_reactivate": ("endpoint", Area.DEVELOPERS, "POST"),
     "webhooks_webhookendpoint_recover": ("endpoint", Area.DEVELOPERS, "POST"),
+    "webhooks_webhookendpoint_rotate_secret": ("endpoint", Area.DEVELOPERS, "POST"),
 }
 # The admin's own pages, not a team's (login, the index, the menu of an app, ...).
 SITE_PAGES = {
@@ -217,3 +219,5 @@ def test_each_role_opens_only_its_areas_custom_pages(role, team, team_owner, row
             assert browser.get(url).status_code == (200 if allowed else 403), (role, name)
         elif not allowed:  # (an allowed one would send a test event or queue a delivery)
             assert browser.post(url, {}).status_code == 403, (role, name)
+            # Nor is its confirmation page shown (where a page has one).
+            assert browser.get(url).status_code in (403, 405), (role, name)

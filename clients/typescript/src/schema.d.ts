@@ -758,6 +758,12 @@ export interface components {
             expires_at: string | null;
         };
         /**
+         * @description * `2026-11-22` - 2026-11-22
+         *     * `2026-11-28` - 2026-11-28
+         * @enum {string}
+         */
+        ApiVersionEnum: "2026-11-22" | "2026-11-28";
+        /**
          * @description * `accept` - accept
          *     * `cancel` - cancel
          *     * `change` - change
@@ -975,8 +981,8 @@ export interface components {
             status: components["schemas"]["BookingStatusEnum"];
             /** @description Original total. Decimal string. */
             total_amount: string;
-            /** @description ISO 4217 currency code. */
-            currency: string;
+            /** @description ISO 4217 code of total_amount (`currency` before 2026-11-28). */
+            total_currency: string;
             /** Format: date-time */
             created_at: string;
             client: components["schemas"]["BookingClient"];
@@ -1428,7 +1434,7 @@ export interface components {
              * @description What went wrong, for programs (see docs/errors.md).
              * @enum {string}
              */
-            code: "airline_change_action_unavailable" | "airline_change_already_actioned" | "airline_change_not_accepted" | "airline_change_not_found" | "already_team_member" | "amount_above_maximum" | "amount_below_minimum" | "bad_request" | "booking_already_cancelled" | "booking_already_confirmed" | "booking_not_cancellable" | "booking_not_changeable" | "booking_not_found" | "booking_not_payable" | "booking_outcome_unknown" | "booking_services_in_progress" | "booking_services_unavailable" | "cancellation_expired" | "cancellation_in_progress" | "cancellation_not_found" | "cancellation_not_quotable" | "cancellation_outcome_unknown" | "cancellation_superseded" | "change_in_progress" | "change_not_allowed" | "change_offer_expired" | "change_offer_not_found" | "change_outcome_unknown" | "client_email_taken" | "client_not_found" | "concurrency_limited" | "daily_limit_exceeded" | "departure_date_in_past" | "duplicate_transaction" | "event_not_found" | "forbidden" | "idempotency_key_in_flight" | "idempotency_key_reused" | "instant_payment_required" | "insufficient_balance" | "integration_already_connected" | "internal_error" | "invalid_airport_code" | "invalid_date_format" | "invalid_events" | "invalid_passenger" | "invalid_passenger_data" | "invalid_payment_method" | "invalid_request" | "invalid_url" | "invitation_invalid" | "issuance_failed" | "method_not_allowed" | "not_acceptable" | "not_found" | "notification_not_rejected" | "offer_already_booked" | "offer_expired" | "offer_no_longer_available" | "offer_not_found" | "order_already_cancelled" | "order_change_already_confirmed" | "order_change_not_found" | "order_change_offer_expired" | "order_change_offer_not_found" | "order_expired" | "order_not_created" | "order_not_found" | "order_not_paid" | "order_pending" | "passport_required" | "payload_too_large" | "payment_amount_mismatch" | "payment_page_expired" | "payment_provider_error" | "payout_key_required" | "permission_denied" | "price_changed" | "probe_in_progress" | "quote_expired" | "quote_not_found" | "rate_limited" | "recharge_not_found" | "recharge_not_pending" | "reversal_check_refused" | "service_not_available" | "service_quantity_invalid" | "services_need_instant" | "services_outcome_unknown" | "supplier_authentication_failed" | "supplier_bad_response" | "supplier_error" | "supplier_insufficient_balance" | "supplier_not_connected" | "supplier_not_found" | "supplier_order_absent" | "supplier_outcome_unknown" | "supplier_rate_limited" | "supplier_unavailable" | "supplier_validation_error" | "supplier_webhook_not_configured" | "tax_id_required" | "test_event_refused" | "test_mode_only" | "unauthorized" | "unsupported_media_type" | "url_already_registered" | "url_not_reachable" | "user_exists" | "wallet_restricted" | "webhook_inactive" | "webhook_not_found" | "withdrawal_below_minimum" | "withdrawal_daily_limit_exceeded" | "withdrawal_not_found" | "withdrawal_not_pending";
+            code: "airline_change_action_unavailable" | "airline_change_already_actioned" | "airline_change_not_accepted" | "airline_change_not_found" | "already_team_member" | "amount_above_maximum" | "amount_below_minimum" | "bad_request" | "booking_already_cancelled" | "booking_already_confirmed" | "booking_not_cancellable" | "booking_not_changeable" | "booking_not_found" | "booking_not_payable" | "booking_outcome_unknown" | "booking_services_in_progress" | "booking_services_unavailable" | "cancellation_expired" | "cancellation_in_progress" | "cancellation_not_found" | "cancellation_not_quotable" | "cancellation_outcome_unknown" | "cancellation_superseded" | "change_in_progress" | "change_not_allowed" | "change_offer_expired" | "change_offer_not_found" | "change_outcome_unknown" | "client_email_taken" | "client_not_found" | "concurrency_limited" | "daily_limit_exceeded" | "departure_date_in_past" | "duplicate_transaction" | "event_not_found" | "forbidden" | "idempotency_key_in_flight" | "idempotency_key_reused" | "instant_payment_required" | "insufficient_balance" | "integration_already_connected" | "internal_error" | "invalid_airport_code" | "invalid_api_version" | "invalid_date_format" | "invalid_events" | "invalid_passenger" | "invalid_passenger_data" | "invalid_payment_method" | "invalid_request" | "invalid_url" | "invitation_invalid" | "issuance_failed" | "last_owner" | "method_not_allowed" | "not_acceptable" | "not_found" | "notification_not_rejected" | "offer_already_booked" | "offer_expired" | "offer_no_longer_available" | "offer_not_found" | "order_already_cancelled" | "order_change_already_confirmed" | "order_change_not_found" | "order_change_offer_expired" | "order_change_offer_not_found" | "order_expired" | "order_not_created" | "order_not_found" | "order_not_paid" | "order_pending" | "passport_required" | "payload_too_large" | "payment_amount_mismatch" | "payment_page_expired" | "payment_provider_error" | "payout_key_required" | "permission_denied" | "price_changed" | "probe_in_progress" | "quote_expired" | "quote_not_found" | "rate_limited" | "recharge_not_found" | "recharge_not_pending" | "reversal_check_refused" | "service_not_available" | "service_quantity_invalid" | "services_need_instant" | "services_outcome_unknown" | "supplier_authentication_failed" | "supplier_bad_response" | "supplier_error" | "supplier_insufficient_balance" | "supplier_not_connected" | "supplier_not_found" | "supplier_order_absent" | "supplier_outcome_unknown" | "supplier_rate_limited" | "supplier_unavailable" | "supplier_validation_error" | "supplier_webhook_not_configured" | "tax_id_required" | "test_event_refused" | "test_mode_only" | "unauthorized" | "unsupported_media_type" | "url_already_registered" | "url_not_reachable" | "user_exists" | "wallet_restricted" | "webhook_inactive" | "webhook_not_found" | "withdrawal_below_minimum" | "withdrawal_daily_limit_exceeded" | "withdrawal_not_found" | "withdrawal_not_pending";
             message: string;
             /** @description Field path (`passengers[1].born_on`, `slices[0].origin`, `body`, `Idempotency-Key`) → its messages; null when there is nothing to add. */
             details: {
@@ -2209,6 +2215,13 @@ export interface components {
             total_deliveries: number;
             /** @description Attempts that failed. */
             failed_deliveries: number;
+            /**
+             * @description The API version its deliveries are rendered in.
+             *
+             *     * `2026-11-22` - 2026-11-22
+             *     * `2026-11-28` - 2026-11-28
+             */
+            api_version: components["schemas"]["ApiVersionEnum"];
         };
         /** @description Unknown keys are ignored. */
         WebhookCreateRequest: {
@@ -2218,6 +2231,13 @@ export interface components {
              */
             url: string;
             events: components["schemas"]["EventTypeEnum"][];
+            /**
+             * @description The API version to render its deliveries in; by default the team's.
+             *
+             *     * `2026-11-22` - 2026-11-22
+             *     * `2026-11-28` - 2026-11-28
+             */
+            api_version?: components["schemas"]["ApiVersionEnum"];
         } & {
             [key: string]: unknown;
         };
@@ -2229,6 +2249,13 @@ export interface components {
             active: boolean;
             /** @description whsec_…; shown only in this response. */
             secret: string;
+            /**
+             * @description The API version its deliveries are rendered in.
+             *
+             *     * `2026-11-22` - 2026-11-22
+             *     * `2026-11-28` - 2026-11-28
+             */
+            api_version: components["schemas"]["ApiVersionEnum"];
         };
         WebhookCreatedEnvelope: {
             data: components["schemas"]["WebhookCreated"];
@@ -4951,7 +4978,10 @@ export interface operations {
                 /** @description One state or several, comma-separated: pending,confirmed,ticketed,cancelled,expired,failed. */
                 status?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4967,6 +4997,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,6 +5021,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5039,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5027,6 +5063,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5049,6 +5087,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +5111,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5095,6 +5137,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +5153,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -5131,6 +5177,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5163,6 +5211,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5181,6 +5231,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5205,6 +5257,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5284,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5254,6 +5310,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5280,6 +5338,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +5364,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,6 +5390,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5354,6 +5418,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,6 +5445,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5433,6 +5501,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,7 +5514,10 @@ export interface operations {
     bookings_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 booking_id: string;
             };
@@ -5462,6 +5535,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,6 +5559,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,6 +5577,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5522,6 +5601,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5544,6 +5625,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +5649,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,6 +5673,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +5699,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5626,6 +5715,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -5646,6 +5737,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,6 +5763,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5688,6 +5783,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,6 +5809,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5736,6 +5835,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5760,6 +5861,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5790,6 +5893,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +5919,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,6 +5945,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5863,6 +5972,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5919,6 +6030,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,7 +6043,10 @@ export interface operations {
     bookings_airline_changes_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 booking_id: string;
             };
@@ -5948,6 +6064,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +6088,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5986,6 +6106,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6008,6 +6130,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6030,6 +6154,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6052,6 +6178,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,6 +6202,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6099,6 +6229,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6153,6 +6285,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6167,6 +6301,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -6188,6 +6324,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,6 +6350,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6230,6 +6370,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,6 +6396,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6279,6 +6423,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,6 +6449,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6330,6 +6478,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6354,6 +6504,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6378,6 +6530,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +6557,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6458,6 +6614,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,7 +6627,10 @@ export interface operations {
     bookings_available_services: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 booking_id: string;
             };
@@ -6487,6 +6648,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6509,6 +6672,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +6690,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +6714,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6569,6 +6738,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6591,6 +6762,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6613,6 +6786,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6635,6 +6810,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6657,6 +6834,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,6 +6861,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6736,6 +6917,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,7 +6930,10 @@ export interface operations {
     bookings_cancellations_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 booking_id: string;
             };
@@ -6765,6 +6951,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,6 +6975,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6803,6 +6993,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6825,6 +7017,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,6 +7041,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6869,6 +7065,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6891,6 +7089,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6915,6 +7115,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,6 +7131,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -6949,6 +7153,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6973,6 +7179,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +7199,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,6 +7225,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7251,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,6 +7277,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7093,6 +7309,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7117,6 +7335,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7141,6 +7361,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7388,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7221,6 +7445,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,6 +7461,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -7256,6 +7484,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7280,6 +7510,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7298,6 +7530,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7322,6 +7556,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7347,6 +7583,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7371,6 +7609,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7403,6 +7643,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7427,6 +7669,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7451,6 +7695,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7476,6 +7722,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +7779,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7545,6 +7795,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -7569,6 +7821,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +7847,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7611,6 +7867,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,6 +7893,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,6 +7919,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,6 +7945,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7712,6 +7976,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7736,6 +8002,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7760,6 +8028,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7784,6 +8054,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,6 +8081,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7863,6 +8137,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,6 +8153,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -7901,6 +8179,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7926,6 +8206,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +8226,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8252,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7993,6 +8279,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8017,6 +8305,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8047,6 +8337,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8071,6 +8363,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,6 +8389,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8121,6 +8417,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8146,6 +8444,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8201,6 +8501,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8215,6 +8517,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -8239,6 +8543,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8264,6 +8570,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8282,6 +8590,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8306,6 +8616,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8330,6 +8642,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8354,6 +8668,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8384,6 +8700,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8408,6 +8726,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8432,6 +8752,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8458,6 +8780,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8483,6 +8807,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,6 +8863,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8551,6 +8879,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 booking_id: string;
@@ -8575,6 +8905,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8602,6 +8934,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,6 +8954,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,6 +8980,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8668,6 +9006,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8692,6 +9032,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8719,6 +9061,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8743,6 +9087,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8767,6 +9113,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8793,6 +9141,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8818,6 +9168,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8873,6 +9225,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8890,7 +9244,10 @@ export interface operations {
                 /** @description Search: part of the name (accents and case aside), of the e-mail, or of the CPF/CNPJ (digits, with or without the punctuation). */
                 q?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8906,6 +9263,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,6 +9287,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8944,6 +9305,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8966,6 +9329,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +9353,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9010,6 +9377,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9034,6 +9403,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9048,6 +9419,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -9070,6 +9443,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9094,6 +9469,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,6 +9489,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9136,6 +9515,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9160,6 +9541,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9186,6 +9569,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9210,6 +9595,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9234,6 +9621,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9258,6 +9647,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,7 +9660,10 @@ export interface operations {
     clients_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 client_id: string;
             };
@@ -9287,6 +9681,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9309,6 +9705,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +9723,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +9747,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9369,6 +9771,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9391,6 +9795,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9413,6 +9819,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,6 +9845,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9451,6 +9861,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 client_id: string;
@@ -9475,6 +9887,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9499,6 +9913,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9517,6 +9933,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9541,6 +9959,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9565,6 +9985,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9589,6 +10011,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9615,6 +10039,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9639,6 +10065,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,6 +10091,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9687,6 +10117,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,7 +10151,10 @@ export interface operations {
                 /** @description One event type or several, comma-separated. */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9735,6 +10170,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9757,6 +10194,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9773,6 +10212,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9795,6 +10236,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9817,6 +10260,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,6 +10284,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9863,6 +10310,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,7 +10323,10 @@ export interface operations {
     events_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 event_id: string;
             };
@@ -9892,6 +10344,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9914,6 +10368,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9930,6 +10386,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9952,6 +10410,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,6 +10434,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9996,6 +10458,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10018,6 +10482,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10042,6 +10508,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10056,6 +10524,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -10078,6 +10548,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,6 +10577,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10123,6 +10597,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10147,6 +10623,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10171,6 +10649,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10196,6 +10676,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10220,6 +10702,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10244,6 +10728,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10268,6 +10754,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10293,6 +10781,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10347,6 +10837,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10358,7 +10850,10 @@ export interface operations {
     offers_available_services: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 offer_id: string;
             };
@@ -10376,6 +10871,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10399,6 +10896,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,6 +10914,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10437,6 +10938,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10459,6 +10962,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,6 +10986,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10503,6 +11010,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +11034,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10550,6 +11061,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10604,6 +11117,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10615,7 +11130,10 @@ export interface operations {
     offers_seat_maps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 offer_id: string;
             };
@@ -10633,6 +11151,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10656,6 +11176,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10672,6 +11194,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10694,6 +11218,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10716,6 +11242,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10738,6 +11266,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10760,6 +11290,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10782,6 +11314,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10807,6 +11341,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10861,6 +11397,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,7 +11415,10 @@ export interface operations {
                 /** @description First day, America/Sao_Paulo. */
                 start_date: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10894,6 +11435,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10916,6 +11459,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10932,6 +11477,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10954,6 +11501,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10976,6 +11525,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10998,6 +11549,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,6 +11575,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11041,7 +11596,10 @@ export interface operations {
                 /** @description First day, America/Sao_Paulo. */
                 start_date: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11057,6 +11615,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11079,6 +11639,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11095,6 +11657,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,6 +11681,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11139,6 +11705,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11161,6 +11729,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11185,6 +11755,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11196,7 +11768,10 @@ export interface operations {
     wallet_balance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -11212,6 +11787,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,6 +11811,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11250,6 +11829,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11272,6 +11853,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11294,6 +11877,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11316,6 +11901,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11340,6 +11927,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11354,6 +11943,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -11376,6 +11967,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11403,6 +11996,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11421,6 +12016,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11445,6 +12042,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11469,6 +12068,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11494,6 +12095,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11518,6 +12121,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11542,6 +12147,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11566,6 +12173,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11590,6 +12199,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11612,6 +12223,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11623,7 +12236,10 @@ export interface operations {
     wallet_recharge_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 recharge_id: string;
             };
@@ -11641,6 +12257,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11663,6 +12281,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11679,6 +12299,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11701,6 +12323,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +12347,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11745,6 +12371,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11767,6 +12395,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,6 +12421,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11805,6 +12437,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 recharge_id: string;
@@ -11825,6 +12459,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11849,6 +12485,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11867,6 +12505,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11891,6 +12531,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11915,6 +12557,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11939,6 +12583,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11965,6 +12611,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11989,6 +12637,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12013,6 +12663,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12035,6 +12687,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12049,6 +12703,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 recharge_id: string;
@@ -12069,6 +12725,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12093,6 +12751,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12111,6 +12771,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12136,6 +12798,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12160,6 +12824,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12184,6 +12850,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12209,6 +12877,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,6 +12903,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12257,6 +12929,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12281,7 +12955,10 @@ export interface operations {
                  */
                 type?: "credit" | "debit";
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12297,6 +12974,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +12998,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12335,6 +13016,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +13040,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,6 +13064,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12401,6 +13088,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12425,6 +13114,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12442,7 +13133,10 @@ export interface operations {
                 /** @description One status or several, comma-separated. */
                 status?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -12458,6 +13152,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12480,6 +13176,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12496,6 +13194,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12518,6 +13218,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12540,6 +13242,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12562,6 +13266,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12586,6 +13292,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12600,6 +13308,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -12622,6 +13332,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12647,6 +13359,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12665,6 +13379,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12689,6 +13405,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12713,6 +13431,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12738,6 +13458,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12762,6 +13484,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12786,6 +13510,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12814,6 +13540,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12838,6 +13566,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12849,7 +13579,10 @@ export interface operations {
     wallet_withdrawals_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 withdrawal_id: string;
             };
@@ -12867,6 +13600,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12889,6 +13624,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12905,6 +13642,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12927,6 +13666,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12949,6 +13690,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12971,6 +13714,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12993,6 +13738,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +13764,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13028,7 +13777,10 @@ export interface operations {
     webhooks_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path?: never;
             cookie?: never;
         };
@@ -13044,6 +13796,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13066,6 +13820,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13082,6 +13838,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13104,6 +13862,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13126,6 +13886,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13148,6 +13910,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13172,6 +13936,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13186,6 +13952,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path?: never;
             cookie?: never;
@@ -13208,6 +13976,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13234,6 +14004,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13252,6 +14024,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13276,6 +14050,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13300,6 +14076,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13326,6 +14104,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13350,6 +14130,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13374,6 +14156,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13398,6 +14182,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13423,6 +14209,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13434,7 +14222,10 @@ export interface operations {
     webhooks_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
+            };
             path: {
                 webhook_id: string;
             };
@@ -13452,6 +14243,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13474,6 +14267,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13490,6 +14285,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id (quote it to support); on every answer. */
                     "X-Request-Id": string;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13512,6 +14309,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13534,6 +14333,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13556,6 +14357,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13578,6 +14381,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13602,6 +14407,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13616,6 +14423,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 webhook_id: string;
@@ -13640,6 +14449,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13666,6 +14477,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13684,6 +14497,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13708,6 +14523,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13732,6 +14549,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13756,6 +14575,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13782,6 +14603,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13806,6 +14629,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13830,6 +14655,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13854,6 +14681,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13879,6 +14708,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13893,6 +14724,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 webhook_id: string;
@@ -13913,6 +14746,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13937,6 +14772,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13955,6 +14792,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13979,6 +14818,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14003,6 +14844,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14027,6 +14870,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14052,6 +14897,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14076,6 +14923,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14100,6 +14949,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14114,6 +14965,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 webhook_id: string;
@@ -14138,6 +14991,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14162,6 +15017,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14180,6 +15037,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14204,6 +15063,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14228,6 +15089,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14252,6 +15115,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14278,6 +15143,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14302,6 +15169,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14326,6 +15195,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14350,6 +15221,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14364,6 +15237,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 webhook_id: string;
@@ -14388,6 +15263,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14412,6 +15289,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14430,6 +15309,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14454,6 +15335,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14478,6 +15361,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14502,6 +15387,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14527,6 +15414,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14551,6 +15440,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14575,6 +15466,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14599,6 +15492,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14613,6 +15508,8 @@ export interface operations {
             header?: {
                 /** @description Retry-safe key: 1 to 255 visible ASCII characters (spaces only inside). The same key with the same request replays the first response for 24 h; with a different request, or while the first is still running, the answer is 409. */
                 "Idempotency-Key"?: string;
+                /** @description The API version to answer in (docs/changelog.md). Without it, the version the team is pinned to. An unknown version is `400 invalid_api_version`. */
+                "Api-Version"?: "2026-11-22" | "2026-11-28";
             };
             path: {
                 webhook_id: string;
@@ -14633,6 +15530,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14657,6 +15556,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14675,6 +15576,8 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description `true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`; absent otherwise. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14699,6 +15602,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14723,6 +15628,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14747,6 +15654,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14772,6 +15681,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14796,6 +15707,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window ends. */
                     "RateLimit-Reset"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14821,6 +15734,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The API version the answer is in. */
+                    "Api-Version"?: "2026-11-22" | "2026-11-28";
                     [name: string]: unknown;
                 };
                 content: {

@@ -17,6 +17,7 @@ from .api_key_revoked_event import ApiKeyRevokedEvent
 from .api_key_revoked_event_data import ApiKeyRevokedEventData
 from .api_key_revoked_event_data_previous_attributes import ApiKeyRevokedEventDataPreviousAttributes
 from .api_key_revoked_event_type import ApiKeyRevokedEventType
+from .api_version_enum import ApiVersionEnum
 from .available_actions_enum import AvailableActionsEnum
 from .available_service import AvailableService
 from .available_service_list import AvailableServiceList
@@ -84,6 +85,20 @@ from .booking_updated_event import BookingUpdatedEvent
 from .booking_updated_event_data import BookingUpdatedEventData
 from .booking_updated_event_data_previous_attributes import BookingUpdatedEventDataPreviousAttributes
 from .booking_updated_event_type import BookingUpdatedEventType
+from .bookings_airline_changes_accept_api_version import BookingsAirlineChangesAcceptApiVersion
+from .bookings_airline_changes_list_api_version import BookingsAirlineChangesListApiVersion
+from .bookings_available_services_api_version import BookingsAvailableServicesApiVersion
+from .bookings_cancel_api_version import BookingsCancelApiVersion
+from .bookings_cancellations_confirm_api_version import BookingsCancellationsConfirmApiVersion
+from .bookings_cancellations_create_api_version import BookingsCancellationsCreateApiVersion
+from .bookings_cancellations_list_api_version import BookingsCancellationsListApiVersion
+from .bookings_change_requests_create_api_version import BookingsChangeRequestsCreateApiVersion
+from .bookings_changes_create_api_version import BookingsChangesCreateApiVersion
+from .bookings_confirm_api_version import BookingsConfirmApiVersion
+from .bookings_create_api_version import BookingsCreateApiVersion
+from .bookings_get_api_version import BookingsGetApiVersion
+from .bookings_list_api_version import BookingsListApiVersion
+from .bookings_services_add_api_version import BookingsServicesAddApiVersion
 from .cabin_class_enum import CabinClassEnum
 from .cancel_result import CancelResult
 from .cancel_result_status_enum import CancelResultStatusEnum
@@ -111,6 +126,10 @@ from .client_create_request_metadata_type_0 import ClientCreateRequestMetadataTy
 from .client_envelope import ClientEnvelope
 from .client_list_envelope import ClientListEnvelope
 from .client_metadata import ClientMetadata
+from .clients_create_api_version import ClientsCreateApiVersion
+from .clients_get_api_version import ClientsGetApiVersion
+from .clients_list_api_version import ClientsListApiVersion
+from .clients_update_api_version import ClientsUpdateApiVersion
 from .condition import Condition
 from .conditions import Conditions
 from .confirmed_document import ConfirmedDocument
@@ -124,9 +143,12 @@ from .event_envelope import EventEnvelope
 from .event_list_envelope import EventListEnvelope
 from .event_pagination import EventPagination
 from .event_type_enum import EventTypeEnum
+from .events_list_api_version import EventsListApiVersion
 from .events_list_order import EventsListOrder
+from .events_retrieve_api_version import EventsRetrieveApiVersion
 from .failure_code_enum import FailureCodeEnum
 from .flight_summary import FlightSummary
+from .flights_search_api_version import FlightsSearchApiVersion
 from .gender_enum import GenderEnum
 from .identity_document_input_request import IdentityDocumentInputRequest
 from .identity_document_input_type_enum import IdentityDocumentInputTypeEnum
@@ -151,6 +173,8 @@ from .meta import Meta
 from .offer import Offer
 from .offer_passenger import OfferPassenger
 from .offer_passenger_loyalty_programme_accounts_item import OfferPassengerLoyaltyProgrammeAccountsItem
+from .offers_available_services_api_version import OffersAvailableServicesApiVersion
+from .offers_seat_maps_api_version import OffersSeatMapsApiVersion
 from .operating_carrier import OperatingCarrier
 from .pagination import Pagination
 from .passenger_input_request import PassengerInputRequest
@@ -173,6 +197,8 @@ from .recharge_status_enum import RechargeStatusEnum
 from .reference_type_enum import ReferenceTypeEnum
 from .refund import Refund
 from .refund_to_enum import RefundToEnum
+from .reports_nfse_api_version import ReportsNfseApiVersion
+from .reports_sales_api_version import ReportsSalesApiVersion
 from .requested_slice import RequestedSlice
 from .reversal_object import ReversalObject
 from .reversal_object_currency import ReversalObjectCurrency
@@ -215,6 +241,7 @@ from .transaction_page_envelope import TransactionPageEnvelope
 from .transaction_summary import TransactionSummary
 from .transaction_type_enum import TransactionTypeEnum
 from .trip_type_enum import TripTypeEnum
+from .wallet_balance_api_version import WalletBalanceApiVersion
 from .wallet_credit_event import WalletCreditEvent
 from .wallet_credit_event_data import WalletCreditEventData
 from .wallet_credit_event_data_previous_attributes import WalletCreditEventDataPreviousAttributes
@@ -227,22 +254,27 @@ from .wallet_low_balance_event import WalletLowBalanceEvent
 from .wallet_low_balance_event_data import WalletLowBalanceEventData
 from .wallet_low_balance_event_data_previous_attributes import WalletLowBalanceEventDataPreviousAttributes
 from .wallet_low_balance_event_type import WalletLowBalanceEventType
+from .wallet_recharge_cancel_api_version import WalletRechargeCancelApiVersion
 from .wallet_recharge_completed_event import WalletRechargeCompletedEvent
 from .wallet_recharge_completed_event_data import WalletRechargeCompletedEventData
 from .wallet_recharge_completed_event_data_previous_attributes import WalletRechargeCompletedEventDataPreviousAttributes
 from .wallet_recharge_completed_event_type import WalletRechargeCompletedEventType
+from .wallet_recharge_create_api_version import WalletRechargeCreateApiVersion
 from .wallet_recharge_expired_event import WalletRechargeExpiredEvent
 from .wallet_recharge_expired_event_data import WalletRechargeExpiredEventData
 from .wallet_recharge_expired_event_data_previous_attributes import WalletRechargeExpiredEventDataPreviousAttributes
 from .wallet_recharge_expired_event_type import WalletRechargeExpiredEventType
+from .wallet_recharge_get_api_version import WalletRechargeGetApiVersion
 from .wallet_recharge_pending_event import WalletRechargePendingEvent
 from .wallet_recharge_pending_event_data import WalletRechargePendingEventData
 from .wallet_recharge_pending_event_data_previous_attributes import WalletRechargePendingEventDataPreviousAttributes
 from .wallet_recharge_pending_event_type import WalletRechargePendingEventType
+from .wallet_recharge_simulate_payment_api_version import WalletRechargeSimulatePaymentApiVersion
 from .wallet_reversal_event import WalletReversalEvent
 from .wallet_reversal_event_data import WalletReversalEventData
 from .wallet_reversal_event_data_previous_attributes import WalletReversalEventDataPreviousAttributes
 from .wallet_reversal_event_type import WalletReversalEventType
+from .wallet_transactions_api_version import WalletTransactionsApiVersion
 from .wallet_transactions_type import WalletTransactionsType
 from .wallet_withdrawal_completed_event import WalletWithdrawalCompletedEvent
 from .wallet_withdrawal_completed_event_data import WalletWithdrawalCompletedEventData
@@ -256,6 +288,9 @@ from .wallet_withdrawal_failed_event import WalletWithdrawalFailedEvent
 from .wallet_withdrawal_failed_event_data import WalletWithdrawalFailedEventData
 from .wallet_withdrawal_failed_event_data_previous_attributes import WalletWithdrawalFailedEventDataPreviousAttributes
 from .wallet_withdrawal_failed_event_type import WalletWithdrawalFailedEventType
+from .wallet_withdrawals_create_api_version import WalletWithdrawalsCreateApiVersion
+from .wallet_withdrawals_get_api_version import WalletWithdrawalsGetApiVersion
+from .wallet_withdrawals_list_api_version import WalletWithdrawalsListApiVersion
 from .webhook import Webhook
 from .webhook_create_request import WebhookCreateRequest
 from .webhook_created import WebhookCreated
@@ -276,6 +311,14 @@ from .webhook_tested_status_enum import WebhookTestedStatusEnum
 from .webhook_update_request import WebhookUpdateRequest
 from .webhook_updated import WebhookUpdated
 from .webhook_updated_envelope import WebhookUpdatedEnvelope
+from .webhooks_create_api_version import WebhooksCreateApiVersion
+from .webhooks_delete_api_version import WebhooksDeleteApiVersion
+from .webhooks_list_api_version import WebhooksListApiVersion
+from .webhooks_recover_api_version import WebhooksRecoverApiVersion
+from .webhooks_retrieve_api_version import WebhooksRetrieveApiVersion
+from .webhooks_rotate_secret_api_version import WebhooksRotateSecretApiVersion
+from .webhooks_test_api_version import WebhooksTestApiVersion
+from .webhooks_update_api_version import WebhooksUpdateApiVersion
 from .withdrawal import Withdrawal
 from .withdrawal_create_request import WithdrawalCreateRequest
 from .withdrawal_created_envelope import WithdrawalCreatedEnvelope
@@ -303,6 +346,7 @@ __all__ = (
     "ApiKeyRevokedEventData",
     "ApiKeyRevokedEventDataPreviousAttributes",
     "ApiKeyRevokedEventType",
+    "ApiVersionEnum",
     "AvailableActionsEnum",
     "AvailableService",
     "AvailableServiceList",
@@ -353,13 +397,27 @@ __all__ = (
     "BookingListItem",
     "BookingMetadata",
     "BookingPassenger",
+    "BookingsAirlineChangesAcceptApiVersion",
+    "BookingsAirlineChangesListApiVersion",
+    "BookingsAvailableServicesApiVersion",
+    "BookingsCancelApiVersion",
+    "BookingsCancellationsConfirmApiVersion",
+    "BookingsCancellationsCreateApiVersion",
+    "BookingsCancellationsListApiVersion",
+    "BookingsChangeRequestsCreateApiVersion",
+    "BookingsChangesCreateApiVersion",
+    "BookingsConfirmApiVersion",
+    "BookingsCreateApiVersion",
     "BookingSegment",
     "BookingSegmentPassenger",
     "BookingService",
     "BookingServiceMetadata",
     "BookingServicesEnvelope",
     "BookingServicesInputRequest",
+    "BookingsGetApiVersion",
     "BookingSlice",
+    "BookingsListApiVersion",
+    "BookingsServicesAddApiVersion",
     "BookingStatusEnum",
     "BookingTicketedEvent",
     "BookingTicketedEventData",
@@ -397,6 +455,10 @@ __all__ = (
     "ClientEnvelope",
     "ClientListEnvelope",
     "ClientMetadata",
+    "ClientsCreateApiVersion",
+    "ClientsGetApiVersion",
+    "ClientsListApiVersion",
+    "ClientsUpdateApiVersion",
     "Condition",
     "Conditions",
     "ConfirmedDocument",
@@ -409,9 +471,12 @@ __all__ = (
     "EventEnvelope",
     "EventListEnvelope",
     "EventPagination",
+    "EventsListApiVersion",
     "EventsListOrder",
+    "EventsRetrieveApiVersion",
     "EventTypeEnum",
     "FailureCodeEnum",
+    "FlightsSearchApiVersion",
     "FlightSummary",
     "GenderEnum",
     "IdentityDocumentInputRequest",
@@ -437,6 +502,8 @@ __all__ = (
     "Offer",
     "OfferPassenger",
     "OfferPassengerLoyaltyProgrammeAccountsItem",
+    "OffersAvailableServicesApiVersion",
+    "OffersSeatMapsApiVersion",
     "OperatingCarrier",
     "Pagination",
     "PassengerInputRequest",
@@ -459,6 +526,8 @@ __all__ = (
     "ReferenceTypeEnum",
     "Refund",
     "RefundToEnum",
+    "ReportsNfseApiVersion",
+    "ReportsSalesApiVersion",
     "RequestedSlice",
     "ReversalObject",
     "ReversalObjectCurrency",
@@ -501,6 +570,7 @@ __all__ = (
     "TransactionSummary",
     "TransactionTypeEnum",
     "TripTypeEnum",
+    "WalletBalanceApiVersion",
     "WalletCreditEvent",
     "WalletCreditEventData",
     "WalletCreditEventDataPreviousAttributes",
@@ -513,22 +583,27 @@ __all__ = (
     "WalletLowBalanceEventData",
     "WalletLowBalanceEventDataPreviousAttributes",
     "WalletLowBalanceEventType",
+    "WalletRechargeCancelApiVersion",
     "WalletRechargeCompletedEvent",
     "WalletRechargeCompletedEventData",
     "WalletRechargeCompletedEventDataPreviousAttributes",
     "WalletRechargeCompletedEventType",
+    "WalletRechargeCreateApiVersion",
     "WalletRechargeExpiredEvent",
     "WalletRechargeExpiredEventData",
     "WalletRechargeExpiredEventDataPreviousAttributes",
     "WalletRechargeExpiredEventType",
+    "WalletRechargeGetApiVersion",
     "WalletRechargePendingEvent",
     "WalletRechargePendingEventData",
     "WalletRechargePendingEventDataPreviousAttributes",
     "WalletRechargePendingEventType",
+    "WalletRechargeSimulatePaymentApiVersion",
     "WalletReversalEvent",
     "WalletReversalEventData",
     "WalletReversalEventDataPreviousAttributes",
     "WalletReversalEventType",
+    "WalletTransactionsApiVersion",
     "WalletTransactionsType",
     "WalletWithdrawalCompletedEvent",
     "WalletWithdrawalCompletedEventData",
@@ -542,6 +617,9 @@ __all__ = (
     "WalletWithdrawalFailedEventData",
     "WalletWithdrawalFailedEventDataPreviousAttributes",
     "WalletWithdrawalFailedEventType",
+    "WalletWithdrawalsCreateApiVersion",
+    "WalletWithdrawalsGetApiVersion",
+    "WalletWithdrawalsListApiVersion",
     "Webhook",
     "WebhookCreated",
     "WebhookCreatedEnvelope",
@@ -554,8 +632,16 @@ __all__ = (
     "WebhookRecoveredEnvelope",
     "WebhookRecoverRequest",
     "WebhookRotateSecretRequest",
+    "WebhooksCreateApiVersion",
+    "WebhooksDeleteApiVersion",
     "WebhookSecretRotated",
     "WebhookSecretRotatedEnvelope",
+    "WebhooksListApiVersion",
+    "WebhooksRecoverApiVersion",
+    "WebhooksRetrieveApiVersion",
+    "WebhooksRotateSecretApiVersion",
+    "WebhooksTestApiVersion",
+    "WebhooksUpdateApiVersion",
     "WebhookTested",
     "WebhookTestedEnvelope",
     "WebhookTestedStatusEnum",

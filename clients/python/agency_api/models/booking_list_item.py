@@ -37,7 +37,7 @@ class BookingListItem:
                 * `expired` - expired
                 * `failed` - failed
             total_amount (str): Original total. Decimal string.
-            currency (str): ISO 4217 currency code.
+            total_currency (str): ISO 4217 code of total_amount (`currency` before 2026-11-28).
             created_at (datetime.datetime):
             client (BookingClient):
             flight_summary (FlightSummary):
@@ -47,7 +47,7 @@ class BookingListItem:
     booking_reference: str
     status: BookingStatusEnum
     total_amount: str
-    currency: str
+    total_currency: str
     created_at: datetime.datetime
     client: BookingClient
     flight_summary: FlightSummary
@@ -68,7 +68,7 @@ class BookingListItem:
 
         total_amount = self.total_amount
 
-        currency = self.currency
+        total_currency = self.total_currency
 
         created_at = self.created_at.isoformat()
 
@@ -84,7 +84,7 @@ class BookingListItem:
             "booking_reference": booking_reference,
             "status": status,
             "total_amount": total_amount,
-            "currency": currency,
+            "total_currency": total_currency,
             "created_at": created_at,
             "client": client,
             "flight_summary": flight_summary,
@@ -110,7 +110,7 @@ class BookingListItem:
 
         total_amount = d.pop("total_amount")
 
-        currency = d.pop("currency")
+        total_currency = d.pop("total_currency")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -132,7 +132,7 @@ class BookingListItem:
             booking_reference=booking_reference,
             status=status,
             total_amount=total_amount,
-            currency=currency,
+            total_currency=total_currency,
             created_at=created_at,
             client=client,
             flight_summary=flight_summary,

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.api_version_enum import ApiVersionEnum
 from ..models.event_type_enum import EventTypeEnum
 from typing import cast
 import datetime
@@ -34,6 +35,8 @@ class Webhook:
             success_rate (float): Attempts answered 2xx, percent.
             total_deliveries (int): Attempts made.
             failed_deliveries (int): Attempts that failed.
+            api_version (ApiVersionEnum): * `2026-11-22` - 2026-11-22
+                * `2026-11-28` - 2026-11-28
      """
 
     id: str
@@ -45,6 +48,7 @@ class Webhook:
     success_rate: float
     total_deliveries: int
     failed_deliveries: int
+    api_version: ApiVersionEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -79,6 +83,8 @@ class Webhook:
 
         failed_deliveries = self.failed_deliveries
 
+        api_version = self.api_version.value
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -92,6 +98,7 @@ class Webhook:
             "success_rate": success_rate,
             "total_deliveries": total_deliveries,
             "failed_deliveries": failed_deliveries,
+            "api_version": api_version,
         })
 
         return field_dict
@@ -146,6 +153,11 @@ class Webhook:
 
         failed_deliveries = d.pop("failed_deliveries")
 
+        api_version = ApiVersionEnum(d.pop("api_version"))
+
+
+
+
         webhook = cls(
             id=id,
             url=url,
@@ -156,6 +168,7 @@ class Webhook:
             success_rate=success_rate,
             total_deliveries=total_deliveries,
             failed_deliveries=failed_deliveries,
+            api_version=api_version,
         )
 
 

@@ -8,7 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.api_version_enum import ApiVersionEnum
 from ..models.event_type_enum import EventTypeEnum
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -27,10 +29,13 @@ class WebhookCreateRequest:
         Attributes:
             url (str): HTTPS, publicly reachable, answers 2xx within 5 s.
             events (list[EventTypeEnum]):
+            api_version (ApiVersionEnum | Unset): * `2026-11-22` - 2026-11-22
+                * `2026-11-28` - 2026-11-28
      """
 
     url: str
     events: list[EventTypeEnum]
+    api_version: ApiVersionEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -47,6 +52,11 @@ class WebhookCreateRequest:
 
 
 
+        api_version: str | Unset = UNSET
+        if not isinstance(self.api_version, Unset):
+            api_version = self.api_version.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -54,6 +64,8 @@ class WebhookCreateRequest:
             "url": url,
             "events": events,
         })
+        if api_version is not UNSET:
+            field_dict["api_version"] = api_version
 
         return field_dict
 
@@ -74,9 +86,20 @@ class WebhookCreateRequest:
             events.append(events_item)
 
 
+        _api_version = d.pop("api_version", UNSET)
+        api_version: ApiVersionEnum | Unset
+        if isinstance(_api_version,  Unset):
+            api_version = UNSET
+        else:
+            api_version = ApiVersionEnum(_api_version)
+
+
+
+
         webhook_create_request = cls(
             url=url,
             events=events,
+            api_version=api_version,
         )
 
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.api_version_enum import ApiVersionEnum
 from ..models.event_type_enum import EventTypeEnum
 from typing import cast
 
@@ -29,6 +30,8 @@ class WebhookCreated:
             events (list[EventTypeEnum]):
             active (bool):
             secret (str): whsec_…; shown only in this response.
+            api_version (ApiVersionEnum): * `2026-11-22` - 2026-11-22
+                * `2026-11-28` - 2026-11-28
      """
 
     id: str
@@ -36,6 +39,7 @@ class WebhookCreated:
     events: list[EventTypeEnum]
     active: bool
     secret: str
+    api_version: ApiVersionEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -58,6 +62,8 @@ class WebhookCreated:
 
         secret = self.secret
 
+        api_version = self.api_version.value
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -67,6 +73,7 @@ class WebhookCreated:
             "events": events,
             "active": active,
             "secret": secret,
+            "api_version": api_version,
         })
 
         return field_dict
@@ -94,12 +101,18 @@ class WebhookCreated:
 
         secret = d.pop("secret")
 
+        api_version = ApiVersionEnum(d.pop("api_version"))
+
+
+
+
         webhook_created = cls(
             id=id,
             url=url,
             events=events,
             active=active,
             secret=secret,
+            api_version=api_version,
         )
 
 

@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.airline_change_envelope import AirlineChangeEnvelope
+from ...models.bookings_airline_changes_accept_api_version import BookingsAirlineChangesAcceptApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -20,11 +21,16 @@ def _get_kwargs(
     change_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsAirlineChangesAcceptApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -142,6 +148,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsAirlineChangesAcceptApiVersion | Unset = UNSET,
 
 ) -> Response[AirlineChangeEnvelope | Error]:
     """ Accept an airline change
@@ -155,6 +162,7 @@ def sync_detailed(
         booking_id (str):
         change_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsAirlineChangesAcceptApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,6 +177,7 @@ def sync_detailed(
         booking_id=booking_id,
 change_id=change_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -184,6 +193,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsAirlineChangesAcceptApiVersion | Unset = UNSET,
 
 ) -> AirlineChangeEnvelope | Error | None:
     """ Accept an airline change
@@ -197,6 +207,7 @@ def sync(
         booking_id (str):
         change_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsAirlineChangesAcceptApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,6 +223,7 @@ def sync(
 change_id=change_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -221,6 +233,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsAirlineChangesAcceptApiVersion | Unset = UNSET,
 
 ) -> Response[AirlineChangeEnvelope | Error]:
     """ Accept an airline change
@@ -234,6 +247,7 @@ async def asyncio_detailed(
         booking_id (str):
         change_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsAirlineChangesAcceptApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +262,7 @@ async def asyncio_detailed(
         booking_id=booking_id,
 change_id=change_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -263,6 +278,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsAirlineChangesAcceptApiVersion | Unset = UNSET,
 
 ) -> AirlineChangeEnvelope | Error | None:
     """ Accept an airline change
@@ -276,6 +292,7 @@ async def asyncio(
         booking_id (str):
         change_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsAirlineChangesAcceptApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -291,5 +308,6 @@ async def asyncio(
 change_id=change_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

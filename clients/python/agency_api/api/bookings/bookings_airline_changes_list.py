@@ -9,16 +9,25 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.airline_change_list_envelope import AirlineChangeListEnvelope
+from ...models.bookings_airline_changes_list_api_version import BookingsAirlineChangesListApiVersion
 from ...models.error import Error
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     booking_id: str,
+    *,
+    api_version: BookingsAirlineChangesListApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -117,6 +127,7 @@ def sync_detailed(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAirlineChangesListApiVersion | Unset = UNSET,
 
 ) -> Response[AirlineChangeListEnvelope | Error]:
     """ List a booking's airline changes
@@ -128,6 +139,7 @@ def sync_detailed(
 
     Args:
         booking_id (str):
+        api_version (BookingsAirlineChangesListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -140,6 +152,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         booking_id=booking_id,
+api_version=api_version,
 
     )
 
@@ -153,6 +166,7 @@ def sync(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAirlineChangesListApiVersion | Unset = UNSET,
 
 ) -> AirlineChangeListEnvelope | Error | None:
     """ List a booking's airline changes
@@ -164,6 +178,7 @@ def sync(
 
     Args:
         booking_id (str):
+        api_version (BookingsAirlineChangesListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,6 +192,7 @@ def sync(
     return sync_detailed(
         booking_id=booking_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -184,6 +200,7 @@ async def asyncio_detailed(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAirlineChangesListApiVersion | Unset = UNSET,
 
 ) -> Response[AirlineChangeListEnvelope | Error]:
     """ List a booking's airline changes
@@ -195,6 +212,7 @@ async def asyncio_detailed(
 
     Args:
         booking_id (str):
+        api_version (BookingsAirlineChangesListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,6 +225,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         booking_id=booking_id,
+api_version=api_version,
 
     )
 
@@ -220,6 +239,7 @@ async def asyncio(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAirlineChangesListApiVersion | Unset = UNSET,
 
 ) -> AirlineChangeListEnvelope | Error | None:
     """ List a booking's airline changes
@@ -231,6 +251,7 @@ async def asyncio(
 
     Args:
         booking_id (str):
+        api_version (BookingsAirlineChangesListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -244,5 +265,6 @@ async def asyncio(
     return (await asyncio_detailed(
         booking_id=booking_id,
 client=client,
+api_version=api_version,
 
     )).parsed

@@ -9,16 +9,25 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.booking_available_service_list import BookingAvailableServiceList
+from ...models.bookings_available_services_api_version import BookingsAvailableServicesApiVersion
 from ...models.error import Error
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     booking_id: str,
+    *,
+    api_version: BookingsAvailableServicesApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -131,6 +141,7 @@ def sync_detailed(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAvailableServicesApiVersion | Unset = UNSET,
 
 ) -> Response[BookingAvailableServiceList | Error]:
     """ List the bags a booking can add
@@ -140,6 +151,7 @@ def sync_detailed(
 
     Args:
         booking_id (str):
+        api_version (BookingsAvailableServicesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +164,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         booking_id=booking_id,
+api_version=api_version,
 
     )
 
@@ -165,6 +178,7 @@ def sync(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAvailableServicesApiVersion | Unset = UNSET,
 
 ) -> BookingAvailableServiceList | Error | None:
     """ List the bags a booking can add
@@ -174,6 +188,7 @@ def sync(
 
     Args:
         booking_id (str):
+        api_version (BookingsAvailableServicesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,6 +202,7 @@ def sync(
     return sync_detailed(
         booking_id=booking_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -194,6 +210,7 @@ async def asyncio_detailed(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAvailableServicesApiVersion | Unset = UNSET,
 
 ) -> Response[BookingAvailableServiceList | Error]:
     """ List the bags a booking can add
@@ -203,6 +220,7 @@ async def asyncio_detailed(
 
     Args:
         booking_id (str):
+        api_version (BookingsAvailableServicesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,6 +233,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         booking_id=booking_id,
+api_version=api_version,
 
     )
 
@@ -228,6 +247,7 @@ async def asyncio(
     booking_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: BookingsAvailableServicesApiVersion | Unset = UNSET,
 
 ) -> BookingAvailableServiceList | Error | None:
     """ List the bags a booking can add
@@ -237,6 +257,7 @@ async def asyncio(
 
     Args:
         booking_id (str):
+        api_version (BookingsAvailableServicesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,5 +271,6 @@ async def asyncio(
     return (await asyncio_detailed(
         booking_id=booking_id,
 client=client,
+api_version=api_version,
 
     )).parsed

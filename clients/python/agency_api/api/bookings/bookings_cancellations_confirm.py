@@ -8,6 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.bookings_cancellations_confirm_api_version import BookingsCancellationsConfirmApiVersion
 from ...models.cancellation_confirm_envelope import CancellationConfirmEnvelope
 from ...models.error import Error
 from ...types import UNSET, Unset
@@ -20,11 +21,16 @@ def _get_kwargs(
     cancellation_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsConfirmApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -142,6 +148,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsConfirmApiVersion | Unset = UNSET,
 
 ) -> Response[CancellationConfirmEnvelope | Error]:
     """ Confirm a cancellation
@@ -154,6 +161,7 @@ def sync_detailed(
         booking_id (str):
         cancellation_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsConfirmApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +176,7 @@ def sync_detailed(
         booking_id=booking_id,
 cancellation_id=cancellation_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -183,6 +192,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsConfirmApiVersion | Unset = UNSET,
 
 ) -> CancellationConfirmEnvelope | Error | None:
     """ Confirm a cancellation
@@ -195,6 +205,7 @@ def sync(
         booking_id (str):
         cancellation_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsConfirmApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,6 +221,7 @@ def sync(
 cancellation_id=cancellation_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -219,6 +231,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsConfirmApiVersion | Unset = UNSET,
 
 ) -> Response[CancellationConfirmEnvelope | Error]:
     """ Confirm a cancellation
@@ -231,6 +244,7 @@ async def asyncio_detailed(
         booking_id (str):
         cancellation_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsConfirmApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,6 +259,7 @@ async def asyncio_detailed(
         booking_id=booking_id,
 cancellation_id=cancellation_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -260,6 +275,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsConfirmApiVersion | Unset = UNSET,
 
 ) -> CancellationConfirmEnvelope | Error | None:
     """ Confirm a cancellation
@@ -272,6 +288,7 @@ async def asyncio(
         booking_id (str):
         cancellation_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsConfirmApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,5 +304,6 @@ async def asyncio(
 cancellation_id=cancellation_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -8,6 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.bookings_cancellations_create_api_version import BookingsCancellationsCreateApiVersion
 from ...models.cancellation_envelope import CancellationEnvelope
 from ...models.error import Error
 from ...types import UNSET, Unset
@@ -19,11 +20,16 @@ def _get_kwargs(
     booking_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -140,6 +146,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[CancellationEnvelope | Error]:
     """ Quote a cancellation
@@ -151,6 +158,7 @@ def sync_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsCreateApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +172,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         booking_id=booking_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -178,6 +187,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsCreateApiVersion | Unset = UNSET,
 
 ) -> CancellationEnvelope | Error | None:
     """ Quote a cancellation
@@ -189,6 +199,7 @@ def sync(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsCreateApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,6 +214,7 @@ def sync(
         booking_id=booking_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -211,6 +223,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[CancellationEnvelope | Error]:
     """ Quote a cancellation
@@ -222,6 +235,7 @@ async def asyncio_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsCreateApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -235,6 +249,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         booking_id=booking_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -249,6 +264,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCancellationsCreateApiVersion | Unset = UNSET,
 
 ) -> CancellationEnvelope | Error | None:
     """ Quote a cancellation
@@ -260,6 +276,7 @@ async def asyncio(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsCancellationsCreateApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -274,5 +291,6 @@ async def asyncio(
         booking_id=booking_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

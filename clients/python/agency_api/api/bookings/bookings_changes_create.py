@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.booking_change_envelope import BookingChangeEnvelope
+from ...models.bookings_changes_create_api_version import BookingsChangesCreateApiVersion
 from ...models.change_confirm_input_request import ChangeConfirmInputRequest
 from ...models.error import Error
 from ...types import UNSET, Unset
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: ChangeConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsChangesCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -153,6 +159,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ChangeConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsChangesCreateApiVersion | Unset = UNSET,
 
 ) -> Response[BookingChangeEnvelope | Error]:
     """ Change flights
@@ -164,6 +171,7 @@ def sync_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsChangesCreateApiVersion | Unset):
         body (ChangeConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -179,6 +187,7 @@ def sync_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -194,6 +203,7 @@ def sync(
     client: AuthenticatedClient,
     body: ChangeConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsChangesCreateApiVersion | Unset = UNSET,
 
 ) -> BookingChangeEnvelope | Error | None:
     """ Change flights
@@ -205,6 +215,7 @@ def sync(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsChangesCreateApiVersion | Unset):
         body (ChangeConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -221,6 +232,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -230,6 +242,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ChangeConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsChangesCreateApiVersion | Unset = UNSET,
 
 ) -> Response[BookingChangeEnvelope | Error]:
     """ Change flights
@@ -241,6 +254,7 @@ async def asyncio_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsChangesCreateApiVersion | Unset):
         body (ChangeConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -256,6 +270,7 @@ async def asyncio_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -271,6 +286,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ChangeConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsChangesCreateApiVersion | Unset = UNSET,
 
 ) -> BookingChangeEnvelope | Error | None:
     """ Change flights
@@ -282,6 +298,7 @@ async def asyncio(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsChangesCreateApiVersion | Unset):
         body (ChangeConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -298,5 +315,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.booking_confirm_envelope import BookingConfirmEnvelope
 from ...models.booking_confirm_input_request import BookingConfirmInputRequest
+from ...models.bookings_confirm_api_version import BookingsConfirmApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: BookingConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsConfirmApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -153,6 +159,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: BookingConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsConfirmApiVersion | Unset = UNSET,
 
 ) -> Response[BookingConfirmEnvelope | Error]:
     """ Pay for a hold
@@ -162,6 +169,7 @@ def sync_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsConfirmApiVersion | Unset):
         body (BookingConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -177,6 +185,7 @@ def sync_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -192,6 +201,7 @@ def sync(
     client: AuthenticatedClient,
     body: BookingConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsConfirmApiVersion | Unset = UNSET,
 
 ) -> BookingConfirmEnvelope | Error | None:
     """ Pay for a hold
@@ -201,6 +211,7 @@ def sync(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsConfirmApiVersion | Unset):
         body (BookingConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -217,6 +228,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -226,6 +238,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: BookingConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsConfirmApiVersion | Unset = UNSET,
 
 ) -> Response[BookingConfirmEnvelope | Error]:
     """ Pay for a hold
@@ -235,6 +248,7 @@ async def asyncio_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsConfirmApiVersion | Unset):
         body (BookingConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -250,6 +264,7 @@ async def asyncio_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -265,6 +280,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: BookingConfirmInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsConfirmApiVersion | Unset = UNSET,
 
 ) -> BookingConfirmEnvelope | Error | None:
     """ Pay for a hold
@@ -274,6 +290,7 @@ async def asyncio(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsConfirmApiVersion | Unset):
         body (BookingConfirmInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -290,5 +307,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.booking import Booking
 from ...models.booking_create_input_request import BookingCreateInputRequest
+from ...models.bookings_create_api_version import BookingsCreateApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: BookingCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -151,6 +157,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: BookingCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Booking | Error]:
     """ Book an offer (hold or instant)
@@ -161,6 +168,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (BookingsCreateApiVersion | Unset):
         body (BookingCreateInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -175,6 +183,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -189,6 +198,7 @@ def sync(
     client: AuthenticatedClient,
     body: BookingCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCreateApiVersion | Unset = UNSET,
 
 ) -> Booking | Error | None:
     """ Book an offer (hold or instant)
@@ -199,6 +209,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (BookingsCreateApiVersion | Unset):
         body (BookingCreateInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -214,6 +225,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -222,6 +234,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: BookingCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Booking | Error]:
     """ Book an offer (hold or instant)
@@ -232,6 +245,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (BookingsCreateApiVersion | Unset):
         body (BookingCreateInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -246,6 +260,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -260,6 +275,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: BookingCreateInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsCreateApiVersion | Unset = UNSET,
 
 ) -> Booking | Error | None:
     """ Book an offer (hold or instant)
@@ -270,6 +286,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (BookingsCreateApiVersion | Unset):
         body (BookingCreateInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -285,5 +302,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

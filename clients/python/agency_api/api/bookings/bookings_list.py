@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.booking_list_envelope import BookingListEnvelope
+from ...models.bookings_list_api_version import BookingsListApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -23,9 +24,15 @@ def _get_kwargs(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: BookingsListApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -58,6 +65,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -135,6 +143,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: BookingsListApiVersion | Unset = UNSET,
 
 ) -> Response[BookingListEnvelope | Error]:
     """ List bookings
@@ -147,6 +156,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (BookingsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,6 +173,7 @@ created_before=created_before,
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )
 
@@ -180,6 +191,7 @@ def sync(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: BookingsListApiVersion | Unset = UNSET,
 
 ) -> BookingListEnvelope | Error | None:
     """ List bookings
@@ -192,6 +204,7 @@ def sync(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (BookingsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,6 +222,7 @@ created_before=created_before,
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     ).parsed
 
@@ -220,6 +234,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: BookingsListApiVersion | Unset = UNSET,
 
 ) -> Response[BookingListEnvelope | Error]:
     """ List bookings
@@ -232,6 +247,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (BookingsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +264,7 @@ created_before=created_before,
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )
 
@@ -265,6 +282,7 @@ async def asyncio(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: BookingsListApiVersion | Unset = UNSET,
 
 ) -> BookingListEnvelope | Error | None:
     """ List bookings
@@ -277,6 +295,7 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (BookingsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -294,5 +313,6 @@ created_before=created_before,
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.booking_services_envelope import BookingServicesEnvelope
 from ...models.booking_services_input_request import BookingServicesInputRequest
+from ...models.bookings_services_add_api_version import BookingsServicesAddApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: BookingServicesInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsServicesAddApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -153,6 +159,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: BookingServicesInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsServicesAddApiVersion | Unset = UNSET,
 
 ) -> Response[BookingServicesEnvelope | Error]:
     """ Add bags to a booking
@@ -165,6 +172,7 @@ def sync_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsServicesAddApiVersion | Unset):
         body (BookingServicesInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -180,6 +188,7 @@ def sync_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -195,6 +204,7 @@ def sync(
     client: AuthenticatedClient,
     body: BookingServicesInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsServicesAddApiVersion | Unset = UNSET,
 
 ) -> BookingServicesEnvelope | Error | None:
     """ Add bags to a booking
@@ -207,6 +217,7 @@ def sync(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsServicesAddApiVersion | Unset):
         body (BookingServicesInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -223,6 +234,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -232,6 +244,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: BookingServicesInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsServicesAddApiVersion | Unset = UNSET,
 
 ) -> Response[BookingServicesEnvelope | Error]:
     """ Add bags to a booking
@@ -244,6 +257,7 @@ async def asyncio_detailed(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsServicesAddApiVersion | Unset):
         body (BookingServicesInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -259,6 +273,7 @@ async def asyncio_detailed(
         booking_id=booking_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -274,6 +289,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: BookingServicesInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: BookingsServicesAddApiVersion | Unset = UNSET,
 
 ) -> BookingServicesEnvelope | Error | None:
     """ Add bags to a booking
@@ -286,6 +302,7 @@ async def asyncio(
     Args:
         booking_id (str):
         idempotency_key (str | Unset):
+        api_version (BookingsServicesAddApiVersion | Unset):
         body (BookingServicesInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -302,5 +319,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.client_create_request import ClientCreateRequest
 from ...models.client_envelope import ClientEnvelope
+from ...models.clients_create_api_version import ClientsCreateApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: ClientCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -130,6 +136,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ClientCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Create a client
@@ -139,6 +146,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (ClientsCreateApiVersion | Unset):
         body (ClientCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -153,6 +161,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -167,6 +176,7 @@ def sync(
     client: AuthenticatedClient,
     body: ClientCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsCreateApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Create a client
@@ -176,6 +186,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (ClientsCreateApiVersion | Unset):
         body (ClientCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -191,6 +202,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -199,6 +211,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ClientCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Create a client
@@ -208,6 +221,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (ClientsCreateApiVersion | Unset):
         body (ClientCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -222,6 +236,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -236,6 +251,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ClientCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsCreateApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Create a client
@@ -245,6 +261,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (ClientsCreateApiVersion | Unset):
         body (ClientCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -260,5 +277,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -9,16 +9,25 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.client_envelope import ClientEnvelope
+from ...models.clients_get_api_version import ClientsGetApiVersion
 from ...models.error import Error
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     client_id: str,
+    *,
+    api_version: ClientsGetApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -110,6 +120,7 @@ def sync_detailed(
     client_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: ClientsGetApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Read a client
@@ -118,6 +129,7 @@ def sync_detailed(
 
     Args:
         client_id (str):
+        api_version (ClientsGetApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,6 +142,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+api_version=api_version,
 
     )
 
@@ -143,6 +156,7 @@ def sync(
     client_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: ClientsGetApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Read a client
@@ -151,6 +165,7 @@ def sync(
 
     Args:
         client_id (str):
+        api_version (ClientsGetApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +179,7 @@ def sync(
     return sync_detailed(
         client_id=client_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -171,6 +187,7 @@ async def asyncio_detailed(
     client_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: ClientsGetApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Read a client
@@ -179,6 +196,7 @@ async def asyncio_detailed(
 
     Args:
         client_id (str):
+        api_version (ClientsGetApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,6 +209,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         client_id=client_id,
+api_version=api_version,
 
     )
 
@@ -204,6 +223,7 @@ async def asyncio(
     client_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: ClientsGetApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Read a client
@@ -212,6 +232,7 @@ async def asyncio(
 
     Args:
         client_id (str):
+        api_version (ClientsGetApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,5 +246,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client_id=client_id,
 client=client,
+api_version=api_version,
 
     )).parsed

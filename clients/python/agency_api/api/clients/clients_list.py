@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.client_list_envelope import ClientListEnvelope
+from ...models.clients_list_api_version import ClientsListApiVersion
 from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
@@ -20,9 +21,15 @@ def _get_kwargs(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     q: str | Unset = UNSET,
+    api_version: ClientsListApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -45,6 +52,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -120,6 +128,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     q: str | Unset = UNSET,
+    api_version: ClientsListApiVersion | Unset = UNSET,
 
 ) -> Response[ClientListEnvelope | Error]:
     """ List and search clients
@@ -131,6 +140,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         q (str | Unset):
+        api_version (ClientsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,6 +155,7 @@ def sync_detailed(
         limit=limit,
 page=page,
 q=q,
+api_version=api_version,
 
     )
 
@@ -160,6 +171,7 @@ def sync(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     q: str | Unset = UNSET,
+    api_version: ClientsListApiVersion | Unset = UNSET,
 
 ) -> ClientListEnvelope | Error | None:
     """ List and search clients
@@ -171,6 +183,7 @@ def sync(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         q (str | Unset):
+        api_version (ClientsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +199,7 @@ def sync(
 limit=limit,
 page=page,
 q=q,
+api_version=api_version,
 
     ).parsed
 
@@ -195,6 +209,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     q: str | Unset = UNSET,
+    api_version: ClientsListApiVersion | Unset = UNSET,
 
 ) -> Response[ClientListEnvelope | Error]:
     """ List and search clients
@@ -206,6 +221,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         q (str | Unset):
+        api_version (ClientsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,6 +236,7 @@ async def asyncio_detailed(
         limit=limit,
 page=page,
 q=q,
+api_version=api_version,
 
     )
 
@@ -235,6 +252,7 @@ async def asyncio(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     q: str | Unset = UNSET,
+    api_version: ClientsListApiVersion | Unset = UNSET,
 
 ) -> ClientListEnvelope | Error | None:
     """ List and search clients
@@ -246,6 +264,7 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         q (str | Unset):
+        api_version (ClientsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -261,5 +280,6 @@ async def asyncio(
 limit=limit,
 page=page,
 q=q,
+api_version=api_version,
 
     )).parsed

@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.client_envelope import ClientEnvelope
+from ...models.clients_update_api_version import ClientsUpdateApiVersion
 from ...models.error import Error
 from ...models.patched_client_update_request import PatchedClientUpdateRequest
 from ...types import UNSET, Unset
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: PatchedClientUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsUpdateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -141,6 +147,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PatchedClientUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsUpdateApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Update a client
@@ -151,6 +158,7 @@ def sync_detailed(
     Args:
         client_id (str):
         idempotency_key (str | Unset):
+        api_version (ClientsUpdateApiVersion | Unset):
         body (PatchedClientUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -166,6 +174,7 @@ def sync_detailed(
         client_id=client_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -181,6 +190,7 @@ def sync(
     client: AuthenticatedClient,
     body: PatchedClientUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsUpdateApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Update a client
@@ -191,6 +201,7 @@ def sync(
     Args:
         client_id (str):
         idempotency_key (str | Unset):
+        api_version (ClientsUpdateApiVersion | Unset):
         body (PatchedClientUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -207,6 +218,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -216,6 +228,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PatchedClientUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsUpdateApiVersion | Unset = UNSET,
 
 ) -> Response[ClientEnvelope | Error]:
     """ Update a client
@@ -226,6 +239,7 @@ async def asyncio_detailed(
     Args:
         client_id (str):
         idempotency_key (str | Unset):
+        api_version (ClientsUpdateApiVersion | Unset):
         body (PatchedClientUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -241,6 +255,7 @@ async def asyncio_detailed(
         client_id=client_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -256,6 +271,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PatchedClientUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: ClientsUpdateApiVersion | Unset = UNSET,
 
 ) -> ClientEnvelope | Error | None:
     """ Update a client
@@ -266,6 +282,7 @@ async def asyncio(
     Args:
         client_id (str):
         idempotency_key (str | Unset):
+        api_version (ClientsUpdateApiVersion | Unset):
         body (PatchedClientUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -282,5 +299,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

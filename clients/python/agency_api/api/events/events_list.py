@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.event_list_envelope import EventListEnvelope
+from ...models.events_list_api_version import EventsListApiVersion
 from ...models.events_list_order import EventsListOrder
 from ...types import UNSET, Unset
 from typing import cast
@@ -27,9 +28,15 @@ def _get_kwargs(
     page: int | Unset = 1,
     starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    api_version: EventsListApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -72,6 +79,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -152,6 +160,7 @@ def sync_detailed(
     page: int | Unset = 1,
     starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    api_version: EventsListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | EventListEnvelope]:
     """ List events
@@ -167,6 +176,7 @@ def sync_detailed(
         page (int | Unset):  Default: 1.
         starting_after (str | Unset):
         type_ (str | Unset):
+        api_version (EventsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +196,7 @@ order=order,
 page=page,
 starting_after=starting_after,
 type_=type_,
+api_version=api_version,
 
     )
 
@@ -206,6 +217,7 @@ def sync(
     page: int | Unset = 1,
     starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    api_version: EventsListApiVersion | Unset = UNSET,
 
 ) -> Error | EventListEnvelope | None:
     """ List events
@@ -221,6 +233,7 @@ def sync(
         page (int | Unset):  Default: 1.
         starting_after (str | Unset):
         type_ (str | Unset):
+        api_version (EventsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,6 +254,7 @@ order=order,
 page=page,
 starting_after=starting_after,
 type_=type_,
+api_version=api_version,
 
     ).parsed
 
@@ -255,6 +269,7 @@ async def asyncio_detailed(
     page: int | Unset = 1,
     starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    api_version: EventsListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | EventListEnvelope]:
     """ List events
@@ -270,6 +285,7 @@ async def asyncio_detailed(
         page (int | Unset):  Default: 1.
         starting_after (str | Unset):
         type_ (str | Unset):
+        api_version (EventsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -289,6 +305,7 @@ order=order,
 page=page,
 starting_after=starting_after,
 type_=type_,
+api_version=api_version,
 
     )
 
@@ -309,6 +326,7 @@ async def asyncio(
     page: int | Unset = 1,
     starting_after: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    api_version: EventsListApiVersion | Unset = UNSET,
 
 ) -> Error | EventListEnvelope | None:
     """ List events
@@ -324,6 +342,7 @@ async def asyncio(
         page (int | Unset):  Default: 1.
         starting_after (str | Unset):
         type_ (str | Unset):
+        api_version (EventsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,5 +363,6 @@ order=order,
 page=page,
 starting_after=starting_after,
 type_=type_,
+api_version=api_version,
 
     )).parsed

@@ -10,15 +10,24 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.event_envelope import EventEnvelope
+from ...models.events_retrieve_api_version import EventsRetrieveApiVersion
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     event_id: str,
+    *,
+    api_version: EventsRetrieveApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -110,6 +120,7 @@ def sync_detailed(
     event_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: EventsRetrieveApiVersion | Unset = UNSET,
 
 ) -> Response[Error | EventEnvelope]:
     """ Read an event
@@ -118,6 +129,7 @@ def sync_detailed(
 
     Args:
         event_id (str):
+        api_version (EventsRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,6 +142,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         event_id=event_id,
+api_version=api_version,
 
     )
 
@@ -143,6 +156,7 @@ def sync(
     event_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: EventsRetrieveApiVersion | Unset = UNSET,
 
 ) -> Error | EventEnvelope | None:
     """ Read an event
@@ -151,6 +165,7 @@ def sync(
 
     Args:
         event_id (str):
+        api_version (EventsRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +179,7 @@ def sync(
     return sync_detailed(
         event_id=event_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -171,6 +187,7 @@ async def asyncio_detailed(
     event_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: EventsRetrieveApiVersion | Unset = UNSET,
 
 ) -> Response[Error | EventEnvelope]:
     """ Read an event
@@ -179,6 +196,7 @@ async def asyncio_detailed(
 
     Args:
         event_id (str):
+        api_version (EventsRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,6 +209,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         event_id=event_id,
+api_version=api_version,
 
     )
 
@@ -204,6 +223,7 @@ async def asyncio(
     event_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: EventsRetrieveApiVersion | Unset = UNSET,
 
 ) -> Error | EventEnvelope | None:
     """ Read an event
@@ -212,6 +232,7 @@ async def asyncio(
 
     Args:
         event_id (str):
+        api_version (EventsRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,5 +246,6 @@ async def asyncio(
     return (await asyncio_detailed(
         event_id=event_id,
 client=client,
+api_version=api_version,
 
     )).parsed

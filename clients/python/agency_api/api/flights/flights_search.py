@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.flights_search_api_version import FlightsSearchApiVersion
 from ...models.search_input_request import SearchInputRequest
 from ...models.search_result import SearchResult
 from ...types import UNSET, Unset
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: SearchInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: FlightsSearchApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -144,6 +150,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: SearchInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: FlightsSearchApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SearchResult]:
     """ Search flight offers
@@ -155,6 +162,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (FlightsSearchApiVersion | Unset):
         body (SearchInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -169,6 +177,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -183,6 +192,7 @@ def sync(
     client: AuthenticatedClient,
     body: SearchInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: FlightsSearchApiVersion | Unset = UNSET,
 
 ) -> Error | SearchResult | None:
     """ Search flight offers
@@ -194,6 +204,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (FlightsSearchApiVersion | Unset):
         body (SearchInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -209,6 +220,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -217,6 +229,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: SearchInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: FlightsSearchApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SearchResult]:
     """ Search flight offers
@@ -228,6 +241,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (FlightsSearchApiVersion | Unset):
         body (SearchInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -242,6 +256,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -256,6 +271,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: SearchInputRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: FlightsSearchApiVersion | Unset = UNSET,
 
 ) -> Error | SearchResult | None:
     """ Search flight offers
@@ -267,6 +283,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (FlightsSearchApiVersion | Unset):
         body (SearchInputRequest): Unknown keys are ignored.
 
     Raises:
@@ -282,5 +299,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -9,16 +9,25 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.offers_seat_maps_api_version import OffersSeatMapsApiVersion
 from ...models.seat_map_list import SeatMapList
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     offer_id: str,
+    *,
+    api_version: OffersSeatMapsApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -124,6 +134,7 @@ def sync_detailed(
     offer_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: OffersSeatMapsApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SeatMapList]:
     """ Read an offer's seat maps
@@ -134,6 +145,7 @@ def sync_detailed(
 
     Args:
         offer_id (str):
+        api_version (OffersSeatMapsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,6 +158,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         offer_id=offer_id,
+api_version=api_version,
 
     )
 
@@ -159,6 +172,7 @@ def sync(
     offer_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: OffersSeatMapsApiVersion | Unset = UNSET,
 
 ) -> Error | SeatMapList | None:
     """ Read an offer's seat maps
@@ -169,6 +183,7 @@ def sync(
 
     Args:
         offer_id (str):
+        api_version (OffersSeatMapsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,6 +197,7 @@ def sync(
     return sync_detailed(
         offer_id=offer_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -189,6 +205,7 @@ async def asyncio_detailed(
     offer_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: OffersSeatMapsApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SeatMapList]:
     """ Read an offer's seat maps
@@ -199,6 +216,7 @@ async def asyncio_detailed(
 
     Args:
         offer_id (str):
+        api_version (OffersSeatMapsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,6 +229,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         offer_id=offer_id,
+api_version=api_version,
 
     )
 
@@ -224,6 +243,7 @@ async def asyncio(
     offer_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: OffersSeatMapsApiVersion | Unset = UNSET,
 
 ) -> Error | SeatMapList | None:
     """ Read an offer's seat maps
@@ -234,6 +254,7 @@ async def asyncio(
 
     Args:
         offer_id (str):
+        api_version (OffersSeatMapsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -247,5 +268,6 @@ async def asyncio(
     return (await asyncio_detailed(
         offer_id=offer_id,
 client=client,
+api_version=api_version,
 
     )).parsed

@@ -9,6 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.reports_nfse_api_version import ReportsNfseApiVersion
+from ...types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -18,9 +20,15 @@ def _get_kwargs(
     *,
     end_date: datetime.date,
     start_date: datetime.date,
+    api_version: ReportsNfseApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -43,6 +51,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -114,6 +123,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     end_date: datetime.date,
     start_date: datetime.date,
+    api_version: ReportsNfseApiVersion | Unset = UNSET,
 
 ) -> Response[Error | str]:
     """ Export the agency's NFS-e (CSV)
@@ -125,6 +135,7 @@ def sync_detailed(
     Args:
         end_date (datetime.date):
         start_date (datetime.date):
+        api_version (ReportsNfseApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +149,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         end_date=end_date,
 start_date=start_date,
+api_version=api_version,
 
     )
 
@@ -152,6 +164,7 @@ def sync(
     client: AuthenticatedClient,
     end_date: datetime.date,
     start_date: datetime.date,
+    api_version: ReportsNfseApiVersion | Unset = UNSET,
 
 ) -> Error | str | None:
     """ Export the agency's NFS-e (CSV)
@@ -163,6 +176,7 @@ def sync(
     Args:
         end_date (datetime.date):
         start_date (datetime.date):
+        api_version (ReportsNfseApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,6 +191,7 @@ def sync(
         client=client,
 end_date=end_date,
 start_date=start_date,
+api_version=api_version,
 
     ).parsed
 
@@ -185,6 +200,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     end_date: datetime.date,
     start_date: datetime.date,
+    api_version: ReportsNfseApiVersion | Unset = UNSET,
 
 ) -> Response[Error | str]:
     """ Export the agency's NFS-e (CSV)
@@ -196,6 +212,7 @@ async def asyncio_detailed(
     Args:
         end_date (datetime.date):
         start_date (datetime.date):
+        api_version (ReportsNfseApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,6 +226,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         end_date=end_date,
 start_date=start_date,
+api_version=api_version,
 
     )
 
@@ -223,6 +241,7 @@ async def asyncio(
     client: AuthenticatedClient,
     end_date: datetime.date,
     start_date: datetime.date,
+    api_version: ReportsNfseApiVersion | Unset = UNSET,
 
 ) -> Error | str | None:
     """ Export the agency's NFS-e (CSV)
@@ -234,6 +253,7 @@ async def asyncio(
     Args:
         end_date (datetime.date):
         start_date (datetime.date):
+        api_version (ReportsNfseApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,5 +268,6 @@ async def asyncio(
         client=client,
 end_date=end_date,
 start_date=start_date,
+api_version=api_version,
 
     )).parsed

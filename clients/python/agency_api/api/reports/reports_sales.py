@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.reports_sales_api_version import ReportsSalesApiVersion
 from ...models.sales_report_envelope import SalesReportEnvelope
 from ...types import UNSET, Unset
 from typing import cast
@@ -22,9 +23,15 @@ def _get_kwargs(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     start_date: datetime.date,
+    api_version: ReportsSalesApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -51,6 +58,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -127,6 +135,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     start_date: datetime.date,
+    api_version: ReportsSalesApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SalesReportEnvelope]:
     """ Sales and commission report
@@ -141,6 +150,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         start_date (datetime.date):
+        api_version (ReportsSalesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,6 +166,7 @@ def sync_detailed(
 limit=limit,
 page=page,
 start_date=start_date,
+api_version=api_version,
 
     )
 
@@ -172,6 +183,7 @@ def sync(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     start_date: datetime.date,
+    api_version: ReportsSalesApiVersion | Unset = UNSET,
 
 ) -> Error | SalesReportEnvelope | None:
     """ Sales and commission report
@@ -186,6 +198,7 @@ def sync(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         start_date (datetime.date):
+        api_version (ReportsSalesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,6 +215,7 @@ end_date=end_date,
 limit=limit,
 page=page,
 start_date=start_date,
+api_version=api_version,
 
     ).parsed
 
@@ -212,6 +226,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     start_date: datetime.date,
+    api_version: ReportsSalesApiVersion | Unset = UNSET,
 
 ) -> Response[Error | SalesReportEnvelope]:
     """ Sales and commission report
@@ -226,6 +241,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         start_date (datetime.date):
+        api_version (ReportsSalesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,6 +257,7 @@ async def asyncio_detailed(
 limit=limit,
 page=page,
 start_date=start_date,
+api_version=api_version,
 
     )
 
@@ -257,6 +274,7 @@ async def asyncio(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     start_date: datetime.date,
+    api_version: ReportsSalesApiVersion | Unset = UNSET,
 
 ) -> Error | SalesReportEnvelope | None:
     """ Sales and commission report
@@ -271,6 +289,7 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         start_date (datetime.date):
+        api_version (ReportsSalesApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,5 +306,6 @@ end_date=end_date,
 limit=limit,
 page=page,
 start_date=start_date,
+api_version=api_version,
 
     )).parsed

@@ -10,14 +10,23 @@ from ... import errors
 
 from ...models.balance_envelope import BalanceEnvelope
 from ...models.error import Error
+from ...models.wallet_balance_api_version import WalletBalanceApiVersion
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
-    
+    *,
+    api_version: WalletBalanceApiVersion | Unset = UNSET,
+
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -29,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -101,6 +111,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    api_version: WalletBalanceApiVersion | Unset = UNSET,
 
 ) -> Response[BalanceEnvelope | Error]:
     """ Read the wallet balance
@@ -108,6 +119,9 @@ def sync_detailed(
      The balance, what pending holds tie up and what is available now, and the debt left by recharges
     reversed after they were credited (a wallet in debt is restricted). In test mode the balance is a
     constant 5000.00 and there is never a debt.
+
+    Args:
+        api_version (WalletBalanceApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,7 +133,8 @@ def sync_detailed(
 
 
     kwargs = _get_kwargs(
-        
+        api_version=api_version,
+
     )
 
     response = client.get_httpx_client().request(
@@ -131,6 +146,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    api_version: WalletBalanceApiVersion | Unset = UNSET,
 
 ) -> BalanceEnvelope | Error | None:
     """ Read the wallet balance
@@ -138,6 +154,9 @@ def sync(
      The balance, what pending holds tie up and what is available now, and the debt left by recharges
     reversed after they were credited (a wallet in debt is restricted). In test mode the balance is a
     constant 5000.00 and there is never a debt.
+
+    Args:
+        api_version (WalletBalanceApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,12 +169,14 @@ def sync(
 
     return sync_detailed(
         client=client,
+api_version=api_version,
 
     ).parsed
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    api_version: WalletBalanceApiVersion | Unset = UNSET,
 
 ) -> Response[BalanceEnvelope | Error]:
     """ Read the wallet balance
@@ -163,6 +184,9 @@ async def asyncio_detailed(
      The balance, what pending holds tie up and what is available now, and the debt left by recharges
     reversed after they were credited (a wallet in debt is restricted). In test mode the balance is a
     constant 5000.00 and there is never a debt.
+
+    Args:
+        api_version (WalletBalanceApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +198,8 @@ async def asyncio_detailed(
 
 
     kwargs = _get_kwargs(
-        
+        api_version=api_version,
+
     )
 
     response = await client.get_async_httpx_client().request(
@@ -186,6 +211,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    api_version: WalletBalanceApiVersion | Unset = UNSET,
 
 ) -> BalanceEnvelope | Error | None:
     """ Read the wallet balance
@@ -193,6 +219,9 @@ async def asyncio(
      The balance, what pending holds tie up and what is available now, and the debt left by recharges
     reversed after they were credited (a wallet in debt is restricted). In test mode the balance is a
     constant 5000.00 and there is never a debt.
+
+    Args:
+        api_version (WalletBalanceApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -205,5 +234,6 @@ async def asyncio(
 
     return (await asyncio_detailed(
         client=client,
+api_version=api_version,
 
     )).parsed

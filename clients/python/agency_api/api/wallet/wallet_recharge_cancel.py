@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.recharge_cancel_envelope import RechargeCancelEnvelope
+from ...models.wallet_recharge_cancel_api_version import WalletRechargeCancelApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,11 +20,16 @@ def _get_kwargs(
     recharge_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCancelApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -133,6 +139,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCancelApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeCancelEnvelope]:
     """ Cancel a pending recharge
@@ -142,6 +149,7 @@ def sync_detailed(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCancelApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,6 +163,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         recharge_id=recharge_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -169,6 +178,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCancelApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeCancelEnvelope | None:
     """ Cancel a pending recharge
@@ -178,6 +188,7 @@ def sync(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCancelApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,6 +203,7 @@ def sync(
         recharge_id=recharge_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -200,6 +212,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCancelApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeCancelEnvelope]:
     """ Cancel a pending recharge
@@ -209,6 +222,7 @@ async def asyncio_detailed(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCancelApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,6 +236,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         recharge_id=recharge_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -236,6 +251,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCancelApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeCancelEnvelope | None:
     """ Cancel a pending recharge
@@ -245,6 +261,7 @@ async def asyncio(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCancelApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,5 +276,6 @@ async def asyncio(
         recharge_id=recharge_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

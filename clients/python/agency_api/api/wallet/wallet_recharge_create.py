@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error import Error
 from ...models.recharge_create_request import RechargeCreateRequest
 from ...models.recharge_created_envelope import RechargeCreatedEnvelope
+from ...models.wallet_recharge_create_api_version import WalletRechargeCreateApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: RechargeCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -144,6 +150,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: RechargeCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeCreatedEnvelope]:
     """ Recharge the wallet by PIX or boleto
@@ -153,6 +160,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCreateApiVersion | Unset):
         body (RechargeCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -167,6 +175,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -181,6 +190,7 @@ def sync(
     client: AuthenticatedClient,
     body: RechargeCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCreateApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeCreatedEnvelope | None:
     """ Recharge the wallet by PIX or boleto
@@ -190,6 +200,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCreateApiVersion | Unset):
         body (RechargeCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -205,6 +216,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -213,6 +225,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: RechargeCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeCreatedEnvelope]:
     """ Recharge the wallet by PIX or boleto
@@ -222,6 +235,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCreateApiVersion | Unset):
         body (RechargeCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -236,6 +250,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -250,6 +265,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: RechargeCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeCreateApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeCreatedEnvelope | None:
     """ Recharge the wallet by PIX or boleto
@@ -259,6 +275,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletRechargeCreateApiVersion | Unset):
         body (RechargeCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -274,5 +291,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.recharge_simulated_envelope import RechargeSimulatedEnvelope
+from ...models.wallet_recharge_simulate_payment_api_version import WalletRechargeSimulatePaymentApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,11 +20,16 @@ def _get_kwargs(
     recharge_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeSimulatePaymentApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -126,6 +132,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeSimulatePaymentApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeSimulatedEnvelope]:
     """ Pay a test recharge (test keys only)
@@ -135,6 +142,7 @@ def sync_detailed(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeSimulatePaymentApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,6 +156,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         recharge_id=recharge_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -162,6 +171,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeSimulatePaymentApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeSimulatedEnvelope | None:
     """ Pay a test recharge (test keys only)
@@ -171,6 +181,7 @@ def sync(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeSimulatePaymentApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,6 +196,7 @@ def sync(
         recharge_id=recharge_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -193,6 +205,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeSimulatePaymentApiVersion | Unset = UNSET,
 
 ) -> Response[Error | RechargeSimulatedEnvelope]:
     """ Pay a test recharge (test keys only)
@@ -202,6 +215,7 @@ async def asyncio_detailed(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeSimulatePaymentApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,6 +229,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         recharge_id=recharge_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -229,6 +244,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletRechargeSimulatePaymentApiVersion | Unset = UNSET,
 
 ) -> Error | RechargeSimulatedEnvelope | None:
     """ Pay a test recharge (test keys only)
@@ -238,6 +254,7 @@ async def asyncio(
     Args:
         recharge_id (str):
         idempotency_key (str | Unset):
+        api_version (WalletRechargeSimulatePaymentApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,5 +269,6 @@ async def asyncio(
         recharge_id=recharge_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

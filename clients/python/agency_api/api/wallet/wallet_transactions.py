@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.transaction_page_envelope import TransactionPageEnvelope
+from ...models.wallet_transactions_api_version import WalletTransactionsApiVersion
 from ...models.wallet_transactions_type import WalletTransactionsType
 from ...types import UNSET, Unset
 from typing import cast
@@ -24,9 +25,15 @@ def _get_kwargs(
     page: int | Unset = 1,
     start_date: datetime.date | Unset = UNSET,
     type_: WalletTransactionsType | Unset = UNSET,
+    api_version: WalletTransactionsApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -63,6 +70,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -140,6 +148,7 @@ def sync_detailed(
     page: int | Unset = 1,
     start_date: datetime.date | Unset = UNSET,
     type_: WalletTransactionsType | Unset = UNSET,
+    api_version: WalletTransactionsApiVersion | Unset = UNSET,
 
 ) -> Response[Error | TransactionPageEnvelope]:
     """ List wallet transactions
@@ -153,6 +162,7 @@ def sync_detailed(
         page (int | Unset):  Default: 1.
         start_date (datetime.date | Unset):
         type_ (WalletTransactionsType | Unset):
+        api_version (WalletTransactionsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,6 +179,7 @@ limit=limit,
 page=page,
 start_date=start_date,
 type_=type_,
+api_version=api_version,
 
     )
 
@@ -186,6 +197,7 @@ def sync(
     page: int | Unset = 1,
     start_date: datetime.date | Unset = UNSET,
     type_: WalletTransactionsType | Unset = UNSET,
+    api_version: WalletTransactionsApiVersion | Unset = UNSET,
 
 ) -> Error | TransactionPageEnvelope | None:
     """ List wallet transactions
@@ -199,6 +211,7 @@ def sync(
         page (int | Unset):  Default: 1.
         start_date (datetime.date | Unset):
         type_ (WalletTransactionsType | Unset):
+        api_version (WalletTransactionsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,6 +229,7 @@ limit=limit,
 page=page,
 start_date=start_date,
 type_=type_,
+api_version=api_version,
 
     ).parsed
 
@@ -227,6 +241,7 @@ async def asyncio_detailed(
     page: int | Unset = 1,
     start_date: datetime.date | Unset = UNSET,
     type_: WalletTransactionsType | Unset = UNSET,
+    api_version: WalletTransactionsApiVersion | Unset = UNSET,
 
 ) -> Response[Error | TransactionPageEnvelope]:
     """ List wallet transactions
@@ -240,6 +255,7 @@ async def asyncio_detailed(
         page (int | Unset):  Default: 1.
         start_date (datetime.date | Unset):
         type_ (WalletTransactionsType | Unset):
+        api_version (WalletTransactionsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -256,6 +272,7 @@ limit=limit,
 page=page,
 start_date=start_date,
 type_=type_,
+api_version=api_version,
 
     )
 
@@ -273,6 +290,7 @@ async def asyncio(
     page: int | Unset = 1,
     start_date: datetime.date | Unset = UNSET,
     type_: WalletTransactionsType | Unset = UNSET,
+    api_version: WalletTransactionsApiVersion | Unset = UNSET,
 
 ) -> Error | TransactionPageEnvelope | None:
     """ List wallet transactions
@@ -286,6 +304,7 @@ async def asyncio(
         page (int | Unset):  Default: 1.
         start_date (datetime.date | Unset):
         type_ (WalletTransactionsType | Unset):
+        api_version (WalletTransactionsApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -303,5 +322,6 @@ limit=limit,
 page=page,
 start_date=start_date,
 type_=type_,
+api_version=api_version,
 
     )).parsed

@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.wallet_withdrawals_create_api_version import WalletWithdrawalsCreateApiVersion
 from ...models.withdrawal_create_request import WithdrawalCreateRequest
 from ...models.withdrawal_created_envelope import WithdrawalCreatedEnvelope
 from ...types import UNSET, Unset
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: WithdrawalCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletWithdrawalsCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -137,6 +143,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WithdrawalCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletWithdrawalsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WithdrawalCreatedEnvelope]:
     """ Withdraw to the team's own account
@@ -148,6 +155,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletWithdrawalsCreateApiVersion | Unset):
         body (WithdrawalCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -162,6 +170,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -176,6 +185,7 @@ def sync(
     client: AuthenticatedClient,
     body: WithdrawalCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletWithdrawalsCreateApiVersion | Unset = UNSET,
 
 ) -> Error | WithdrawalCreatedEnvelope | None:
     """ Withdraw to the team's own account
@@ -187,6 +197,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletWithdrawalsCreateApiVersion | Unset):
         body (WithdrawalCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -202,6 +213,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -210,6 +222,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WithdrawalCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletWithdrawalsCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WithdrawalCreatedEnvelope]:
     """ Withdraw to the team's own account
@@ -221,6 +234,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletWithdrawalsCreateApiVersion | Unset):
         body (WithdrawalCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -235,6 +249,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -249,6 +264,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WithdrawalCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WalletWithdrawalsCreateApiVersion | Unset = UNSET,
 
 ) -> Error | WithdrawalCreatedEnvelope | None:
     """ Withdraw to the team's own account
@@ -260,6 +276,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WalletWithdrawalsCreateApiVersion | Unset):
         body (WithdrawalCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -275,5 +292,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

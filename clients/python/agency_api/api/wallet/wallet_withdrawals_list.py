@@ -9,6 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
+from ...models.wallet_withdrawals_list_api_version import WalletWithdrawalsListApiVersion
 from ...models.withdrawal_list_envelope import WithdrawalListEnvelope
 from ...types import UNSET, Unset
 from typing import cast
@@ -20,9 +21,15 @@ def _get_kwargs(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: WalletWithdrawalsListApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -45,6 +52,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -120,6 +128,7 @@ def sync_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: WalletWithdrawalsListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WithdrawalListEnvelope]:
     """ List withdrawals
@@ -130,6 +139,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (WalletWithdrawalsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,6 +154,7 @@ def sync_detailed(
         limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )
 
@@ -159,6 +170,7 @@ def sync(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: WalletWithdrawalsListApiVersion | Unset = UNSET,
 
 ) -> Error | WithdrawalListEnvelope | None:
     """ List withdrawals
@@ -169,6 +181,7 @@ def sync(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (WalletWithdrawalsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,6 +197,7 @@ def sync(
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     ).parsed
 
@@ -193,6 +207,7 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: WalletWithdrawalsListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WithdrawalListEnvelope]:
     """ List withdrawals
@@ -203,6 +218,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (WalletWithdrawalsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,6 +233,7 @@ async def asyncio_detailed(
         limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )
 
@@ -232,6 +249,7 @@ async def asyncio(
     limit: int | Unset = 20,
     page: int | Unset = 1,
     status: str | Unset = UNSET,
+    api_version: WalletWithdrawalsListApiVersion | Unset = UNSET,
 
 ) -> Error | WithdrawalListEnvelope | None:
     """ List withdrawals
@@ -242,6 +260,7 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
         page (int | Unset):  Default: 1.
         status (str | Unset):
+        api_version (WalletWithdrawalsListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,5 +276,6 @@ async def asyncio(
 limit=limit,
 page=page,
 status=status,
+api_version=api_version,
 
     )).parsed

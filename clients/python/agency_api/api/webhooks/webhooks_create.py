@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error import Error
 from ...models.webhook_create_request import WebhookCreateRequest
 from ...models.webhook_created_envelope import WebhookCreatedEnvelope
+from ...models.webhooks_create_api_version import WebhooksCreateApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -20,11 +21,16 @@ def _get_kwargs(
     *,
     body: WebhookCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksCreateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -137,6 +143,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WebhookCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookCreatedEnvelope]:
     """ Register a webhook
@@ -146,6 +153,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WebhooksCreateApiVersion | Unset):
         body (WebhookCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -160,6 +168,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -174,6 +183,7 @@ def sync(
     client: AuthenticatedClient,
     body: WebhookCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksCreateApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookCreatedEnvelope | None:
     """ Register a webhook
@@ -183,6 +193,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WebhooksCreateApiVersion | Unset):
         body (WebhookCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -198,6 +209,7 @@ def sync(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -206,6 +218,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WebhookCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksCreateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookCreatedEnvelope]:
     """ Register a webhook
@@ -215,6 +228,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WebhooksCreateApiVersion | Unset):
         body (WebhookCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -229,6 +243,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -243,6 +258,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WebhookCreateRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksCreateApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookCreatedEnvelope | None:
     """ Register a webhook
@@ -252,6 +268,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        api_version (WebhooksCreateApiVersion | Unset):
         body (WebhookCreateRequest): Unknown keys are ignored.
 
     Raises:
@@ -267,5 +284,6 @@ async def asyncio(
         client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.webhook_deleted_envelope import WebhookDeletedEnvelope
+from ...models.webhooks_delete_api_version import WebhooksDeleteApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,11 +20,16 @@ def _get_kwargs(
     webhook_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksDeleteApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -126,6 +132,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksDeleteApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookDeletedEnvelope]:
     """ Delete a webhook
@@ -135,6 +142,7 @@ def sync_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksDeleteApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,6 +156,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -162,6 +171,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksDeleteApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookDeletedEnvelope | None:
     """ Delete a webhook
@@ -171,6 +181,7 @@ def sync(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksDeleteApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,6 +196,7 @@ def sync(
         webhook_id=webhook_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -193,6 +205,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksDeleteApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookDeletedEnvelope]:
     """ Delete a webhook
@@ -202,6 +215,7 @@ async def asyncio_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksDeleteApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,6 +229,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -229,6 +244,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksDeleteApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookDeletedEnvelope | None:
     """ Delete a webhook
@@ -238,6 +254,7 @@ async def asyncio(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksDeleteApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,5 +269,6 @@ async def asyncio(
         webhook_id=webhook_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,14 +10,23 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.webhook_list import WebhookList
+from ...models.webhooks_list_api_version import WebhooksListApiVersion
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
-    
+    *,
+    api_version: WebhooksListApiVersion | Unset = UNSET,
+
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -29,6 +38,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -101,11 +111,15 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookList]:
     """ List webhooks
 
      The team's endpoints of this mode, with statistics.
+
+    Args:
+        api_version (WebhooksListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +131,8 @@ def sync_detailed(
 
 
     kwargs = _get_kwargs(
-        
+        api_version=api_version,
+
     )
 
     response = client.get_httpx_client().request(
@@ -129,11 +144,15 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksListApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookList | None:
     """ List webhooks
 
      The team's endpoints of this mode, with statistics.
+
+    Args:
+        api_version (WebhooksListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,17 +165,22 @@ def sync(
 
     return sync_detailed(
         client=client,
+api_version=api_version,
 
     ).parsed
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksListApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookList]:
     """ List webhooks
 
      The team's endpoints of this mode, with statistics.
+
+    Args:
+        api_version (WebhooksListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,7 +192,8 @@ async def asyncio_detailed(
 
 
     kwargs = _get_kwargs(
-        
+        api_version=api_version,
+
     )
 
     response = await client.get_async_httpx_client().request(
@@ -180,11 +205,15 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksListApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookList | None:
     """ List webhooks
 
      The team's endpoints of this mode, with statistics.
+
+    Args:
+        api_version (WebhooksListApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,5 +226,6 @@ async def asyncio(
 
     return (await asyncio_detailed(
         client=client,
+api_version=api_version,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error import Error
 from ...models.webhook_recover_request import WebhookRecoverRequest
 from ...models.webhook_recovered_envelope import WebhookRecoveredEnvelope
+from ...models.webhooks_recover_api_version import WebhooksRecoverApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: WebhookRecoverRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRecoverApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -139,6 +145,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WebhookRecoverRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRecoverApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookRecoveredEnvelope]:
     """ Redeliver events since a moment
@@ -149,6 +156,7 @@ def sync_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRecoverApiVersion | Unset):
         body (WebhookRecoverRequest): Unknown keys are ignored.
 
     Raises:
@@ -164,6 +172,7 @@ def sync_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -179,6 +188,7 @@ def sync(
     client: AuthenticatedClient,
     body: WebhookRecoverRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRecoverApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookRecoveredEnvelope | None:
     """ Redeliver events since a moment
@@ -189,6 +199,7 @@ def sync(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRecoverApiVersion | Unset):
         body (WebhookRecoverRequest): Unknown keys are ignored.
 
     Raises:
@@ -205,6 +216,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -214,6 +226,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WebhookRecoverRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRecoverApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookRecoveredEnvelope]:
     """ Redeliver events since a moment
@@ -224,6 +237,7 @@ async def asyncio_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRecoverApiVersion | Unset):
         body (WebhookRecoverRequest): Unknown keys are ignored.
 
     Raises:
@@ -239,6 +253,7 @@ async def asyncio_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -254,6 +269,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WebhookRecoverRequest,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRecoverApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookRecoveredEnvelope | None:
     """ Redeliver events since a moment
@@ -264,6 +280,7 @@ async def asyncio(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRecoverApiVersion | Unset):
         body (WebhookRecoverRequest): Unknown keys are ignored.
 
     Raises:
@@ -280,5 +297,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

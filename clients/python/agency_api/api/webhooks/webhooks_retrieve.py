@@ -10,15 +10,24 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.webhook_envelope import WebhookEnvelope
+from ...models.webhooks_retrieve_api_version import WebhooksRetrieveApiVersion
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     webhook_id: str,
+    *,
+    api_version: WebhooksRetrieveApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
+
+
 
     
 
@@ -30,6 +39,7 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -110,6 +120,7 @@ def sync_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksRetrieveApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookEnvelope]:
     """ Read a webhook
@@ -118,6 +129,7 @@ def sync_detailed(
 
     Args:
         webhook_id (str):
+        api_version (WebhooksRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,6 +142,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
+api_version=api_version,
 
     )
 
@@ -143,6 +156,7 @@ def sync(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksRetrieveApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookEnvelope | None:
     """ Read a webhook
@@ -151,6 +165,7 @@ def sync(
 
     Args:
         webhook_id (str):
+        api_version (WebhooksRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +179,7 @@ def sync(
     return sync_detailed(
         webhook_id=webhook_id,
 client=client,
+api_version=api_version,
 
     ).parsed
 
@@ -171,6 +187,7 @@ async def asyncio_detailed(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksRetrieveApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookEnvelope]:
     """ Read a webhook
@@ -179,6 +196,7 @@ async def asyncio_detailed(
 
     Args:
         webhook_id (str):
+        api_version (WebhooksRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,6 +209,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
+api_version=api_version,
 
     )
 
@@ -204,6 +223,7 @@ async def asyncio(
     webhook_id: str,
     *,
     client: AuthenticatedClient,
+    api_version: WebhooksRetrieveApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookEnvelope | None:
     """ Read a webhook
@@ -212,6 +232,7 @@ async def asyncio(
 
     Args:
         webhook_id (str):
+        api_version (WebhooksRetrieveApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,5 +246,6 @@ async def asyncio(
     return (await asyncio_detailed(
         webhook_id=webhook_id,
 client=client,
+api_version=api_version,
 
     )).parsed

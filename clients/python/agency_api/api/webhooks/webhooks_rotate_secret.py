@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error import Error
 from ...models.webhook_rotate_secret_request import WebhookRotateSecretRequest
 from ...models.webhook_secret_rotated_envelope import WebhookSecretRotatedEnvelope
+from ...models.webhooks_rotate_secret_api_version import WebhooksRotateSecretApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: WebhookRotateSecretRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRotateSecretApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -141,6 +147,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WebhookRotateSecretRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRotateSecretApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookSecretRotatedEnvelope]:
     """ Roll a webhook's secret
@@ -151,6 +158,7 @@ def sync_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRotateSecretApiVersion | Unset):
         body (WebhookRotateSecretRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -166,6 +174,7 @@ def sync_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -181,6 +190,7 @@ def sync(
     client: AuthenticatedClient,
     body: WebhookRotateSecretRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRotateSecretApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookSecretRotatedEnvelope | None:
     """ Roll a webhook's secret
@@ -191,6 +201,7 @@ def sync(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRotateSecretApiVersion | Unset):
         body (WebhookRotateSecretRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -207,6 +218,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -216,6 +228,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WebhookRotateSecretRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRotateSecretApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookSecretRotatedEnvelope]:
     """ Roll a webhook's secret
@@ -226,6 +239,7 @@ async def asyncio_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRotateSecretApiVersion | Unset):
         body (WebhookRotateSecretRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -241,6 +255,7 @@ async def asyncio_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -256,6 +271,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WebhookRotateSecretRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksRotateSecretApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookSecretRotatedEnvelope | None:
     """ Roll a webhook's secret
@@ -266,6 +282,7 @@ async def asyncio(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksRotateSecretApiVersion | Unset):
         body (WebhookRotateSecretRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -282,5 +299,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.error import Error
 from ...models.webhook_tested_envelope import WebhookTestedEnvelope
+from ...models.webhooks_test_api_version import WebhooksTestApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,11 +20,16 @@ def _get_kwargs(
     webhook_id: str,
     *,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksTestApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -126,6 +132,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksTestApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookTestedEnvelope]:
     """ Send a test event now
@@ -137,6 +144,7 @@ def sync_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksTestApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +158,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -164,6 +173,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksTestApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookTestedEnvelope | None:
     """ Send a test event now
@@ -175,6 +185,7 @@ def sync(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksTestApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,6 +200,7 @@ def sync(
         webhook_id=webhook_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -197,6 +209,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksTestApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookTestedEnvelope]:
     """ Send a test event now
@@ -208,6 +221,7 @@ async def asyncio_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksTestApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,6 +235,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -235,6 +250,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksTestApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookTestedEnvelope | None:
     """ Send a test event now
@@ -246,6 +262,7 @@ async def asyncio(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksTestApiVersion | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -260,5 +277,6 @@ async def asyncio(
         webhook_id=webhook_id,
 client=client,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.error import Error
 from ...models.webhook_update_request import WebhookUpdateRequest
 from ...models.webhook_updated_envelope import WebhookUpdatedEnvelope
+from ...models.webhooks_update_api_version import WebhooksUpdateApiVersion
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -21,11 +22,16 @@ def _get_kwargs(
     *,
     body: WebhookUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksUpdateApiVersion | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(api_version, Unset):
+        headers["Api-Version"] = str(api_version)
+
 
 
 
@@ -148,6 +154,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: WebhookUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksUpdateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookUpdatedEnvelope]:
     """ Change a webhook
@@ -157,6 +164,7 @@ def sync_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksUpdateApiVersion | Unset):
         body (WebhookUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -172,6 +180,7 @@ def sync_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -187,6 +196,7 @@ def sync(
     client: AuthenticatedClient,
     body: WebhookUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksUpdateApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookUpdatedEnvelope | None:
     """ Change a webhook
@@ -196,6 +206,7 @@ def sync(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksUpdateApiVersion | Unset):
         body (WebhookUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -212,6 +223,7 @@ def sync(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     ).parsed
 
@@ -221,6 +233,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: WebhookUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksUpdateApiVersion | Unset = UNSET,
 
 ) -> Response[Error | WebhookUpdatedEnvelope]:
     """ Change a webhook
@@ -230,6 +243,7 @@ async def asyncio_detailed(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksUpdateApiVersion | Unset):
         body (WebhookUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -245,6 +259,7 @@ async def asyncio_detailed(
         webhook_id=webhook_id,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )
 
@@ -260,6 +275,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: WebhookUpdateRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
+    api_version: WebhooksUpdateApiVersion | Unset = UNSET,
 
 ) -> Error | WebhookUpdatedEnvelope | None:
     """ Change a webhook
@@ -269,6 +285,7 @@ async def asyncio(
     Args:
         webhook_id (str):
         idempotency_key (str | Unset):
+        api_version (WebhooksUpdateApiVersion | Unset):
         body (WebhookUpdateRequest | Unset): Unknown keys are ignored.
 
     Raises:
@@ -285,5 +302,6 @@ async def asyncio(
 client=client,
 body=body,
 idempotency_key=idempotency_key,
+api_version=api_version,
 
     )).parsed
