@@ -130,6 +130,7 @@ class WebhookUpdatedSerializer(serializers.Serializer):
     url = serializers.URLField()
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_CHOICES))
     active = serializers.BooleanField()
+    api_version = serializers.CharField(help_text="The API version its deliveries are in.")
     updated_at = serializers.DateTimeField()
 
 
@@ -197,6 +198,12 @@ class WebhookDetailApi(ApiView):
         active = OptionalBooleanField(
             required=False, help_text="true reactivates and resets the failure count."
         )
+        api_version = serializers.ChoiceField(
+            choices=VERSIONS,
+            required=False,
+            help_text="Moves the webhook's deliveries to this API version from the next one on "
+            "(docs/changelog.md): test the new shapes, then switch the receiver in place.",
+        )
 
     def _endpoint(self, request, webhook_id):
         return webhook_get(
@@ -239,6 +246,7 @@ class WebhookDetailApi(ApiView):
                 "url": endpoint.url,
                 "events": endpoint.events,
                 "active": endpoint.active,
+                "api_version": endpoint.api_version,
                 "updated_at": iso_utc(endpoint.updated_at),
             }
         )

@@ -156,9 +156,11 @@ def webhook_update(
     url: str | None = None,
     events: list[str] | None = None,
     active: bool | None = None,
+    api_version: str | None = None,
 ) -> WebhookEndpoint:
-    """Change the URL (probed again), the events, or `active`. Reactivating resets the count of
-    consecutive failures and lets waiting deliveries go out."""
+    """Change the URL (probed again), the events, `active`, or the API version its deliveries
+    are rendered in (from the next attempt on). Reactivating resets the count of consecutive
+    failures and lets waiting deliveries go out."""
     if url is not None:
         url = validate_url(url)
     if events is not None:
@@ -177,6 +179,8 @@ def webhook_update(
                 endpoint.url = url
             if events is not None:
                 endpoint.events = events
+            if api_version is not None:
+                endpoint.api_version = check_version(api_version)
             if active is True and not endpoint.active:
                 _reactivate(endpoint)
             elif active is False and endpoint.active:

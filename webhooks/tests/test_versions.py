@@ -116,3 +116,38 @@ def test_the_events_api_answers_in_the_requests_version(live_client, team):
 
     listed = live_client.get("/api/v1/events", HTTP_API_VERSION=FIRST).json()["data"]
     assert [e["data"]["object"] for e in listed if e["id"] == event.id] == [BOOKING]
+
+
+def test_a_webhook_moves_to_another_version_in_place(
+    test_client, team, https_receiver, django_capture_on_commit_callbacks
+):
+    """Upgrading a receiver needs no second endpoint (its URL is taken): PUT `api_version`,
+    and the next delivery is in the new shapes."""
+    endpoint = make_endpoint(
+        team, https_receiver.url, events=["booking.updated"], api_version=FIRST, live_mode=False
+    )
+
+    moved = test_client.put(
+        f"/api/v1/webhooks/{endpoint.id}", {"api_version": LATEST}, format="json"
+    )
+    assert moved.status_code == 200, moved.content
+    assert moved.json()["data"]["api_version"] == LATEST
+    assert WebhookEndpoint.objects.get(pk=endpoint.pk).api_version == LATEST
+
+    with django_capture_on_commit_callbacks(execute=True):
+        record(team, type=EventType.BOOKING_UPDATED, data=BOOKING, live_mode=False)
+    body = orjson.loads(https_receiver.requests[-1].body)
+    assert body["api_version"] == LATEST
+    assert body["data"]["object"]["total_currency"] == "EUR"
+
+
+def test_an_unknown_version_leaves_the_webhook_as_it_was(test_client, team, https_receiver):
+    endpoint = make_endpoint(team, https_receiver.url, api_version=FIRST, live_mode=False)
+
+    refused = test_client.put(
+        f"/api/v1/webhooks/{endpoint.id}", {"api_version": "2026-11-23"}, format="json"
+    )
+
+    assert refused.status_code == 400
+    assert list(refused.json()["error"]["details"]) == ["api_version"]
+    assert WebhookEndpoint.objects.get(pk=endpoint.pk).api_version == FIRST
