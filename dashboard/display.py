@@ -23,7 +23,7 @@ from bookings.display import cancellation_note_for_people, failure_reason_for_pe
 from bookings.itinerary import erased
 from bookings.models import Booking, BookingAirlineChange, BookingCancellation, BookingPassenger
 from core.timestamps import business_date, business_day_bounds
-from panel.roles import Area, may_view
+from panel.roles import Area, may_change, may_view
 from wallet.models import (
     TEST_MODE_BALANCE,
     ProviderNotification,
@@ -874,11 +874,15 @@ def home_page_context(request) -> dict:
 def home_sections(user) -> dict[str, bool]:
     """Which parts of the home page the agency user's role reads (panel/roles.py): the to-do
     (holds to pay, failed bookings, airline changes) for who sells or pays, the wallet's
-    figures for who reads the wallet, keys, webhooks and events for developers."""
+    figures for who reads the wallet, keys, webhooks and events for developers. Within the
+    to-do, the bookings' links and cards (failed bookings, airline changes) for who reads
+    bookings, and the new recharge's link for who works in the wallet: no link leads to a 403."""
     return {
         "todo": may_view(user, Area.BOOKINGS) or may_view(user, Area.WALLET),
         "figures": may_view(user, Area.WALLET),
         "developers": may_view(user, Area.DEVELOPERS),
+        "bookings": may_view(user, Area.BOOKINGS),
+        "recharge": may_change(user, Area.WALLET),
     }
 
 

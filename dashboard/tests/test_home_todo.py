@@ -3,6 +3,7 @@ pay-by countdown and whether the balance pays them, bookings failed lately with 
 airline changes to answer, a recharge prompt when the balance is short; and the activity feed
 naming bookings by locator and passenger."""
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -242,3 +243,32 @@ def test_the_activity_feed_costs_the_same_queries_for_one_booking_or_many(team):
         a_booking_event()
     many, named = queries()
     assert named > 1 and many == one
+
+
+def test_the_to_do_links_only_to_pages_the_role_opens(team, team_owner):
+    """Finance pays holds but does not open bookings; an agent sells but does not recharge: the
+    to-do shows each what it works on, and no link of it answers 403."""
+    from agencies.services import agency_user_create
+    from panel.roles import TeamRole
+
+    hold = a_hold(team, cost="612.40", pay_within=timedelta(hours=20))
+    booking_url = reverse("admin:bookings_booking_change", args=[hold.pk])
+    recharge_url = reverse("admin:wallet_recharge_add")
+
+    finance = agency_user_create(team=team, email="fin@alpha.example", role=TeamRole.FINANCE)
+    page = browser_for(finance).get(HOME).content.decode()
+    assert 'id="todo-holds"' in page and 'id="todo-recharge-add"' in page
+    assert booking_url not in page
+    assert 'id="todo-failed"' not in page and 'id="todo-changes"' not in page
+
+    agent = agency_user_create(team=team, email="agent@alpha.example", role=TeamRole.AGENT)
+    page = browser_for(agent).get(HOME).content.decode()
+    assert booking_url in page and 'id="todo-failed"' in page
+    assert 'id="todo-recharge-add"' not in page and recharge_url not in page
+
+    developer = agency_user_create(team=team, email="dev@alpha.example", role=TeamRole.DEVELOPER)
+    for user in (finance, agent, developer):
+        client = browser_for(user)
+        links = set(re.findall(r'href="(/admin/[^"]*)"', client.get(HOME).content.decode()))
+        refused = [url for url in links if client.get(url).status_code == 403]
+        assert refused == [], (user.team_role, refused)
