@@ -2378,6 +2378,13 @@ export interface components {
             events?: components["schemas"]["EventTypeEnum"][];
             /** @description true reactivates and resets the failure count. */
             active?: boolean;
+            /**
+             * @description Moves the webhook's deliveries to this API version from the next one on (docs/changelog.md): test the new shapes, then switch the receiver in place.
+             *
+             *     * `2026-11-22` - 2026-11-22
+             *     * `2026-11-28` - 2026-11-28
+             */
+            api_version?: components["schemas"]["ApiVersionEnum"];
         } & {
             [key: string]: unknown;
         };
@@ -2387,6 +2394,8 @@ export interface components {
             url: string;
             events: components["schemas"]["EventTypeEnum"][];
             active: boolean;
+            /** @description The API version its deliveries are in. */
+            api_version: string;
             /** Format: date-time */
             updated_at: string;
         };

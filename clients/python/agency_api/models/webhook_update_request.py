@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.api_version_enum import ApiVersionEnum
 from ..models.event_type_enum import EventTypeEnum
 from ..types import UNSET, Unset
 from typing import cast
@@ -29,11 +30,14 @@ class WebhookUpdateRequest:
             url (str | Unset): Probed again when it changes.
             events (list[EventTypeEnum] | Unset):
             active (bool | Unset): true reactivates and resets the failure count.
+            api_version (ApiVersionEnum | Unset): * `2026-11-22` - 2026-11-22
+                * `2026-11-28` - 2026-11-28
      """
 
     url: str | Unset = UNSET
     events: list[EventTypeEnum] | Unset = UNSET
     active: bool | Unset = UNSET
+    api_version: ApiVersionEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -54,6 +58,11 @@ class WebhookUpdateRequest:
 
         active = self.active
 
+        api_version: str | Unset = UNSET
+        if not isinstance(self.api_version, Unset):
+            api_version = self.api_version.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -65,6 +74,8 @@ class WebhookUpdateRequest:
             field_dict["events"] = events
         if active is not UNSET:
             field_dict["active"] = active
+        if api_version is not UNSET:
+            field_dict["api_version"] = api_version
 
         return field_dict
 
@@ -89,10 +100,21 @@ class WebhookUpdateRequest:
 
         active = d.pop("active", UNSET)
 
+        _api_version = d.pop("api_version", UNSET)
+        api_version: ApiVersionEnum | Unset
+        if isinstance(_api_version,  Unset):
+            api_version = UNSET
+        else:
+            api_version = ApiVersionEnum(_api_version)
+
+
+
+
         webhook_update_request = cls(
             url=url,
             events=events,
             active=active,
+            api_version=api_version,
         )
 
 

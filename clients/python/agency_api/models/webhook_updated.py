@@ -29,6 +29,7 @@ class WebhookUpdated:
             url (str):
             events (list[EventTypeEnum]):
             active (bool):
+            api_version (str): The API version its deliveries are in.
             updated_at (datetime.datetime):
      """
 
@@ -36,6 +37,7 @@ class WebhookUpdated:
     url: str
     events: list[EventTypeEnum]
     active: bool
+    api_version: str
     updated_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -57,6 +59,8 @@ class WebhookUpdated:
 
         active = self.active
 
+        api_version = self.api_version
+
         updated_at = self.updated_at.isoformat()
 
 
@@ -67,6 +71,7 @@ class WebhookUpdated:
             "url": url,
             "events": events,
             "active": active,
+            "api_version": api_version,
             "updated_at": updated_at,
         })
 
@@ -93,6 +98,8 @@ class WebhookUpdated:
 
         active = d.pop("active")
 
+        api_version = d.pop("api_version")
+
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
 
@@ -103,6 +110,7 @@ class WebhookUpdated:
             url=url,
             events=events,
             active=active,
+            api_version=api_version,
             updated_at=updated_at,
         )
 
