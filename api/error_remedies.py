@@ -57,6 +57,11 @@ REMEDIES: dict[str, Remedy] = {
         "unknown ones).",
         Retry.NO,
     ),
+    "invalid_api_version": _remedy(
+        "Send one of the versions `details` lists in `Api-Version` (docs/changelog.md), or no "
+        "header to use the team's pinned version.",
+        Retry.NO,
+    ),
     "invalid_passenger_data": _remedy(READ_DETAILS, Retry.NO),
     "invalid_payment_method": _remedy('Use `"method": "pix"` or `"boleto"`.', Retry.NO),
     "invalid_request": _remedy(READ_DETAILS, Retry.NO),
@@ -193,6 +198,9 @@ REMEDIES: dict[str, Remedy] = {
         "Disconnect the integration in the panel before connecting it again.", Retry.NO
     ),
     "invitation_invalid": _remedy("Ask a team owner for a new invitation.", Retry.NO),
+    "last_owner": _remedy(
+        "Make another member owner first: a team keeps at least one active owner.", Retry.NO
+    ),
     "notification_not_rejected": _remedy(
         "Nothing to do: the notification was applied or ignored.", Retry.NO
     ),

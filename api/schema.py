@@ -541,7 +541,8 @@ EVENT_OBJECTS = {
             "booking_reference": {"type": "string"},
             "status": {"$ref": "#/components/schemas/BookingStatusEnum"},
             "total_amount": _MONEY,
-            "currency": {"type": "string"},
+            # The latest version's name (api/versions.py; 2026-11-22 said `currency`).
+            "total_currency": {"type": "string"},
             "documents": {"type": "array", "items": {"$ref": "#/components/schemas/Document"}},
             "passengers": {
                 "type": "array",
@@ -562,7 +563,7 @@ EVENT_OBJECTS = {
             "booking_reference",
             "status",
             "total_amount",
-            "currency",
+            "total_currency",
             "documents",
             "passengers",
             "slices",

@@ -4,7 +4,16 @@ import factory
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
-from agencies.models import ApiKey, Client, Integration, Invitation, Team, User
+from agencies.models import (
+    ApiKey,
+    ApiRequest,
+    Client,
+    Integration,
+    Invitation,
+    Member,
+    Team,
+    User,
+)
 from agencies.services import api_key_create
 
 
@@ -75,3 +84,33 @@ class InvitationFactory(DjangoModelFactory):
     team = factory.SubFactory(TeamFactory)
     email = factory.Sequence(lambda n: f"invited{n}@agency.example")
     expires_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))
+
+
+class MemberFactory(DjangoModelFactory):
+    """A team's panel user as its owner manages them: an agent."""
+
+    class Meta:
+        model = Member
+
+    team = factory.SubFactory(TeamFactory)
+    username = factory.Sequence(lambda n: f"member{n}@agency.example")
+    email = factory.LazyAttribute(lambda member: member.username)
+    is_staff = True
+    team_role = "agent"
+    password = factory.django.Password("correct horse battery staple")
+
+
+class ApiRequestFactory(DjangoModelFactory):
+    """One API request in the log, as the request log's flusher writes it."""
+
+    class Meta:
+        model = ApiRequest
+
+    created_at = factory.LazyFunction(timezone.now)
+    team = factory.SubFactory(TeamFactory)
+    live_mode = False
+    method = "GET"
+    path = "/api/v1/wallet/balance"
+    status = 200
+    latency_ms = 12
+    request_id = factory.Sequence(lambda n: f"{n:032x}")

@@ -73,6 +73,7 @@ def test_an_unknown_version_is_400_in_the_one_error_shape(team, team_keys, unkno
             ]
         },
         "request_id": response["X-Request-Id"],
+        "doc_url": "http://testserver/api/v1/docs/errors/invalid_api_version",
     }
     # The answer is in the version the request has without the header: its team's.
     assert response["Api-Version"] == FIRST_VERSION

@@ -2495,7 +2495,7 @@ export interface components {
             booking_reference: string;
             status: components["schemas"]["BookingStatusEnum"];
             total_amount: string;
-            currency: string;
+            total_currency: string;
             documents: components["schemas"]["Document"][];
             passengers: components["schemas"]["BookingPassenger"][];
             slices: components["schemas"]["BookingSlice"][];
@@ -2594,7 +2594,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0grsvqfcx08cmx925y4yx",
          *       "type": "api_key.created",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:20:59.195Z",
          *       "data": {
          *         "object": {
@@ -2641,7 +2641,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv9gp8qhrvfe55myp3ex",
          *       "type": "api_key.revoked",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.744Z",
          *       "data": {
          *         "object": {
@@ -2690,7 +2690,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gtctkhevhgmyy7s30nr3",
          *       "type": "booking.airline_change_detected",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:00.826Z",
          *       "data": {
          *         "object": {
@@ -2698,7 +2698,7 @@ export interface components {
          *           "booking_reference": "GJ7PVV",
          *           "status": "ticketed",
          *           "total_amount": "716.44",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [
          *             {
          *               "type": "electronic_ticket",
@@ -3050,7 +3050,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gt94sn300mjjdnpckw4x",
          *       "type": "booking.cancelled",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:00.708Z",
          *       "data": {
          *         "object": {
@@ -3058,7 +3058,7 @@ export interface components {
          *           "booking_reference": "XL44MA",
          *           "status": "cancelled",
          *           "total_amount": "661.40",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [
          *             {
          *               "type": "electronic_ticket",
@@ -3269,7 +3269,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gtracfwj6b110wd8m38k",
          *       "type": "booking.confirmed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.194Z",
          *       "data": {
          *         "object": {
@@ -3277,7 +3277,7 @@ export interface components {
          *           "booking_reference": "HGAUH4",
          *           "status": "confirmed",
          *           "total_amount": "391.32",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [],
          *           "passengers": [
          *             {
@@ -3400,7 +3400,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv5yg3r43fkeh5ttbph3",
          *       "type": "booking.created",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.630Z",
          *       "data": {
          *         "object": {
@@ -3408,7 +3408,7 @@ export interface components {
          *           "booking_reference": "",
          *           "status": "pending",
          *           "total_amount": "777.29",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [],
          *           "passengers": [
          *             {
@@ -3599,7 +3599,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv4xj1gygycd9p1qpw64",
          *       "type": "booking.expired",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.597Z",
          *       "data": {
          *         "object": {
@@ -3607,7 +3607,7 @@ export interface components {
          *           "booking_reference": "JAC4FA",
          *           "status": "expired",
          *           "total_amount": "845.41",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [],
          *           "passengers": [
          *             {
@@ -3800,7 +3800,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv5ymf63s2afc5bv0pq7",
          *       "type": "booking.failed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.630Z",
          *       "data": {
          *         "object": {
@@ -3808,7 +3808,7 @@ export interface components {
          *           "booking_reference": "",
          *           "status": "failed",
          *           "total_amount": "777.29",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [],
          *           "passengers": [
          *             {
@@ -4001,7 +4001,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gtrajvnqzx57t7y9ter3",
          *       "type": "booking.ticketed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.194Z",
          *       "data": {
          *         "object": {
@@ -4009,7 +4009,7 @@ export interface components {
          *           "booking_reference": "HGAUH4",
          *           "status": "ticketed",
          *           "total_amount": "391.32",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [
          *             {
          *               "type": "electronic_ticket",
@@ -4139,7 +4139,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv5yf4kpz6se73qfzybp",
          *       "type": "booking.updated",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.630Z",
          *       "data": {
          *         "object": {
@@ -4147,7 +4147,7 @@ export interface components {
          *           "booking_reference": "",
          *           "status": "failed",
          *           "total_amount": "777.29",
-         *           "currency": "BRL",
+         *           "total_currency": "BRL",
          *           "documents": [],
          *           "passengers": [
          *             {
@@ -4340,7 +4340,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv8t6wngdhz0h280x9et",
          *       "type": "integration.connected",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.731Z",
          *       "data": {
          *         "object": {
@@ -4385,7 +4385,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv9500k92c2p8nkq5dr7",
          *       "type": "integration.disconnected",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.733Z",
          *       "data": {
          *         "object": {
@@ -4432,7 +4432,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv7x871sbjad5t5e93pg",
          *       "type": "wallet.credit",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.693Z",
          *       "data": {
          *         "object": {
@@ -4480,7 +4480,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv7xcawmap5fwfxqkhvc",
          *       "type": "wallet.debit",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.694Z",
          *       "data": {
          *         "object": {
@@ -4527,7 +4527,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv7ygcskwy6fajc9yms3",
          *       "type": "wallet.low_balance",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.694Z",
          *       "data": {
          *         "object": {
@@ -4572,7 +4572,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gs5j1jj6xpcwfr96b8sp",
          *       "type": "wallet.recharge.completed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:20:59.570Z",
          *       "data": {
          *         "object": {
@@ -4622,7 +4622,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv7wefyvyx0esbv43049",
          *       "type": "wallet.recharge.expired",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.692Z",
          *       "data": {
          *         "object": {
@@ -4670,7 +4670,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0gv7hfnjqt9pxrfa223tj",
          *       "type": "wallet.recharge.pending",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:21:01.681Z",
          *       "data": {
          *         "object": {
@@ -4721,7 +4721,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0x20jhm87nkx6ev7q9vxe",
          *       "type": "wallet.reversal",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:27:41.842Z",
          *       "data": {
          *         "object": {
@@ -4795,7 +4795,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0t8reffmtqa8g67brq81z",
          *       "type": "wallet.withdrawal.completed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:26:10.479Z",
          *       "data": {
          *         "object": {
@@ -4854,7 +4854,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0t9hzqgwzmnhyzyyr47c0",
          *       "type": "wallet.withdrawal.created",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:26:11.263Z",
          *       "data": {
          *         "object": {
@@ -4910,7 +4910,7 @@ export interface components {
          * @example {
          *       "id": "evt_01m8j0t9n1kcbwmecpx8vahxm1",
          *       "type": "wallet.withdrawal.failed",
-         *       "api_version": "2026-11-22",
+         *       "api_version": "2026-11-28",
          *       "created_at": "2026-11-28T21:26:11.361Z",
          *       "data": {
          *         "object": {

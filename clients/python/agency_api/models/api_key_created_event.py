@@ -28,7 +28,7 @@ class ApiKeyCreatedEvent:
     """ The body of a `api_key.created` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0grsvqfcx08cmx925y4yx', 'type': 'api_key.created', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0grsvqfcx08cmx925y4yx', 'type': 'api_key.created', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:20:59.195Z', 'data': {'object': {'id': 'key_01m8j0grse0mayjkxshxape0fb', 'object': 'api_key',
                 'name': 'Default live key', 'live_mode': True, 'display_prefix': 'sk_live_W2fCERwm', 'permissions': None,
                 'created_at': '2026-11-28T21:20:59.182Z', 'last_used_at': None, 'revoked_at': None}, 'previous_attributes': {}},

@@ -28,10 +28,10 @@ class BookingAirlineChangeDetectedEvent:
     """ The body of a `booking.airline_change_detected` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gtctkhevhgmyy7s30nr3', 'type': 'booking.airline_change_detected', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gtctkhevhgmyy7s30nr3', 'type': 'booking.airline_change_detected', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:00.826Z', 'data': {'object': {'id': 'ord_01m8j0gta82r89gvc7ygp0hpgx',
-                'booking_reference': 'GJ7PVV', 'status': 'ticketed', 'total_amount': '716.44', 'currency': 'BRL', 'documents':
-                [{'type': 'electronic_ticket', 'unique_identifier': '9574361240235', 'passenger_id':
+                'booking_reference': 'GJ7PVV', 'status': 'ticketed', 'total_amount': '716.44', 'total_currency': 'BRL',
+                'documents': [{'type': 'electronic_ticket', 'unique_identifier': '9574361240235', 'passenger_id':
                 'pas_01m8j0gsqpet60qa2wdrmq2ckh'}], 'passengers': [{'id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'type': 'adult',
                 'given_name': 'Ana', 'family_name': 'Schedulechange', 'gender': 'f', 'born_on': '1990-05-01', 'email':
                 'ana@example.com', 'phone_number': '+5511987654321'}], 'slices': [{'id': 'sli_01m8j0gsqpbq2183eqp4vryja1',

@@ -42,7 +42,7 @@ class BookingAirlineChangeEventObject:
                 * `expired` - expired
                 * `failed` - failed
             total_amount (str):
-            currency (str):
+            total_currency (str):
             documents (list[Document]):
             passengers (list[BookingPassenger]):
             slices (list[BookingSlice]):
@@ -55,7 +55,7 @@ class BookingAirlineChangeEventObject:
     booking_reference: str
     status: BookingStatusEnum
     total_amount: str
-    currency: str
+    total_currency: str
     documents: list[Document]
     passengers: list[BookingPassenger]
     slices: list[BookingSlice]
@@ -82,7 +82,7 @@ class BookingAirlineChangeEventObject:
 
         total_amount = self.total_amount
 
-        currency = self.currency
+        total_currency = self.total_currency
 
         documents = []
         for documents_item_data in self.documents:
@@ -121,7 +121,7 @@ class BookingAirlineChangeEventObject:
             "booking_reference": booking_reference,
             "status": status,
             "total_amount": total_amount,
-            "currency": currency,
+            "total_currency": total_currency,
             "documents": documents,
             "passengers": passengers,
             "slices": slices,
@@ -154,7 +154,7 @@ class BookingAirlineChangeEventObject:
 
         total_amount = d.pop("total_amount")
 
-        currency = d.pop("currency")
+        total_currency = d.pop("total_currency")
 
         documents = []
         _documents = d.pop("documents")
@@ -211,7 +211,7 @@ class BookingAirlineChangeEventObject:
             booking_reference=booking_reference,
             status=status,
             total_amount=total_amount,
-            currency=currency,
+            total_currency=total_currency,
             documents=documents,
             passengers=passengers,
             slices=slices,

@@ -28,9 +28,9 @@ class BookingCancelledEvent:
     """ The body of a `booking.cancelled` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gt94sn300mjjdnpckw4x', 'type': 'booking.cancelled', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gt94sn300mjjdnpckw4x', 'type': 'booking.cancelled', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:00.708Z', 'data': {'object': {'id': 'ord_01m8j0gt5fptf3xy3rrkt73t50', 'booking_reference':
-                'XL44MA', 'status': 'cancelled', 'total_amount': '661.40', 'currency': 'BRL', 'documents': [{'type':
+                'XL44MA', 'status': 'cancelled', 'total_amount': '661.40', 'total_currency': 'BRL', 'documents': [{'type':
                 'electronic_ticket', 'unique_identifier': '9571630282088', 'passenger_id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh'}],
                 'passengers': [{'id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'type': 'adult', 'given_name': 'Ana', 'family_name':
                 'Souza', 'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],

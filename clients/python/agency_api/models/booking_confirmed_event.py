@@ -28,11 +28,11 @@ class BookingConfirmedEvent:
     """ The body of a `booking.confirmed` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gtracfwj6b110wd8m38k', 'type': 'booking.confirmed', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gtracfwj6b110wd8m38k', 'type': 'booking.confirmed', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.194Z', 'data': {'object': {'id': 'ord_01m8j0gtqjzkzqe3mqjt069de5', 'booking_reference':
-                'HGAUH4', 'status': 'confirmed', 'total_amount': '391.32', 'currency': 'BRL', 'documents': [], 'passengers':
-                [{'id': 'pas_01m8j0gtpxp8fwrq80ptxcy2es', 'type': 'adult', 'given_name': 'Ana', 'family_name': 'Souza',
-                'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],
+                'HGAUH4', 'status': 'confirmed', 'total_amount': '391.32', 'total_currency': 'BRL', 'documents': [],
+                'passengers': [{'id': 'pas_01m8j0gtpxp8fwrq80ptxcy2es', 'type': 'adult', 'given_name': 'Ana', 'family_name':
+                'Souza', 'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],
                 'slices': [{'id': 'sli_01m8j0gtpxmth1pfn4scwmrh4g', 'origin': {'iata_code': 'VCP', 'name': 'Viracopos
                 International Airport', 'city_name': 'Sao Paulo', 'iata_city_code': 'SAO', 'time_zone': 'America/Sao_Paulo'},
                 'destination': {'iata_code': 'SDU', 'name': 'Santos Dumont Airport', 'city_name': 'Rio de Janeiro',

@@ -28,9 +28,9 @@ class BookingCreatedEvent:
     """ The body of a `booking.created` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv5yg3r43fkeh5ttbph3', 'type': 'booking.created', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gv5yg3r43fkeh5ttbph3', 'type': 'booking.created', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.630Z', 'data': {'object': {'id': 'ord_01m8j0gv59j0pg0b6sswe5ayc3', 'booking_reference': '',
-                'status': 'pending', 'total_amount': '777.29', 'currency': 'BRL', 'documents': [], 'passengers': [{'id':
+                'status': 'pending', 'total_amount': '777.29', 'total_currency': 'BRL', 'documents': [], 'passengers': [{'id':
                 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'type': 'adult', 'given_name': 'Ana', 'family_name': 'Issuancefail', 'gender':
                 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}], 'slices': [{'id':
                 'sli_01m8j0gsqphe8xhxd5ypxk2p98', 'origin': {'iata_code': 'CGH', 'name': 'Congonhas Airport', 'city_name': 'Sao

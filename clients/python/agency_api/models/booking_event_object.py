@@ -41,7 +41,7 @@ class BookingEventObject:
                 * `expired` - expired
                 * `failed` - failed
             total_amount (str):
-            currency (str):
+            total_currency (str):
             documents (list[Document]):
             passengers (list[BookingPassenger]):
             slices (list[BookingSlice]):
@@ -53,7 +53,7 @@ class BookingEventObject:
     booking_reference: str
     status: BookingStatusEnum
     total_amount: str
-    currency: str
+    total_currency: str
     documents: list[Document]
     passengers: list[BookingPassenger]
     slices: list[BookingSlice]
@@ -78,7 +78,7 @@ class BookingEventObject:
 
         total_amount = self.total_amount
 
-        currency = self.currency
+        total_currency = self.total_currency
 
         documents = []
         for documents_item_data in self.documents:
@@ -115,7 +115,7 @@ class BookingEventObject:
             "booking_reference": booking_reference,
             "status": status,
             "total_amount": total_amount,
-            "currency": currency,
+            "total_currency": total_currency,
             "documents": documents,
             "passengers": passengers,
             "slices": slices,
@@ -146,7 +146,7 @@ class BookingEventObject:
 
         total_amount = d.pop("total_amount")
 
-        currency = d.pop("currency")
+        total_currency = d.pop("total_currency")
 
         documents = []
         _documents = d.pop("documents")
@@ -198,7 +198,7 @@ class BookingEventObject:
             booking_reference=booking_reference,
             status=status,
             total_amount=total_amount,
-            currency=currency,
+            total_currency=total_currency,
             documents=documents,
             passengers=passengers,
             slices=slices,

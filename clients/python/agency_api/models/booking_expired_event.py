@@ -28,9 +28,9 @@ class BookingExpiredEvent:
     """ The body of a `booking.expired` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv4xj1gygycd9p1qpw64', 'type': 'booking.expired', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gv4xj1gygycd9p1qpw64', 'type': 'booking.expired', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.597Z', 'data': {'object': {'id': 'ord_01m8j0gv38vpbnajjhbm0e4p6w', 'booking_reference':
-                'JAC4FA', 'status': 'expired', 'total_amount': '845.41', 'currency': 'BRL', 'documents': [], 'passengers':
+                'JAC4FA', 'status': 'expired', 'total_amount': '845.41', 'total_currency': 'BRL', 'documents': [], 'passengers':
                 [{'id': 'pas_01m8j0gsqpet60qa2wdrmq2ckh', 'type': 'adult', 'given_name': 'Ana', 'family_name': 'Souza',
                 'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],
                 'slices': [{'id': 'sli_01m8j0gsqp5pnk030mqm3ddez9', 'origin': {'iata_code': 'CGH', 'name': 'Congonhas Airport',

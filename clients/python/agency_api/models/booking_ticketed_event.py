@@ -28,9 +28,9 @@ class BookingTicketedEvent:
     """ The body of a `booking.ticketed` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gtrajvnqzx57t7y9ter3', 'type': 'booking.ticketed', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gtrajvnqzx57t7y9ter3', 'type': 'booking.ticketed', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.194Z', 'data': {'object': {'id': 'ord_01m8j0gtqjzkzqe3mqjt069de5', 'booking_reference':
-                'HGAUH4', 'status': 'ticketed', 'total_amount': '391.32', 'currency': 'BRL', 'documents': [{'type':
+                'HGAUH4', 'status': 'ticketed', 'total_amount': '391.32', 'total_currency': 'BRL', 'documents': [{'type':
                 'electronic_ticket', 'unique_identifier': '5774377815713', 'passenger_id': 'pas_01m8j0gtpxp8fwrq80ptxcy2es'}],
                 'passengers': [{'id': 'pas_01m8j0gtpxp8fwrq80ptxcy2es', 'type': 'adult', 'given_name': 'Ana', 'family_name':
                 'Souza', 'gender': 'f', 'born_on': '1990-05-01', 'email': 'ana@example.com', 'phone_number': '+5511987654321'}],

@@ -28,7 +28,7 @@ class IntegrationConnectedEvent:
     """ The body of a `integration.connected` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv8t6wngdhz0h280x9et', 'type': 'integration.connected', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gv8t6wngdhz0h280x9et', 'type': 'integration.connected', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:01.731Z', 'data': {'object': {'id': 'itg_01m8j0gv7y2e3j9hz1esfd64g4', 'object':
                 'integration', 'provider': 'duffel', 'status': 'active', 'live_mode': True, 'connected_at':
                 '2026-11-28T21:21:01.721Z', 'disconnected_at': None}, 'previous_attributes': {}}, 'team_id':

@@ -28,7 +28,7 @@ class IntegrationDisconnectedEvent:
     """ The body of a `integration.disconnected` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv9500k92c2p8nkq5dr7', 'type': 'integration.disconnected', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gv9500k92c2p8nkq5dr7', 'type': 'integration.disconnected', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:01.733Z', 'data': {'object': {'id': 'itg_01m8j0gv7y2e3j9hz1esfd64g4', 'object':
                 'integration', 'provider': 'duffel', 'status': 'disconnected', 'live_mode': True, 'connected_at':
                 '2026-11-28T21:21:01.721Z', 'disconnected_at': '2026-11-28T21:21:01.732Z'}, 'previous_attributes': {'status':

@@ -28,7 +28,7 @@ class WalletCreditEvent:
     """ The body of a `wallet.credit` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv7x871sbjad5t5e93pg', 'type': 'wallet.credit', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gv7x871sbjad5t5e93pg', 'type': 'wallet.credit', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.693Z', 'data': {'object': {'id': 'txn_01m8j0gv7x77yc7wr9h3v042sx', 'type': 'credit',
                 'amount': '600.00', 'currency': 'BRL', 'description': 'Seed recharge', 'reference_type': 'recharge',
                 'reference_id': 'rch_example', 'balance_after': '600.00', 'created_at': '2026-11-28T21:21:01.693Z',

@@ -28,7 +28,7 @@ class WalletDebitEvent:
     """ The body of a `wallet.debit` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv7xcawmap5fwfxqkhvc', 'type': 'wallet.debit', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0gv7xcawmap5fwfxqkhvc', 'type': 'wallet.debit', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:21:01.694Z', 'data': {'object': {'id': 'txn_01m8j0gv7xftv0hc3r6nfkv40r', 'type': 'debit',
                 'amount': '150.00', 'currency': 'BRL', 'description': 'Booking ord_example (LA)', 'reference_type': 'booking',
                 'reference_id': 'ord_example', 'balance_after': '450.00', 'created_at': '2026-11-28T21:21:01.693Z'},

@@ -28,7 +28,7 @@ class WalletLowBalanceEvent:
     """ The body of a `wallet.low_balance` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv7ygcskwy6fajc9yms3', 'type': 'wallet.low_balance', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gv7ygcskwy6fajc9yms3', 'type': 'wallet.low_balance', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:01.694Z', 'data': {'object': {'object': 'balance', 'balance': '450.00',
                 'currency': 'BRL', 'threshold': '500.00', 'transaction_id': 'txn_01m8j0gv7xftv0hc3r6nfkv40r'},
                 'previous_attributes': {'balance': '600.00'}}, 'team_id': 'team_01m8j0grmk82xbn588d0qrnyek', 'webhook_id':

@@ -28,7 +28,7 @@ class WalletRechargeCompletedEvent:
     """ The body of a `wallet.recharge.completed` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gs5j1jj6xpcwfr96b8sp', 'type': 'wallet.recharge.completed', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gs5j1jj6xpcwfr96b8sp', 'type': 'wallet.recharge.completed', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:20:59.570Z', 'data': {'object': {'id': 'rch_01m8j0gs4rxyjyqjtxvwj531as', 'amount':
                 '250.00', 'currency': 'BRL', 'status': 'completed', 'payment_method': 'pix', 'created_at':
                 '2026-11-28T21:20:59.537Z', 'paid_at': '2026-11-28T21:20:59.566Z', 'transaction_id':

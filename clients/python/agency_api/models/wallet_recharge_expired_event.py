@@ -28,7 +28,7 @@ class WalletRechargeExpiredEvent:
     """ The body of a `wallet.recharge.expired` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv7wefyvyx0esbv43049', 'type': 'wallet.recharge.expired', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gv7wefyvyx0esbv43049', 'type': 'wallet.recharge.expired', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:01.692Z', 'data': {'object': {'id': 'rch_01m8j0gv76ngtp3r5sfa7dcfd8', 'amount':
                 '150.00', 'currency': 'BRL', 'status': 'expired', 'payment_method': 'pix', 'created_at':
                 '2026-11-28T21:21:01.669Z', 'paid_at': None, 'transaction_id': None}, 'previous_attributes': {'status':

@@ -28,7 +28,7 @@ class WalletRechargePendingEvent:
     """ The body of a `wallet.recharge.pending` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0gv7hfnjqt9pxrfa223tj', 'type': 'wallet.recharge.pending', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0gv7hfnjqt9pxrfa223tj', 'type': 'wallet.recharge.pending', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:21:01.681Z', 'data': {'object': {'id': 'rch_01m8j0gv76ngtp3r5sfa7dcfd8', 'amount':
                 '150.00', 'currency': 'BRL', 'status': 'pending', 'payment_method': 'pix', 'created_at':
                 '2026-11-28T21:21:01.669Z', 'paid_at': None, 'transaction_id': None, 'payment': {'pix_copy_paste': '000201010212

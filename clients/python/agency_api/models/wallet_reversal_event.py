@@ -28,7 +28,7 @@ class WalletReversalEvent:
     """ The body of a `wallet.reversal` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0x20jhm87nkx6ev7q9vxe', 'type': 'wallet.reversal', 'api_version': '2026-11-22', 'created_at':
+            {'id': 'evt_01m8j0x20jhm87nkx6ev7q9vxe', 'type': 'wallet.reversal', 'api_version': '2026-11-28', 'created_at':
                 '2026-11-28T21:27:41.842Z', 'data': {'object': {'id': 'rvs_01m8j0x20afav4d483ahptsa5q', 'object': 'reversal',
                 'reason': 'refund', 'status': 'applied', 'amount': '300.00', 'currency': 'BRL', 'recharge': {'id':
                 'rch_01m8j0x1yca5hsxspftx6n653y', 'amount': '300.00', 'currency': 'BRL', 'status': 'completed',

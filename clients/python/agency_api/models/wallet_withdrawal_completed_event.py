@@ -28,7 +28,7 @@ class WalletWithdrawalCompletedEvent:
     """ The body of a `wallet.withdrawal.completed` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0t8reffmtqa8g67brq81z', 'type': 'wallet.withdrawal.completed', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0t8reffmtqa8g67brq81z', 'type': 'wallet.withdrawal.completed', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:26:10.479Z', 'data': {'object': {'id': 'wdr_01m8j0t8ns29vq32vc9te0f20h', 'amount':
                 '150.00', 'currency': 'BRL', 'status': 'completed', 'destination': {'type': 'pix', 'pix_key_type': 'cnpj',
                 'pix_key': '11222333000181', 'holder_name': 'Demo Travel', 'holder_tax_id': '11.222.333/0001-81'},

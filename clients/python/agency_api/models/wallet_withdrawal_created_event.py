@@ -28,7 +28,7 @@ class WalletWithdrawalCreatedEvent:
     """ The body of a `wallet.withdrawal.created` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0t9hzqgwzmnhyzyyr47c0', 'type': 'wallet.withdrawal.created', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0t9hzqgwzmnhyzyyr47c0', 'type': 'wallet.withdrawal.created', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:26:11.263Z', 'data': {'object': {'id': 'wdr_01m8j0t9h0d874edcy5x0858ap', 'amount':
                 '120.66', 'currency': 'BRL', 'status': 'pending', 'destination': {'type': 'pix', 'pix_key_type': 'cnpj',
                 'pix_key': '11222333000181', 'holder_name': None, 'holder_tax_id': None}, 'failure_code': None,

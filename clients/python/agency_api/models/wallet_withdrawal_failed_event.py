@@ -28,7 +28,7 @@ class WalletWithdrawalFailedEvent:
     """ The body of a `wallet.withdrawal.failed` delivery (signed; see docs/webhooks.md).
 
         Example:
-            {'id': 'evt_01m8j0t9n1kcbwmecpx8vahxm1', 'type': 'wallet.withdrawal.failed', 'api_version': '2026-11-22',
+            {'id': 'evt_01m8j0t9n1kcbwmecpx8vahxm1', 'type': 'wallet.withdrawal.failed', 'api_version': '2026-11-28',
                 'created_at': '2026-11-28T21:26:11.361Z', 'data': {'object': {'id': 'wdr_01m8j0t9h0d874edcy5x0858ap', 'amount':
                 '120.66', 'currency': 'BRL', 'status': 'failed', 'destination': {'type': 'pix', 'pix_key_type': 'cnpj',
                 'pix_key': '11222333000181', 'holder_name': 'Demo Travel', 'holder_tax_id': '11.222.333/0001-81'},
