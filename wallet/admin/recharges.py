@@ -123,6 +123,10 @@ def new_form_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+PIX_FIELDS = ("pix_copy_paste",)
+BOLETO_FIELDS = ("boleto_barcode", "boleto_linha_digitavel", "boleto_due_date")
+
+
 def _payable(recharge: Recharge) -> bool:
     """Pending, its payment pages open, and its charge made (a recharge is pending a moment
     before the provider answers with its QR code or boleto)."""
@@ -215,6 +219,14 @@ class RechargeAdmin(TeamScopedAdmin):
         """The page of a recharge: how to pay it while it can be paid, and, once paid, who
         paid (and the PIX's end-to-end id)."""
         fields = list(super().get_fields(request, obj))
+        if obj is not None:
+            # Only the fields of the recharge's own method; while it can be paid, its code is
+            # in "how to pay" (with its copy button), not a second time below.
+            pix = obj.payment_method == PaymentMethod.PIX
+            hidden = set(BOLETO_FIELDS if pix else PIX_FIELDS)
+            if _payable(obj):
+                hidden |= {"pix_copy_paste"} if pix else {"boleto_linha_digitavel"}
+            fields = [name for name in fields if name not in hidden]
         after_status = fields.index("status_display") + 1
         if obj is not None and _payable(obj):
             fields.insert(after_status, "payment_instructions")

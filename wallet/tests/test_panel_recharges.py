@@ -98,6 +98,8 @@ def test_an_agency_user_creates_a_pix_recharge_and_sees_the_qr_code_to_pay_it(te
     assert "Criada: Recarga PIX de R$ 1.234,56 · Pendente." in page
     assert "Como pagar" in page and "PIX copia e cola" in page
     assert recharge.pix_copy_paste in page
+    assert page.count(recharge.pix_copy_paste) == 1  # in "how to pay" only, not again below
+    assert "Linha digitável" not in page  # a PIX recharge shows no boleto fields
     assert 'data-copy="pix-copy-paste"' in page and "Copiar o código" in page
     assert 'data-copied="Copiado"' in page
     assert "(horário de Brasília)" in page
