@@ -243,15 +243,16 @@ def test_an_entry_records_the_role_its_actor_had_and_the_activity_list_shows_it(
 @pytest.mark.parametrize(
     ("role", "shows"),
     [
-        (TeamRole.OWNER, {"todo": True, "figures": True, "developers": True}),
-        (TeamRole.FINANCE, {"todo": True, "figures": True, "developers": False}),
-        (TeamRole.AGENT, {"todo": True, "figures": False, "developers": False}),
-        (TeamRole.DEVELOPER, {"todo": False, "figures": False, "developers": True}),
-        (TeamRole.VIEWER, {"todo": True, "figures": True, "developers": True}),
+        (TeamRole.OWNER, dict(todo=1, figures=1, developers=1, bookings=1, recharge=1)),
+        (TeamRole.FINANCE, dict(todo=1, figures=1, developers=0, bookings=0, recharge=1)),
+        (TeamRole.AGENT, dict(todo=1, figures=0, developers=0, bookings=1, recharge=0)),
+        (TeamRole.DEVELOPER, dict(todo=0, figures=0, developers=1, bookings=0, recharge=0)),
+        (TeamRole.VIEWER, dict(todo=1, figures=1, developers=1, bookings=1, recharge=0)),
     ],
 )
 def test_the_home_page_shows_the_parts_the_role_reads(team, team_owner, role, shows):
     user = team_owner if role == TeamRole.OWNER else colleague(team, role)
+    shows = {part: bool(shown) for part, shown in shows.items()}
     assert home_sections(user) == shows
     page = browser_for(user).get(reverse("admin:index")).content.decode()
     assert ('id="figures"' in page) == shows["figures"]

@@ -175,7 +175,7 @@ def test_update_events_and_active(test_client, https_receiver):
 
     assert response.status_code == 200
     data = response.json()["data"]
-    assert set(data) == {"id", "url", "events", "active", "updated_at"}
+    assert set(data) == {"id", "url", "events", "active", "api_version", "updated_at"}
     assert data["events"] == ["booking.ticketed"] and data["active"] is False
     assert data["updated_at"].endswith("Z")
 
