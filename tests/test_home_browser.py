@@ -21,7 +21,15 @@ from bookings.tests.factories import (
     BookingPassengerFactory,
 )
 from bookings.tests.helpers import book, offers
-from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.kit.browsers import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    log_in_as,
+    needs_chromium,
+    open_page,
+    screenshot,
+)
 from tests.kit.factories import fund, make_team
 from tests.kit.passengers import passenger
 from tests.scenarios import agency_with_a_day_of_work
@@ -29,18 +37,6 @@ from wallet.models import Recharge, Wallet
 from wallet.services import recharge_complete, recharge_create
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
-
-
-def log_in_as(live_server, driver, wait, username):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-
-    driver.get(live_server.url + reverse("admin:login"))
-    wait.until(EC.presence_of_element_located((By.NAME, "username")))
-    driver.find_element(By.NAME, "username").send_keys(username)
-    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
 
 
 def brl(amount: Decimal) -> str:

@@ -11,7 +11,15 @@ import pytest
 from django.urls import reverse
 
 from agencies.models import Team
-from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.kit.browsers import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    log_in_as,
+    needs_chromium,
+    open_page,
+    screenshot,
+)
 from tests.kit.factories import make_team
 from wallet.services import recharge_complete, recharge_create
 
@@ -23,18 +31,6 @@ def _owner_of_alpha():
     made.owner.set_password(PASSWORD)
     made.owner.save()
     return made
-
-
-def _log_in(live_server, browser, wait, email):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-
-    browser.get(live_server.url + reverse("admin:login"))
-    wait.until(EC.presence_of_element_located((By.NAME, "username")))
-    browser.find_element(By.NAME, "username").send_keys(email)
-    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
 
 
 @pytest.fixture
@@ -53,7 +49,7 @@ def test_a_fee_typed_ten_times_over_is_warned_about_before_it_is_saved(
 
     made = _owner_of_alpha()
     Team.objects.filter(pk=made.team.pk).update(fee=Decimal("25.00"))
-    _log_in(live_server, browser_pt_br, wait, "ana@alpha.example")
+    log_in_as(live_server, browser_pt_br, wait, "ana@alpha.example")
     open_page(
         live_server, browser_pt_br, wait, reverse("admin:agencies_team_change", args=[made.team.pk])
     )
@@ -84,7 +80,7 @@ def test_a_paid_recharges_page_is_read_only_and_titled_for_people(live_server, b
         team=made.team, live_mode=True, amount=Decimal("1234.56"), payment_method="pix"
     )
     recharge_complete(recharge=recharge)
-    _log_in(live_server, browser_pt_br, wait, "ana@alpha.example")
+    log_in_as(live_server, browser_pt_br, wait, "ana@alpha.example")
     page = open_page(
         live_server,
         browser_pt_br,

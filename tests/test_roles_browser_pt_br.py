@@ -10,23 +10,19 @@ from django.urls import reverse
 from agencies.models import User
 from agencies.services import agency_user_create
 from panel.roles import TeamRole
-from tests.kit.browsers import DESKTOP, PASSWORD, PHONE, needs_chromium, open_page, screenshot
+from tests.kit.browsers import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    log_in_as,
+    needs_chromium,
+    open_page,
+    screenshot,
+)
 from tests.scenarios import agency_with_a_day_of_work
 
 # A day of work, two people and seven screenshots: longer than the suite's 120 s on a busy host.
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
-
-
-def log_in_as(live_server, driver, wait, username):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-
-    driver.get(live_server.url + reverse("admin:login"))
-    wait.until(EC.presence_of_element_located((By.NAME, "username")))
-    driver.find_element(By.NAME, "username").send_keys(username)
-    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
 
 
 def member(team, email: str, role: str, first: str, last: str) -> User:

@@ -57,17 +57,28 @@ def portuguese_chromium():
     )
 
 
+def log_in_as(live_server, browser, wait, username):
+    """Log `username` (password PASSWORD) into the panel through its login page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+
+    browser.get(live_server.url + reverse("admin:login"))
+    wait.until(EC.presence_of_element_located((By.NAME, "username")))
+    browser.find_element(By.NAME, "username").send_keys(username)
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
+
+
 def log_in(live_server, browser, wait):
+    """Ana of Alpha, from a browser asking for Portuguese (the login page is in pt-BR)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
 
     browser.get(live_server.url + reverse("admin:login"))
     wait.until(EC.presence_of_element_located((By.NAME, "username")))
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "pt-br"
-    browser.find_element(By.NAME, "username").send_keys("ana@alpha.example")
-    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
+    log_in_as(live_server, browser, wait, "ana@alpha.example")
 
 
 def open_page(live_server, browser, wait, url):

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from agencies.models import User
-from tests.kit.browsers import DESKTOP, PASSWORD, needs_chromium, open_page, screenshot
+from tests.kit.browsers import DESKTOP, PASSWORD, log_in_as, needs_chromium, open_page, screenshot
 from tests.kit.factories import make_team
 from wallet.models import Reversal
 from wallet.providers import ProviderPayment
@@ -21,18 +21,6 @@ from wallet.services import (
 )
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
-
-
-def log_in_as(live_server, driver, wait, username):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-
-    driver.get(live_server.url + reverse("admin:login"))
-    wait.until(EC.presence_of_element_located((By.NAME, "username")))
-    driver.find_element(By.NAME, "username").send_keys(username)
-    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.ID, "logout-form")))
 
 
 def log_out(driver, wait):
