@@ -59,6 +59,11 @@ SECTIONS = [
         "bench/load_growth.py",
     ),
     (
+        "request_log",
+        "What the API request log costs a request: the balance with the log off and on",
+        "bench/request_log.py",
+    ),
+    (
         "profile_hotpaths",
         "Where the time goes: balance, search and one delivery attempt, profiled",
         "bench/profile_hotpaths.py",
